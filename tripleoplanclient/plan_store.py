@@ -1,0 +1,376 @@
+"""The plan container in Swift: one listing, one batch of writes, record last.
+
+This module is the only one that talks to Swift. It knows the container
+layout and how to write many objects cheaply (Swift's bulk
+``extract-archive`` when the cluster offers it, else concurrent PUTs); what
+to write is decided by ``plans`` and ``environments``.
+"""
+
+import concurrent.futures
+import io
+import json
+import logging
+import tarfile
+from urllib import parse
+
+from osc_lib import exceptions
+
+from tripleoplanclient import record as record_mod
+
+LOG = logging.getLogger(__name__)
+
+PLAN_META = 'x-container-meta-usage-tripleo'
+PLAN_META_VALUE = 'plan'
+# One extract-archive request carries at most this much; a THT tree
+# (1,800 files, 11 MB) fits in two.
+BULK_MAX_OBJECTS = 1000
+BULK_MAX_BYTES = 32 * 1024 * 1024
+COMMIT_ATTEMPTS = 5
+
+
+def _client_exception():
+    from swiftclient import exceptions as swift_exceptions
+    return swift_exceptions.ClientException
+
+
+def _transport_errors():
+    import requests
+    return (requests.exceptions.RequestException, OSError)
+
+
+class PlanStore(object):
+    """Swift operations on plan containers.
+
+    :param connect: returns a swiftclient Connection for the calling thread
+    :param progress: callable taking one line of progress (for stderr)
+    """
+
+    def __init__(self, connect, progress=None, workers=10):
+        self._connect = connect
+        self._progress = progress or (lambda line: None)
+        self._workers = workers
+        self._info = None
+
+    # -- plumbing --------------------------------------------------------
+
+    def _swift(self, method, *args, **kwargs):
+        """Call a Connection method; unreachable Swift is a CommandError."""
+        conn = self._connect()
+        try:
+            return getattr(conn, method)(*args, **kwargs)
+        except _transport_errors() as exc:
+            raise exceptions.CommandError(
+                'Swift is unreachable at %s (%s). Check that the object-store '
+                'endpoint is right and the service runs.' % (
+                    conn.url or conn.os_options.get('object_storage_url'),
+                    type(exc).__name__))
+
+    @staticmethod
+    def _status(exc):
+        return getattr(exc, 'http_status', None)
+
+    def capabilities(self):
+        """Swift's ``/info``, fetched once per store."""
+        if self._info is None:
+            try:
+                self._info = self._swift('get_capabilities')
+            except _client_exception() as exc:
+                LOG.debug('no /info (%s): no bulk operations', exc)
+                self._info = {}
+        return self._info
+
+    # -- reading ---------------------------------------------------------
+
+    def listing(self, plan, prefix=None, marker=''):
+        """``(headers, {name: entry})`` for every object, or ``(None, None)``.
+
+        swiftclient's full listing follows every page, so plans larger than
+        one page (10,000 objects) are listed whole.
+        """
+        try:
+            headers, objects = self._swift(
+                'get_container', plan, prefix=prefix, marker=marker,
+                full_listing=True)
+        except _client_exception() as exc:
+            if self._status(exc) == 404:
+                return None, None
+            raise exceptions.CommandError(
+                'Cannot list plan %s: %s' % (plan, exc))
+        return headers, {o['name']: o for o in objects}
+
+    @staticmethod
+    def is_plan(headers):
+        return (headers or {}).get(PLAN_META, '').lower() == PLAN_META_VALUE
+
+    def get(self, plan, name):
+        """An object's bytes, or None when it does not exist."""
+        try:
+            return self._swift('get_object', plan, name)[1]
+        except _client_exception() as exc:
+            if self._status(exc) == 404:
+                return None
+            raise exceptions.CommandError(
+                'Cannot read %s from plan %s: %s' % (name, plan, exc))
+
+    def read_record(self, plan):
+        """The plan's record; a clear error when the plan does not exist."""
+        data = self.get(plan, record_mod.PATH)
+        if data is None:
+            raise exceptions.CommandError(
+                'Plan %s does not exist (no %s). See "openstack overcloud '
+                'plan list"; create it with "openstack overcloud plan '
+                'create".' % (plan, record_mod.PATH))
+        return record_mod.load(data, plan)
+
+    def steps_after(self, plan, step_id):
+        """Steps committed after ``step_id`` that the record may lack."""
+        _, names = self.listing(plan, prefix=record_mod.STEPS_PREFIX,
+                                marker=record_mod.step_path(step_id))
+        steps = []
+        for name in sorted(names or ()):
+            step = record_mod.load_step(self.get(plan, name), plan, name)
+            if step is not None:
+                steps.append(step)
+        return steps
+
+    def plans(self):
+        """``[(name, container entry)]`` of every plan container."""
+        try:
+            _, containers = self._swift('get_account', full_listing=True)
+        except _client_exception() as exc:
+            raise exceptions.CommandError('Cannot list containers: %s' % exc)
+
+        def head(entry):
+            try:
+                return entry, self._swift('head_container', entry['name'])
+            except _client_exception():
+                return entry, {}        # deleted meanwhile
+
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            return [(e['name'], e) for e, h in pool.map(head, containers)
+                    if self.is_plan(h)]
+
+    # -- writing ---------------------------------------------------------
+
+    def create_container(self, plan):
+        try:
+            self._swift('put_container', plan,
+                        headers={PLAN_META: PLAN_META_VALUE})
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot create container %s: %s' % (plan, exc))
+
+    def write(self, plan, objects):
+        """Write ``{name: bytes}`` in as few requests as the cluster allows.
+
+        Raises CommandError naming every object that did not land.
+        """
+        if not objects:
+            return
+        total = sum(len(d) for d in objects.values())
+        if 'bulk_upload' in self.capabilities():
+            batches = list(self._batches(objects))
+            self._progress('Writing %d objects (%.1f MB) to plan %s in %d '
+                           'bulk request(s)' % (len(objects), total / 1e6,
+                                                plan, len(batches)))
+            failed = []
+            for batch in batches:
+                failed.extend(self._extract_archive(plan, batch))
+        else:
+            self._progress('Writing %d objects (%.1f MB) to plan %s with %d '
+                           'concurrent PUTs' % (len(objects), total / 1e6,
+                                                plan, self._workers))
+            failed = self._put_each(plan, objects)
+        if failed:
+            shown = '; '.join('%s: %s' % f for f in sorted(failed)[:10])
+            raise exceptions.CommandError(
+                'Swift rejected %d of %d objects for plan %s (%s%s). The plan '
+                'record was not changed; fix the cause and run the command '
+                'again.' % (len(failed), len(objects), plan, shown,
+                            '; ...' if len(failed) > 10 else ''))
+
+    @staticmethod
+    def _batches(objects):
+        batch, size = {}, 0
+        for name in sorted(objects):
+            data = objects[name]
+            if batch and (len(batch) >= BULK_MAX_OBJECTS
+                          or size + len(data) > BULK_MAX_BYTES):
+                yield batch
+                batch, size = {}, 0
+            batch[name] = data
+            size += len(data)
+        if batch:
+            yield batch
+
+    def _extract_archive(self, plan, batch):
+        """One bulk upload; returns ``[(name, error)]`` for rejected members.
+
+        Swift answers 200 as soon as it starts reading the tar; the real
+        outcome is in the JSON body.
+        """
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) \
+                as tar:
+            for name, data in batch.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                info.mode = 0o644
+                tar.addfile(info, io.BytesIO(data))
+        conn = self._connect()
+        if not conn.token:
+            self._swift('get_auth')
+        path = '%s/%s?extract-archive=tar' % (
+            parse.urlparse(conn.url).path, parse.quote(plan))
+        try:
+            parsed, http = conn.http_connection()
+            resp = http.request('PUT', path, buf.getvalue(), {
+                'X-Auth-Token': conn.token,
+                'Accept': 'application/json',
+                'Content-Type': 'application/x-tar'})
+        except _transport_errors() as exc:
+            raise exceptions.CommandError(
+                'Swift is unreachable at %s (%s).' % (conn.url,
+                                                      type(exc).__name__))
+        if resp.status_code >= 300:
+            return [(n, 'HTTP %d' % resp.status_code) for n in batch]
+        try:
+            result = json.loads(resp.content.decode('utf-8').strip())
+        except ValueError:
+            return [(n, 'unreadable bulk response') for n in batch]
+        failed = [(name, status) for name, status in result.get('Errors', [])]
+        status = result.get('Response Status', '')
+        if not failed and (not status.startswith('2') or result.get(
+                'Number Files Created') != len(batch)):
+            failed = [('(bulk request)', '%s %s' % (
+                status, result.get('Response Body', '')).strip())]
+        # Members are named relative to the container in the error list.
+        prefix = '/%s/' % plan
+        return [(n[len(prefix):] if n.startswith(prefix) else n, s)
+                for n, s in failed]
+
+    def _put_each(self, plan, objects):
+        from tripleoplanclient import environments
+
+        def put(name):
+            data = objects[name]
+            try:
+                self._swift('put_object', plan, name, data,
+                            etag=environments.md5(data))
+                return None
+            except _client_exception() as exc:
+                return name, '%s %s' % (exc.http_status, exc.http_reason)
+
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            return [r for r in pool.map(put, sorted(objects)) if r]
+
+    def commit(self, plan, record, step, rebase):
+        """Append ``step`` to the record: step object first, create-only.
+
+        ``If-None-Match: *`` makes the step id a lock: when another writer
+        took it, its steps are merged in, ``rebase(record, step)`` redoes
+        this step on top of them (or raises), and the next id is tried.
+        A record that lags behind its step objects is mended the same way.
+        """
+        for _ in range(COMMIT_ATTEMPTS):
+            step['id'] = record_mod.last_id(record) + 1
+            try:
+                self._swift('put_object', plan,
+                            record_mod.step_path(step['id']),
+                            record_mod.dump(step),
+                            headers={'If-None-Match': '*'})
+            except _client_exception() as exc:
+                if self._status(exc) != 412:
+                    raise exceptions.CommandError(
+                        'Cannot record step in plan %s: %s' % (plan, exc))
+                for other in self.steps_after(plan, step['id'] - 1):
+                    record_mod.apply(record, other)
+                step = rebase(record, step)
+                continue
+            record_mod.apply(record, step)
+            try:
+                self._swift('put_object', plan, record_mod.PATH,
+                            record_mod.dump(record))
+            except _client_exception() as exc:
+                raise exceptions.CommandError(
+                    'Step %d of plan %s is stored as %s, but %s could not be '
+                    'written (%s); the next command mends it.' % (
+                        step['id'], plan, record_mod.step_path(step['id']),
+                        record_mod.PATH, exc))
+            return record
+        raise exceptions.CommandError(
+            'Plan %s kept changing under this command (%d attempts); run it '
+            'again.' % (plan, COMMIT_ATTEMPTS))
+
+    # -- deleting and exporting -----------------------------------------
+
+    def delete(self, plan, names):
+        """Delete the objects ``names`` and then the container."""
+        names = sorted(names)
+        info = self.capabilities().get('bulk_delete')
+        if info and names:
+            step = int(info.get('max_deletes_per_request', 10000))
+            for i in range(0, len(names), step):
+                self._bulk_delete(plan, names[i:i + step])
+        elif names:
+            def remove(name):
+                try:
+                    self._swift('delete_object', plan, name)
+                except _client_exception() as exc:
+                    if self._status(exc) != 404:
+                        raise
+            with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+                list(pool.map(remove, names))
+        try:
+            self._swift('delete_container', plan)
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot delete container %s: %s' % (plan, exc))
+
+    def _bulk_delete(self, plan, names):
+        conn = self._connect()
+        if not conn.token:
+            self._swift('get_auth')
+        body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
+        parsed, http = conn.http_connection()
+        resp = http.request(
+            'POST', parse.urlparse(conn.url).path + '?bulk-delete',
+            body.encode('utf-8'), {'X-Auth-Token': conn.token,
+                                   'Accept': 'application/json',
+                                   'Content-Type': 'text/plain'})
+        try:
+            result = json.loads(resp.content.decode('utf-8').strip())
+        except ValueError:
+            result = {'Errors': [['(bulk request)',
+                                  'HTTP %d' % resp.status_code]]}
+        if result.get('Errors'):
+            raise exceptions.CommandError(
+                'Swift could not delete %d objects of plan %s: %s' % (
+                    len(result['Errors']), plan,
+                    '; '.join('%s: %s' % tuple(e)
+                              for e in result['Errors'][:10])))
+
+    def export(self, plan, names, fileobj):
+        """Stream the objects ``names`` into ``fileobj`` as a tar.gz."""
+        names = sorted(names)
+
+        def fetch(name):
+            try:
+                headers, body = self._swift('get_object', plan, name)
+            except _client_exception() as exc:
+                raise exceptions.CommandError(
+                    'Cannot read %s from plan %s: %s' % (name, plan, exc))
+            return name, headers, body
+
+        with tarfile.open(fileobj=fileobj, mode='w|gz') as tar, \
+                concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            # A bounded window keeps memory flat on large plans.
+            window = self._workers * 4
+            for start in range(0, len(names), window):
+                for name, headers, body in pool.map(
+                        fetch, names[start:start + window]):
+                    info = tarfile.TarInfo(name)
+                    info.size = len(body)
+                    info.mode = 0o644
+                    info.mtime = float(headers.get('x-timestamp', 0) or 0)
+                    tar.addfile(info, io.BytesIO(body))

@@ -1,0 +1,128 @@
+"""Plan life-cycle steps: what create and amend change, decided once.
+
+Each step computes the objects to write against what Swift (or the record)
+already holds, writes only those in one batch, then commits the step.
+"""
+
+import re
+
+from osc_lib import exceptions
+
+from tripleoplanclient import environments
+from tripleoplanclient import record as record_mod
+
+_PLAN_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9-]*$')
+
+
+def check_name(plan):
+    if not _PLAN_NAME.match(plan or '') or len(plan) > 255:
+        raise exceptions.CommandError(
+            'Plan name %r is not valid: use letters, digits and dashes, '
+            'starting with a letter or digit (it also names the Heat stack).'
+            % plan)
+    return plan
+
+
+def _manifest(files, paths):
+    """Record entries (local source, MD5) of the user files among ``paths``."""
+    return {p: {'source': files.sources[p],
+                'md5': environments.md5(files.objects[p])}
+            for p in paths if p in files.sources}
+
+
+def _diff(stored_md5, objects):
+    """``(added, changed)``: objects that are new or differ from Swift's."""
+    added, changed = [], []
+    for path, data in objects.items():
+        old = stored_md5(path)
+        if old is None:
+            added.append(path)
+        elif old != environments.md5(data):
+            changed.append(path)
+    return sorted(added), sorted(changed)
+
+
+def create(store, plan, files):
+    """Create the plan: container, templates, user files, record."""
+    headers, listing = store.listing(plan)
+    if listing is None:
+        store.create_container(plan)
+        listing = {}
+    elif not store.is_plan(headers):
+        raise exceptions.CommandError(
+            'Container %s exists and is not a plan; choose another plan '
+            'name.' % plan)
+    elif record_mod.PATH in listing:
+        raise exceptions.CommandError(
+            'Plan %s already exists. Change it with "openstack overcloud plan '
+            'amend" or "openstack overcloud deploy", or delete it first.'
+            % plan)
+    # A container without a record is a create that stopped half-way:
+    # carry on from what already landed.
+    added, changed = _diff(
+        lambda p: listing[p]['hash'] if p in listing else None,
+        files.objects)
+    store.write(plan, {p: files.objects[p] for p in added + changed})
+    step = record_mod.make_step(
+        'create', files.environments, added, changed,
+        inputs=dict(files.inputs),
+        files=_manifest(files, files.sources))
+
+    def rebase(record, step):
+        raise exceptions.CommandError(
+            'Plan %s was created by another command at the same time; see '
+            '"openstack overcloud plan show-history %s".' % (plan, plan))
+
+    return store.commit(plan, record_mod.new(plan, files.templates), step,
+                        rebase), step
+
+
+def _amended(current, add, remove):
+    """The environment list after adding ``add`` and removing ``remove``.
+
+    A file already in the list keeps its place; new ones go last.
+    """
+    result = [e for e in current if e not in remove]
+    result.extend(e for e in add if e not in result)
+    return result
+
+
+def resolve_removals(files, current, names):
+    """Plan paths of ``--remove-environment`` values (local or plan paths)."""
+    paths = []
+    for name in names:
+        candidates = [name, files.plan_path(name)]
+        match = next((c for c in candidates if c in current), None)
+        if match is None:
+            raise exceptions.CommandError(
+                '--remove-environment %s: not in the environment list of the '
+                'plan (%s). See "openstack overcloud plan show-history".' % (
+                    name, ', '.join(current) or 'empty'))
+        paths.append(match)
+    return paths
+
+
+def amend(store, plan, record, files, remove=()):
+    """Change only what the user named; returns ``(record, step)``.
+
+    ``step`` is None when nothing changed (nothing is written then).
+    """
+    known = record['files']
+    added, changed = _diff(
+        lambda p: known[p]['md5'] if p in known else None, files.objects)
+    envs = _amended(record['environments'], files.environments, remove)
+    if not (added or changed) and envs == record['environments'] and all(
+            record['inputs'].get(k) == v for k, v in files.inputs.items()):
+        return record, None
+    store.write(plan, {p: files.objects[p] for p in added + changed})
+    step = record_mod.make_step(
+        'amend', envs, added, changed, inputs=dict(files.inputs),
+        files=_manifest(files, added + changed))
+
+    def rebase(newer, step):
+        # Another writer got in first: apply our change on top of theirs.
+        step['environments'] = _amended(newer['environments'],
+                                        files.environments, remove)
+        return step
+
+    return store.commit(plan, record, step, rebase), step
