@@ -61,6 +61,15 @@ Swift, as configured here
     <state>/swift/proxy-access.log          client requests, one line each
     <state>/swift/logs/proxy-subrequests.log middleware subrequests
 
+  The healthcheck filter sits left of proxy-logging, so /healthcheck polls
+  are not logged; /info is.
+
+* memcached (only when on PATH) caches account/container info for
+  recheck_*_existence (60 s): container_quotas then checks against a cached
+  object count, e.g. a bulk upload of 2 objects into a container holding 1
+  with Quota-Count 2 stores both.  Without memcached every object PUT makes
+  fresh HEAD subrequests (account + container), so the count is exact.
+
   The proxy logs a request after the last byte of its response went out, so
   a client that counts lines right after its last response may be a few
   milliseconds early: wait until the count stops moving.
@@ -70,7 +79,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import errno
 import getpass
 import hashlib
 import json
@@ -273,7 +281,10 @@ def stop_pidfile(path: Path, timeout: float = 5.0) -> str:
             return child.poll() is not None
         return proc_starttime(pid) is None
 
-    os.kill(pid, signal.SIGTERM)
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not gone():
         time.sleep(0.05)
@@ -288,14 +299,25 @@ def stop_pidfile(path: Path, timeout: float = 5.0) -> str:
         while time.monotonic() < deadline and not gone():
             time.sleep(0.05)
     path.unlink(missing_ok=True)
+    if pid not in _CHILDREN:
+        _REAPED_BY_INIT.append(pid)
     return '%s: stopped pid %d (%s)' % (name, pid, how)
 
 
-def stop_names(names: list[str]) -> None:
-    for name in names:
-        path = pids_dir() / (name + '.pid')
-        if path.exists():
-            say(stop_pidfile(path))
+# PIDs stopped here whose parent is init: they are dead (zombies at worst)
+# but init may take a second or two to reap them.
+_REAPED_BY_INIT: list[int] = []
+
+
+def wait_reaped(timeout: float = 3.0) -> None:
+    """Give init a moment to reap stopped processes, so that a caller that
+    checks "no such PID remains" right after stop finds none."""
+    deadline = time.monotonic() + timeout
+    while _REAPED_BY_INIT and time.monotonic() < deadline:
+        _REAPED_BY_INIT[:] = [p for p in _REAPED_BY_INIT
+                              if os.path.exists('/proc/%d' % p)]
+        time.sleep(0.05)
+    _REAPED_BY_INIT.clear()
 
 
 # ---------------------------------------------------------------------------
@@ -509,9 +531,9 @@ def swift_env() -> dict:
 
 
 def swift_pidnames(s: dict) -> list[str]:
-    """Pid file names in start order."""
+    """Pid file names in start order (memcached: if on PATH or started)."""
     names = ['swift-syslog-sink']
-    if s['memcached']:
+    if s['memcached'] or (pids_dir() / 'swift-memcached.pid').exists():
         names.append('swift-memcached')
     return names + ['swift-%s-server' % n for n in SWIFT_SERVERS]
 
@@ -687,20 +709,23 @@ def swift_check_xattr(devices: Path) -> None:
         probe.unlink(missing_ok=True)
 
 
-def swift_healthy(s: dict) -> bool:
+def swift_unhealthy(s: dict) -> str | None:
+    """None when every server answers, else the pid name of one that not."""
     for server in SWIFT_SERVERS:
         url = 'http://%s:%d/healthcheck' % (HOST, s['ports'][server])
         try:
             status, body = http_get(url, timeout=1)
         except OSError:
-            return False
+            return 'swift-%s-server' % server
         if status != 200 or body.strip() != b'OK':
-            return False
+            return 'swift-%s-server' % server
     try:
         status, body = http_get(swift_url('/info'), timeout=2)
-        return status == 200 and 'swift' in json.loads(body)
+        if status == 200 and 'swift' in json.loads(body):
+            return None
     except (OSError, ValueError):
-        return False
+        pass
+    return 'swift-proxy-server'
 
 
 def swift_running(s: dict) -> bool:
@@ -710,7 +735,7 @@ def swift_running(s: dict) -> bool:
 
 def swift_start(clean: bool = False) -> None:
     s = swift_settings()
-    if not clean and swift_running(s) and swift_healthy(s):
+    if not clean and swift_running(s) and not swift_unhealthy(s):
         say('swift: already running at %s' % swift_url())
         return
     venv = ensure_venv('swift', SWIFT_REQUIREMENTS, SWIFT_CONSTRAINTS,
@@ -780,12 +805,13 @@ def swift_start(clean: bool = False) -> None:
             if dead:
                 raise LoopbackError('swift: %s exited during start' % dead[0],
                                     dead[0])
-            if swift_healthy(s):
+            culprit = swift_unhealthy(s)
+            if not culprit:
                 break
             if time.monotonic() > deadline:
                 raise LoopbackError(
-                    'swift: no healthy answer from %s/healthcheck and /info '
-                    'within 30 s' % swift_url(), 'swift-proxy-server')
+                    'swift: %s gave no healthy answer (GET /healthcheck, and '
+                    '/info on the proxy) within 30 s' % culprit, culprit)
             time.sleep(0.1)
     except LoopbackError as e:
         culprit = e.args[1] if len(e.args) > 1 else None
@@ -821,7 +847,7 @@ def swift_status() -> bool:
         pid = pidfile_alive(pids_dir() / (name + '.pid'))
         print('  %-24s %s' % (name, 'pid %d' % pid if pid else 'not running'))
         running = running and bool(pid)
-    healthy = running and swift_healthy(s)
+    healthy = running and not swift_unhealthy(s)
     print('swift: %s' % ('running at %s' % swift_url() if healthy else
                          'running but not healthy' if running else
                          'not running'))
@@ -855,6 +881,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         # anything else with a pid file here (a service removed since?)
         for path in sorted(pids_dir().glob('*.pid')):
             say(stop_pidfile(path))
+    wait_reaped()
     return 0
 
 

@@ -6,10 +6,10 @@ the first time a command asks for them.
 """
 
 import logging
+import os
 import threading
 
 from osc_lib import exceptions
-from osc_lib import utils
 
 LOG = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ def build_option_parser(parser):
     parser.add_argument(
         '--os-tripleoplan-api-version',
         metavar='<tripleoplan-api-version>',
-        default=utils.env('OS_TRIPLEOPLAN_API_VERSION'),
+        default=os.environ.get('OS_TRIPLEOPLAN_API_VERSION'),
         help='tripleoplan API version, default=%s '
              '(Env: OS_TRIPLEOPLAN_API_VERSION)' % DEFAULT_API_VERSION)
     return parser

@@ -1,8 +1,9 @@
 """``openstack overcloud plan`` commands.
 
 Loaded on every ``openstack`` run: only the standard library, cliff and
-osc-lib are imported here; the plan modules are imported when a command
-runs.
+the light osc-lib modules are imported here (osc_lib.utils and
+format_columns pull in yaml and requests); the rest is imported when a
+command runs.
 """
 
 import logging
@@ -10,7 +11,6 @@ import os
 import sys
 import tempfile
 
-from osc_lib.cli import format_columns
 from osc_lib.command import command
 from osc_lib import exceptions
 
@@ -86,6 +86,7 @@ def collect_user_files(files, parsed_args):
 
 def step_result(plan, record, step):
     """ShowOne columns of the step a command recorded (or the plan now)."""
+    from osc_lib.cli import format_columns
     if step is None:
         values = (plan, None, None, record['environments'], 0, 0, 0,
                   'UNCHANGED')
@@ -181,6 +182,8 @@ class ShowPlanHistory(PlanCommand, command.Lister):
         return parser
 
     def take_action(self, parsed_args):
+        from osc_lib.cli import format_columns
+
         from tripleoplanclient import plans
         from tripleoplanclient import record as record_mod
 
@@ -201,9 +204,11 @@ class ListPlans(PlanCommand, command.Lister):
     _description = 'List deployment plans'
 
     def take_action(self, parsed_args):
+        # Container HEADs are exact; account listing counts may lag.
         return (('Plan', 'Objects', 'Bytes'),
-                ((name, entry.get('count'), entry.get('bytes'))
-                 for name, entry in self.plan_store().plans()))
+                ((name, int(h.get('x-container-object-count', 0)),
+                  int(h.get('x-container-bytes-used', 0)))
+                 for name, h in self.plan_store().plans()))
 
 
 class DeletePlan(PlanCommand):

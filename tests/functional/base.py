@@ -1,0 +1,125 @@
+"""Run the real ``openstack`` CLI against the loopback services.
+
+The services are started by ``tools/loopback.py start`` (``tox -e
+functional`` and ``.ci/run`` do it); these tests fail, never skip, when they
+are not running.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+import urllib.error
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+_THT = None
+
+
+def loopback_env():
+    out = subprocess.run(
+        ['python3', os.path.join(REPO, 'tools', 'loopback.py'), 'env'],
+        check=True, capture_output=True, text=True).stdout
+    env = {}
+    for line in out.splitlines():
+        if line.startswith('export '):
+            key, _, value = line[len('export '):].partition('=')
+            env[key] = value.strip('\'"')
+    return env
+
+
+def tht_dir():
+    """tripleo-heat-templates 18.0.0 from its PyPI sdist (cached)."""
+    global _THT
+    if _THT is None:
+        _THT = os.environ.get('THT_DIR') or subprocess.run(
+            ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')],
+            check=True, capture_output=True, text=True).stdout.strip()
+    return _THT
+
+
+class Swift(object):
+    """Plain HTTP against the loopback Swift, to look behind the CLI."""
+
+    def __init__(self, url):
+        self.url = url.rstrip('/')
+
+    def request(self, method, path, data=None, headers=None):
+        req = urllib.request.Request(self.url + '/' + path, data=data,
+                                     method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, dict(resp.headers), resp.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read()
+
+    def listing(self, container, prefix=''):
+        """{name: md5} of every object, or None when there is no container."""
+        result, marker = {}, ''
+        while True:
+            status, _, body = self.request(
+                'GET', '%s?format=json&prefix=%s&marker=%s' % (
+                    container, prefix, marker))
+            if status == 404:
+                return None
+            page = json.loads(body)
+            if not page:
+                return result
+            result.update((o['name'], o['hash']) for o in page)
+            marker = urllib.request.quote(page[-1]['name'])
+
+    def get(self, container, name):
+        status, _, body = self.request('GET', '%s/%s' % (container, name))
+        return body if status == 200 else None
+
+
+class FunctionalTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.env = dict(os.environ)
+        cls.env.update(loopback_env())
+        cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'])
+        cls.tmp = tempfile.mkdtemp(prefix='tpc-func-')
+
+    def openstack(self, *args, fail=False, env=None):
+        """Run ``openstack args``; returns (stdout, stderr)."""
+        proc = subprocess.run(['openstack'] + [str(a) for a in args],
+                              capture_output=True, text=True,
+                              env=env or self.env, stdin=subprocess.DEVNULL,
+                              timeout=600)
+        if fail:
+            self.assertNotEqual(0, proc.returncode,
+                                'expected a failure:\n' + proc.stdout)
+            self.assertNotIn('Traceback', proc.stderr)
+        else:
+            self.assertEqual(0, proc.returncode, proc.stderr)
+        return proc.stdout, proc.stderr
+
+    def openstack_json(self, *args):
+        out, _ = self.openstack(*(args + ('-f', 'json')))
+        return json.loads(out)
+
+    def fail_with(self, pattern, *args):
+        """Run a command that must fail with ``pattern`` on stderr."""
+        out, err = self.openstack(*args, fail=True)
+        self.assertRegex(err, pattern)
+        self.assertEqual('', out)
+        return err
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def snapshot(self, plan):
+        """Everything stored for a plan: listing hashes + the record."""
+        listing = self.swift.listing(plan)
+        rec = self.swift.get(plan, 'user-environments/environments.yaml')
+        return listing, hashlib.md5(rec or b'').hexdigest()
