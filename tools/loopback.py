@@ -12,14 +12,14 @@ keeps its configuration, data, logs and pid files under the state directory
 Usage::
 
     python3 tools/loopback.py start [--clean] [swift]   # idempotent
-    python3 tools/loopback.py stop [swift]              # by PID, safe to repeat
+    python3 tools/loopback.py stop [swift]             # by PID, safe to repeat
     python3 tools/loopback.py status [swift]            # exit 3 if not running
     python3 tools/loopback.py env                       # shell export lines
     eval "$(python3 tools/loopback.py env)"
 
 Environment:
 
-    LOOPBACK_CACHE   virtualenvs + downloads  (default ~/.cache/tripleoplanclient)
+    LOOPBACK_CACHE   virtualenvs + downloads (def. ~/.cache/tripleoplanclient)
     LOOPBACK_DIR     state directory          (default <repo>/.loopback)
     LOOPBACK_PYTHON  interpreter for the venvs (default: the one running this)
     LOOPBACK_SWIFT_PORT (18080), LOOPBACK_SWIFT_OBJECT_PORT (16010),
@@ -778,7 +778,8 @@ def swift_start(clean: bool = False) -> None:
         spawn('swift-syslog-sink', sink_cmd, logs / 'syslog-sink.log',
               s['base'])
         if s['memcached']:
-            cmd = [s['memcached'], '-l', HOST, '-p', str(s['ports']['memcached']),
+            cmd = [s['memcached'], '-l', HOST,
+                   '-p', str(s['ports']['memcached']),
                    '-U', '0', '-m', '64', '-c', '1024']
             if os.geteuid() == 0:
                 cmd += ['-u', 'root']
@@ -830,8 +831,8 @@ def swift_start(clean: bool = False) -> None:
 def swift_stop(quiet: bool = False) -> None:
     names = swift_all_pidnames()
     # proxy first, then the backends, then memcached and the log sink last
-    order = [n for n in reversed(names)
-             if n.endswith('-server')] + ['swift-memcached', 'swift-syslog-sink']
+    order = [n for n in reversed(names) if n.endswith('-server')]
+    order += ['swift-memcached', 'swift-syslog-sink']
     for name in order:
         path = pids_dir() / (name + '.pid')
         if path.exists():

@@ -231,7 +231,7 @@ class PlanFiles(object):
                 self.add_environment(os.path.join(directory, name))
 
     def add_input(self, kind, path, option):
-        """Add a rendering input (roles_data, network_data, plan_environment)."""
+        """Add a rendering input (roles, networks or plan environment)."""
         plan_path = self._add_file(os.path.abspath(path), option, 'data')
         data = load_yaml(_read(path, option), path)
         want = dict if kind == 'plan_environment' else list

@@ -27,6 +27,8 @@ BULK_MAX_OBJECTS = 1000
 BULK_MAX_BYTES = 32 * 1024 * 1024
 BULK_CONCURRENCY = 4
 BULK_MIN_OBJECTS = 100
+# Swift's default (and usual) container_listing_limit.
+LISTING_LIMIT = 10000
 COMMIT_ATTEMPTS = 5
 
 
@@ -86,19 +88,26 @@ class PlanStore(object):
     def listing(self, plan, prefix=None, marker=''):
         """``(headers, {name: entry})`` for every object, or ``(None, None)``.
 
-        swiftclient's full listing follows every page, so plans larger than
-        one page (10,000 objects) are listed whole.
+        Pages of LISTING_LIMIT are followed until a short one: a plan below
+        that size (THT is 1,800 objects) is listed in one request.
         """
-        try:
-            headers, objects = self._swift(
-                'get_container', plan, prefix=prefix, marker=marker,
-                full_listing=True)
-        except _client_exception() as exc:
-            if self._status(exc) == 404:
-                return None, None
-            raise exceptions.CommandError(
-                'Cannot list plan %s: %s' % (plan, exc))
-        return headers, {o['name']: o for o in objects}
+        objects = []
+        headers = None
+        while True:
+            try:
+                page_headers, page = self._swift(
+                    'get_container', plan, prefix=prefix, marker=marker,
+                    limit=LISTING_LIMIT)
+            except _client_exception() as exc:
+                if self._status(exc) == 404 and headers is None:
+                    return None, None
+                raise exceptions.CommandError(
+                    'Cannot list plan %s: %s' % (plan, exc))
+            headers = headers or page_headers
+            objects.extend(page)
+            if len(page) < LISTING_LIMIT:
+                return headers, {o['name']: o for o in objects}
+            marker = page[-1]['name']
 
     @staticmethod
     def is_plan(headers):
@@ -170,7 +179,10 @@ class PlanStore(object):
         if not objects:
             return
         total = sum(len(d) for d in objects.values())
-        if 'bulk_upload' in self.capabilities():
+        if len(objects) == 1:
+            # One PUT is one request either way; no need to ask /info.
+            failed = self._put_each(plan, objects)
+        elif 'bulk_upload' in self.capabilities():
             batches = self._batches(objects)
             self._progress('Writing %d objects (%.1f MB) to plan %s in %d '
                            'bulk request(s)' % (len(objects), total / 1e6,

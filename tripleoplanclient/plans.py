@@ -42,6 +42,20 @@ def _diff(stored_md5, objects):
     return sorted(added), sorted(changed)
 
 
+def sync(store, plan, files, listing):
+    """Write what ``files`` holds that ``listing`` lacks or has otherwise.
+
+    One listing in, one batch out: returns ``(added, changed)``. Objects
+    the plan holds and ``files`` does not (rendered templates, the record,
+    earlier user files) are left alone.
+    """
+    added, changed = _diff(
+        lambda p: listing[p]['hash'] if p in listing else None,
+        files.objects)
+    store.write(plan, {p: files.objects[p] for p in added + changed})
+    return added, changed
+
+
 def create(store, plan, files):
     """Create the plan: container, templates, user files, record."""
     headers, listing = store.listing(plan)
@@ -59,10 +73,7 @@ def create(store, plan, files):
             % plan)
     # A container without a record is a create that stopped half-way:
     # carry on from what already landed.
-    added, changed = _diff(
-        lambda p: listing[p]['hash'] if p in listing else None,
-        files.objects)
-    store.write(plan, {p: files.objects[p] for p in added + changed})
+    added, changed = sync(store, plan, files, listing)
     step = record_mod.make_step(
         'create', files.environments, added, changed,
         inputs=dict(files.inputs),

@@ -20,7 +20,7 @@ API_VERSIONS = {'1': 'tripleoplanclient.plugin.ClientWrapper'}
 
 
 def make_client(instance):
-    """Return the lazy client wrapper osc-lib caches as ``client_manager.tripleoplan``."""
+    """The lazy client wrapper, cached as ``client_manager.tripleoplan``."""
     return ClientWrapper(instance)
 
 

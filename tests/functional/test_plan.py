@@ -1,6 +1,5 @@
 """``openstack overcloud plan`` against real Swift and THT 18.0.0."""
 
-import io
 import json
 import os
 import subprocess

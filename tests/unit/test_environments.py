@@ -103,19 +103,19 @@ class TestPlanFiles(unittest.TestCase):
         env = write(os.path.join(self.user, 'env.yaml'),
                     'resource_registry:\n  OS::TripleO::X: missing.yaml\n')
         with self.assertRaisesRegex(exceptions.CommandError,
-                                       'env.yaml references missing.yaml'):
+                                    'env.yaml references missing.yaml'):
             self.files().add_environment(env)
 
     def test_invalid_yaml_names_file_and_line(self):
         env = write(os.path.join(self.user, 'bad.yaml'),
                     'parameter_defaults:\n  A: [1, 2\n  B: 3\n')
         with self.assertRaisesRegex(exceptions.CommandError,
-                                       r'bad.yaml is not valid YAML \(line'):
+                                    r'bad.yaml is not valid YAML \(line'):
             self.files().add_environment(env)
 
     def test_missing_environment_file(self):
         with self.assertRaisesRegex(exceptions.CommandError,
-                                       'nope.yaml does not exist'):
+                                    'nope.yaml does not exist'):
             self.files().add_environment(os.path.join(self.user, 'nope.yaml'))
 
     def test_environment_must_be_a_mapping_of_known_sections(self):
@@ -125,7 +125,7 @@ class TestPlanFiles(unittest.TestCase):
         env = write(os.path.join(self.user, 'typo.yaml'),
                     'parameter_default:\n  A: 1\n')
         with self.assertRaisesRegex(exceptions.CommandError,
-                                       'parameter_default'):
+                                    'parameter_default'):
             self.files().add_environment(env)
 
     def test_environment_directory_is_sorted_and_skips_j2(self):

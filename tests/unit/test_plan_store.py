@@ -127,13 +127,25 @@ class TestListing(SwiftTestCase):
     def test_listing_follows_every_page(self):
         first = [{'name': 'o%05d' % i, 'hash': 'h', 'bytes': 1}
                  for i in range(10000)]
-        self.m.get(URL + '/p', [
+        get = self.m.get(URL + '/p', [
             {'json': first, 'headers': {plan_store.PLAN_META: 'plan'}},
-            {'json': [{'name': 'z', 'hash': 'h', 'bytes': 1}]},
-            {'json': []}])
+            {'json': [{'name': 'z', 'hash': 'h', 'bytes': 1}]}])
         headers, listing = self.store.listing('p')
         self.assertEqual(10001, len(listing))
         self.assertTrue(self.store.is_plan(headers))
+        # A short page is the last one: no extra request to find the end.
+        self.assertEqual(2, get.call_count)
+        self.assertEqual(['o09999'], get.last_request.qs['marker'])
+
+    def test_a_small_plan_is_listed_in_one_request(self):
+        get = self.m.get(URL + '/p', json=[{'name': 'a', 'hash': 'h'}])
+        self.store.listing('p')
+        self.assertEqual(1, get.call_count)
+
+    def test_a_single_object_is_one_put_without_asking_info(self):
+        put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.store.write('p', {'a.yaml': b'a'})
+        self.assertEqual([put.last_request], self.m.request_history)
 
     def test_missing_container(self):
         self.m.get(URL + '/p', status_code=404)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Pass every test from a fresh machine: install what is needed, start the
+# loopback services, run unit + functional tests and pep8, stop the services.
+#   tools/run-tests.sh            everything
+#   tools/run-tests.sh unit       unit tests and pep8 only (no services)
+set -eu -o pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+cache=${LOOPBACK_CACHE:-$HOME/.cache/tripleoplanclient}
+venv=$cache/venvs/test
+
+bash tools/bootstrap.sh >&2
+if [ ! -x "$venv/bin/stestr" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install -q -r requirements.txt -r test-requirements.txt >&2
+"$venv/bin/pip" install -q --no-deps -e . >&2
+export PATH=$venv/bin:$PATH
+
+stestr_counts() {  # "passed failed" of the last stestr run
+    stestr last 2>/dev/null | awk '/ - Passed:/ {p=$3} / - Failed:/ {f=$3}
+        END {print (p==""?0:p), (f==""?0:f)}'
+}
+
+passed=0 failed=0
+status=0
+OS_TEST_PATH=./tests/unit stestr run || status=1
+read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
+
+if [ "$what" = all ]; then
+    trap 'python3 tools/loopback.py stop >&2 || true' EXIT
+    python3 tools/loopback.py start swift >&2
+    eval "$(python3 tools/loopback.py env)"
+    THT_DIR=$(bash tools/fetch-tht.sh)
+    export THT_DIR
+    OS_TEST_PATH=./tests/functional stestr run --concurrency 2 || status=1
+    read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
+fi
+
+flake8 tripleoplanclient tests tools || status=1
+echo "tests: $passed passed, $failed failed"
+exit $status
