@@ -8,6 +8,7 @@ are not running.
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -85,6 +86,11 @@ class FunctionalTest(unittest.TestCase):
         cls.env.update(loopback_env())
         cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'])
         cls.tmp = tempfile.mkdtemp(prefix='tpc-func-')
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+        super().tearDownClass()
 
     def openstack(self, *args, fail=False, env=None):
         """Run ``openstack args``; returns (stdout, stderr)."""

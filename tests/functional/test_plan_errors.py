@@ -1,7 +1,6 @@
 """Bad input: a clear error naming the input, rc != 0, nothing changed."""
 
 import os
-import shutil
 import subprocess
 import uuid
 
@@ -34,7 +33,6 @@ class TestBadInput(base.FunctionalTest):
     def tearDownClass(cls):
         subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
                         cls.plan], env=cls.env, capture_output=True)
-        shutil.rmtree(cls.tmp, ignore_errors=True)
         super().tearDownClass()
 
     def setUp(self):
