@@ -13,8 +13,9 @@ import posixpath
 import re
 from urllib import parse
 
-from osc_lib import exceptions
 import yaml
+
+from tripleoplanclient import errors as exceptions
 
 USER_FILES = 'user-files/'
 RECORD_DIR = 'user-environments/'

@@ -13,8 +13,7 @@ import logging
 import tarfile
 from urllib import parse
 
-from osc_lib import exceptions
-
+from tripleoplanclient import errors as exceptions
 from tripleoplanclient import record as record_mod
 
 LOG = logging.getLogger(__name__)
@@ -330,23 +329,32 @@ class PlanStore(object):
 
     # -- deleting and exporting -----------------------------------------
 
-    def delete(self, plan, names):
-        """Delete the objects ``names`` and then the container."""
+    def delete_objects(self, plan, names):
+        """Delete objects: bulk-delete requests when offered, else DELETEs."""
         names = sorted(names)
+        if not names:
+            return
         info = self.capabilities().get('bulk_delete')
-        if info and names:
+        if info and len(names) > 1:
             step = int(info.get('max_deletes_per_request', 10000))
             for i in range(0, len(names), step):
                 self._bulk_delete(plan, names[i:i + step])
-        elif names:
-            def remove(name):
-                try:
-                    self._swift('delete_object', plan, name)
-                except _client_exception() as exc:
-                    if self._status(exc) != 404:
-                        raise
-            with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-                list(pool.map(remove, names))
+            return
+
+        def remove(name):
+            try:
+                self._swift('delete_object', plan, name)
+            except _client_exception() as exc:
+                if self._status(exc) != 404:
+                    raise exceptions.CommandError(
+                        'Cannot delete %s from plan %s: %s' % (name, plan,
+                                                               exc))
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            list(pool.map(remove, names))
+
+    def delete(self, plan, names):
+        """Delete the objects ``names`` and then the container."""
+        self.delete_objects(plan, names)
         try:
             self._swift('delete_container', plan)
         except _client_exception() as exc:

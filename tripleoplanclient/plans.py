@@ -6,8 +6,7 @@ already holds, writes only those in one batch, then commits the step.
 
 import re
 
-from osc_lib import exceptions
-
+from tripleoplanclient import errors as exceptions
 from tripleoplanclient import environments
 from tripleoplanclient import record as record_mod
 
@@ -56,36 +55,69 @@ def sync(store, plan, files, listing):
     return added, changed
 
 
-def create(store, plan, files):
-    """Create the plan: container, templates, user files, record."""
+def _render(render, plan, step):
+    """Render after the objects landed; the entry and outcome go in the step.
+
+    ``render`` is None with --no-render: the step says SKIPPED and the next
+    step that can render will.
+    """
+    if render is None:
+        step['render'] = {'state': 'SKIPPED'}
+        return step
+    step['render'] = render(plan)
+    if step['render']['state'] != 'SUCCESS':
+        step['outcome']['status'] = 'FAILED'
+        step['outcome']['reason'] = 'render %s: %s' % (
+            step['render']['state'], step['render'].get('info'))
+    return step
+
+
+def _raise_if_failed(plan, step):
+    if step['outcome']['status'] != 'SUCCESS':
+        raise exceptions.CommandError(
+            'Plan %s: step %d recorded as FAILED. %s. Fix the cause and run '
+            'the command again.' % (plan, step['id'],
+                                    step['outcome']['reason']))
+
+
+def create(store, plan, files, render=None):
+    """Create the plan: container, templates, user files, render, record."""
     headers, listing = store.listing(plan)
-    if listing is None:
-        store.create_container(plan)
-        listing = {}
-    elif not store.is_plan(headers):
+    record = record_mod.new(plan, files.templates)
+    if listing is not None and not store.is_plan(headers):
         raise exceptions.CommandError(
             'Container %s exists and is not a plan; choose another plan '
             'name.' % plan)
-    elif record_mod.PATH in listing:
-        raise exceptions.CommandError(
-            'Plan %s already exists. Change it with "openstack overcloud plan '
-            'amend" or "openstack overcloud deploy", or delete it first.'
-            % plan)
-    # A container without a record is a create that stopped half-way:
-    # carry on from what already landed.
+    if listing is not None and record_mod.PATH in listing:
+        record = store.read_record(plan)
+        if record_mod.succeeded(record):
+            raise exceptions.CommandError(
+                'Plan %s already exists. Change it with "openstack overcloud '
+                'plan amend" or "openstack overcloud deploy", or delete it '
+                'first.' % plan)
+        # Only failed creates so far: this one carries on from them.
+    if render is not None:
+        render.check()
+    if listing is None:
+        store.create_container(plan)
+        listing = {}
+    # A container without a successful step is a create that stopped
+    # half-way: carry on from what already landed.
     added, changed = sync(store, plan, files, listing)
     step = record_mod.make_step(
         'create', files.environments, added, changed,
         inputs=dict(files.inputs),
         files=_manifest(files, files.sources))
+    _render(render, plan, step)
 
     def rebase(record, step):
         raise exceptions.CommandError(
             'Plan %s was created by another command at the same time; see '
             '"openstack overcloud plan show-history %s".' % (plan, plan))
 
-    return store.commit(plan, record_mod.new(plan, files.templates), step,
-                        rebase), step
+    record = store.commit(plan, record, step, rebase)
+    _raise_if_failed(plan, step)
+    return record, step
 
 
 def _amended(current, add, remove):
@@ -113,10 +145,24 @@ def resolve_removals(files, current, names):
     return paths
 
 
-def amend(store, plan, record, files, remove=()):
+def _needs_render(record, paths, inputs):
+    from tripleoplanclient import rendering
+
+    roles = inputs.get('roles_data') or record['inputs'].get('roles_data')
+    networks = (inputs.get('network_data')
+                or record['inputs'].get('network_data'))
+    return (record_mod.render_state(record) != 'SUCCESS'
+            or any(record['inputs'].get(k) != v for k, v in inputs.items())
+            or any(rendering.is_input(p, roles, networks) for p in paths))
+
+
+def amend(store, plan, record, files, remove=(), render=None,
+          no_render=False):
     """Change only what the user named; returns ``(record, step)``.
 
-    ``step`` is None when nothing changed (nothing is written then).
+    ``step`` is None when nothing changed (nothing is written then). A
+    render runs only when a rendering input changed (or the last render
+    did not succeed).
     """
     known = record['files']
     added, changed = _diff(
@@ -125,10 +171,16 @@ def amend(store, plan, record, files, remove=()):
     if not (added or changed) and envs == record['environments'] and all(
             record['inputs'].get(k) == v for k, v in files.inputs.items()):
         return record, None
+    needed = _needs_render(record, added + changed, files.inputs)
+    renders = needed and not no_render
+    if renders:
+        render.check()
     store.write(plan, {p: files.objects[p] for p in added + changed})
     step = record_mod.make_step(
         'amend', envs, added, changed, inputs=dict(files.inputs),
         files=_manifest(files, added + changed))
+    if needed:
+        _render(render if renders else None, plan, step)
 
     def rebase(newer, step):
         # Another writer got in first: apply our change on top of theirs.
@@ -136,4 +188,6 @@ def amend(store, plan, record, files, remove=()):
                                         files.environments, remove)
         return step
 
-    return store.commit(plan, record, step, rebase), step
+    record = store.commit(plan, record, step, rebase)
+    _raise_if_failed(plan, step)
+    return record, step

@@ -77,6 +77,15 @@ class ClientWrapper(object):
             self._local.swift = conn
         return conn
 
+    def workflow_engine(self):
+        """``(python-mistralclient v2 client, url)``, or ``(None, None)``."""
+        url = self.endpoint('workflow') or self.endpoint('workflowv2')
+        if not url:
+            return None, None
+        from mistralclient.api import client as mistral_client
+        return mistral_client.client(session=self._instance.session,
+                                     mistral_url=url), url
+
     def orchestration(self):
         """A python-heatclient client, or None when no Heat is configured."""
         url = self.endpoint('orchestration')

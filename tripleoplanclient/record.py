@@ -12,8 +12,9 @@ import getpass
 import re
 import sys
 
-from osc_lib import exceptions
 import yaml
+
+from tripleoplanclient import errors as exceptions
 
 VERSION = 1
 PATH = 'user-environments/environments.yaml'
@@ -116,13 +117,31 @@ def make_step(action, environments, added=(), changed=(), removed=(),
 
 
 def apply(record, step):
-    """Append a committed step to the record and update the current state."""
+    """Append a committed step to the record.
+
+    Only a successful step changes the current state (environment list,
+    files, inputs); a failed one is history only.
+    """
     summary = {k: v for k, v in step.items() if k not in ('paths', 'files')}
     record['history'].append(summary)
-    record['environments'] = list(step['environments'])
-    record['files'].update(step.get('files') or {})
-    record['inputs'].update(step.get('inputs') or {})
+    if step['outcome']['status'] == 'SUCCESS':
+        record['environments'] = list(step['environments'])
+        record['files'].update(step.get('files') or {})
+        record['inputs'].update(step.get('inputs') or {})
     return record
+
+
+def render_state(record):
+    """State of the last render a step attempted (None: never rendered)."""
+    for step in reversed(record['history']):
+        if step.get('render'):
+            return step['render'].get('state')
+    return None
+
+
+def succeeded(record):
+    """True once any step of the plan succeeded."""
+    return any(s['outcome']['status'] == 'SUCCESS' for s in record['history'])
 
 
 def _user():

@@ -35,6 +35,27 @@ class PlanCommand(command.Command):
             self.app.client_manager.tripleoplan.object_store,
             progress=self.progress)
 
+    def workflows(self):
+        """The Mistral side; a clear error when none is configured."""
+        from tripleoplanclient import workflows
+        client, url = self.app.client_manager.tripleoplan.workflow_engine()
+        if client is None:
+            raise exceptions.CommandError(
+                'No workflow (Mistral) endpoint: rendering runs in Mistral. '
+                'Add one to the catalog or set workflow_endpoint_override in '
+                'clouds.yaml, or pass --no-render.')
+        return workflows.Workflows(client, url, self.progress)
+
+    def renderer(self, parsed_args):
+        """The render hook of a plan step, or None with --no-render."""
+        if parsed_args.no_render:
+            return None
+        from tripleoplanclient import workflows
+        return workflows.PlanRenderer(
+            self.workflows,
+            self.app.client_manager.tripleoplan.endpoint('object-store'),
+            parsed_args.timeout * 60)
+
 
 def add_environment_options(parser):
     parser.add_argument(
@@ -65,6 +86,16 @@ def add_input_options(parser):
     parser.add_argument('-p', '--plan-environment-file', metavar='<file>',
                         help='Plan environment file (default: '
                              'plan-environment.yaml of --templates).')
+
+
+def add_render_options(parser):
+    parser.add_argument(
+        '--no-render', action='store_true',
+        help='Do not render the jinja2 templates now; the next command '
+             'that can render will.')
+    parser.add_argument(
+        '--timeout', metavar='<minutes>', type=float, default=10,
+        help='How long to wait for the render in Mistral (default 10).')
 
 
 def collect_user_files(files, parsed_args):
@@ -113,6 +144,7 @@ class CreatePlan(PlanCommand, command.ShowOne):
                                  'templates.')
         add_environment_options(parser)
         add_input_options(parser)
+        add_render_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -123,7 +155,8 @@ class CreatePlan(PlanCommand, command.ShowOne):
         files = environments.PlanFiles(parsed_args.templates)
         files.add_templates()
         collect_user_files(files, parsed_args)
-        record, step = plans.create(self.plan_store(), plan, files)
+        record, step = plans.create(self.plan_store(), plan, files,
+                                    self.renderer(parsed_args))
         self.progress('Plan %s created: %d objects, %d environment files.'
                       % (plan, step['objects']['added']
                          + step['objects']['changed'],
@@ -145,6 +178,7 @@ class AmendPlan(PlanCommand, command.ShowOne):
                  'path); the stored file stays in the plan. May be '
                  'repeated.')
         add_input_options(parser)
+        add_render_options(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -166,7 +200,10 @@ class AmendPlan(PlanCommand, command.ShowOne):
         collect_user_files(files, parsed_args)
         remove = plans.resolve_removals(
             files, record['environments'], parsed_args.remove_environments)
-        record, step = plans.amend(store, plan, record, files, remove)
+        record, step = plans.amend(
+            store, plan, record, files, remove,
+            render=self.renderer(parsed_args),
+            no_render=parsed_args.no_render)
         if step is None:
             self.progress('Plan %s: nothing changed, no step recorded.'
                           % plan)

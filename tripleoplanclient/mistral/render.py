@@ -1,0 +1,83 @@
+"""Render a plan in place in Swift (the body of the render action).
+
+Reads only what rendering needs (the jinja sources, the includes they pull,
+roles, networks and excludes), renders once, writes the outputs that
+changed in one batch and removes the outputs of the previous render that
+are no longer produced (a role or a network was removed).
+"""
+
+import concurrent.futures
+
+import yaml
+
+from tripleoplanclient import environments
+from tripleoplanclient import errors
+from tripleoplanclient import record as record_mod
+from tripleoplanclient import rendering
+
+# What the last render produced, so the next one can remove stale outputs.
+MANIFEST = 'user-environments/rendered.yaml'
+DEFAULT_ROLES = 'roles_data.yaml'
+DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
+
+
+def inputs(record, paths):
+    """``(roles path, networks path)`` a render of this plan uses."""
+    chosen = (record or {}).get('inputs') or {}
+    roles = chosen.get('roles_data') or DEFAULT_ROLES
+    networks = chosen.get('network_data') or next(
+        (p for p in DEFAULT_NETWORKS if p in paths), DEFAULT_NETWORKS[0])
+    return roles, networks
+
+
+def render_plan(store, plan, workers=8):
+    """Render ``plan``; returns a summary dict (counts and paths)."""
+    headers, listing = store.listing(plan)
+    if listing is None or not store.is_plan(headers):
+        raise errors.CommandError('Plan %s does not exist.' % plan)
+    record = None
+    if record_mod.PATH in listing:
+        record = yaml.safe_load(store.get(plan, record_mod.PATH))
+    roles, networks = inputs(record, listing)
+    if roles not in listing:
+        raise errors.CommandError(
+            'Plan %s has no roles data (%s).' % (plan, roles))
+
+    cache = {}
+
+    def read(path):
+        if path not in cache:
+            if path not in listing:
+                raise KeyError(path)
+            cache[path] = store.get(plan, path)
+        return cache[path]
+
+    # Everything known to be needed, fetched side by side; includes are
+    # fetched when the renderer asks for them.
+    wanted = [p for p in listing if rendering.is_source(p)] + [
+        p for p in (roles, networks, rendering.EXCLUDES) if p in listing]
+    if MANIFEST in listing:
+        wanted.append(MANIFEST)
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        cache.update(zip(wanted, pool.map(
+            lambda p: store.get(plan, p), wanted)))
+
+    try:
+        outputs = rendering.render(listing, read, roles, networks)
+    except rendering.RenderError as exc:
+        raise errors.CommandError(str(exc))
+
+    changed = {p: d for p, d in outputs.items()
+               if listing.get(p, {}).get('hash') != environments.md5(d)}
+    previous = set()
+    if MANIFEST in listing:
+        previous = set(yaml.safe_load(cache[MANIFEST]) or [])
+    stale = sorted(p for p in previous - set(outputs)
+                   if p in listing and not rendering.is_source(p))
+    store.write(plan, changed)
+    store.delete_objects(plan, stale)
+    manifest = yaml.safe_dump(sorted(outputs)).encode('utf-8')
+    if cache.get(MANIFEST) != manifest:
+        store.write(plan, {MANIFEST: manifest})
+    return {'outputs': len(outputs), 'written': sorted(changed),
+            'removed': stale, 'roles_data': roles, 'network_data': networks}
