@@ -234,13 +234,22 @@ def pidfile_alive(path: Path) -> int | None:
 
 
 def spawn(name: str, cmd: list[str], log: Path, cwd: Path,
-          env: dict | None = None) -> int:
-    """Start cmd in the background (own session), record its pid file."""
+          env: dict | None = None, user: str | None = None,
+          stop_signal: str = 'SIGTERM', stop_timeout: float = 5.0) -> int:
+    """Start cmd in the background (own session), record its pid file.
+
+    user: run as that OS user (only when root; e.g. PostgreSQL refuses to
+    run as root).  stop_signal / stop_timeout: how ``stop`` ends it before
+    it falls back to SIGKILL (recorded in the pid file).
+    """
     log.parent.mkdir(parents=True, exist_ok=True)
     pids_dir().mkdir(parents=True, exist_ok=True)
     child_env = dict(os.environ if env is None else env)
     for var in ('PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV', 'PYTHONSTARTUP'):
         child_env.pop(var, None)
+    as_user = {}
+    if user and os.geteuid() == 0:
+        as_user = {'user': user, 'group': user, 'extra_groups': []}
     with open(log, 'ab') as out:
         out.write(('=== loopback start %s: %s\n' % (
             datetime.datetime.now().isoformat(timespec='seconds'),
@@ -248,7 +257,8 @@ def spawn(name: str, cmd: list[str], log: Path, cwd: Path,
         out.flush()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, cwd=cwd,
-                                env=child_env, start_new_session=True)
+                                env=child_env, start_new_session=True,
+                                **as_user)
     _CHILDREN[proc.pid] = proc
     started = None
     for _ in range(100):
@@ -256,10 +266,16 @@ def spawn(name: str, cmd: list[str], log: Path, cwd: Path,
         if started or proc.poll() is not None:
             break
         time.sleep(0.01)
-    write_if_changed(pids_dir() / (name + '.pid'), json.dumps(
-        {'pid': proc.pid, 'starttime': started, 'cmd': cmd,
-         'log': str(log)}) + '\n')
+    record_pid(name, proc.pid, started, cmd, log, stop_signal, stop_timeout)
     return proc.pid
+
+
+def record_pid(name: str, pid: int, started: str | None, cmd: list[str],
+               log: Path, stop_signal: str = 'SIGTERM',
+               stop_timeout: float = 5.0) -> None:
+    write_if_changed(pids_dir() / (name + '.pid'), json.dumps(
+        {'pid': pid, 'starttime': started, 'cmd': cmd, 'log': str(log),
+         'stop_signal': stop_signal, 'stop_timeout': stop_timeout}) + '\n')
 
 
 # Popen objects of processes started by this invocation, so that stopping
@@ -267,13 +283,18 @@ def spawn(name: str, cmd: list[str], log: Path, cwd: Path,
 _CHILDREN: dict[int, subprocess.Popen] = {}
 
 
-def stop_pidfile(path: Path, timeout: float = 5.0) -> str:
-    """SIGTERM, wait, SIGKILL the process of one pid file; remove the file."""
+def stop_pidfile(path: Path, timeout: float | None = None) -> str:
+    """SIGTERM (or the pid file's stop_signal), wait, SIGKILL the process
+    of one pid file; remove the file."""
     name = path.stem
     pid = pidfile_alive(path)
     if pid is None:
         path.unlink(missing_ok=True)
         return '%s: not running' % name
+    data = read_pidfile(path) or {}
+    how = str(data.get('stop_signal') or 'SIGTERM')
+    if timeout is None:
+        timeout = float(data.get('stop_timeout') or 5.0)
 
     def gone() -> bool:
         child = _CHILDREN.get(pid)
@@ -282,13 +303,12 @@ def stop_pidfile(path: Path, timeout: float = 5.0) -> str:
         return proc_starttime(pid) is None
 
     try:
-        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, getattr(signal, how, signal.SIGTERM))
     except ProcessLookupError:
         pass
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not gone():
         time.sleep(0.05)
-    how = 'SIGTERM'
     if not gone():
         try:
             os.kill(pid, signal.SIGKILL)

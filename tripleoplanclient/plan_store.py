@@ -334,8 +334,8 @@ class PlanStore(object):
         names = sorted(names)
         if not names:
             return
-        info = self.capabilities().get('bulk_delete')
-        if info and len(names) > 1:
+        info = len(names) > 1 and self.capabilities().get('bulk_delete')
+        if info:
             step = int(info.get('max_deletes_per_request', 10000))
             for i in range(0, len(names), step):
                 self._bulk_delete(plan, names[i:i + step])

@@ -1,0 +1,95 @@
+"""The render action's body against Swift's HTTP API (requests-mock)."""
+
+import unittest
+
+import requests_mock
+from swiftclient import client as swift_client
+import yaml
+
+from tripleoplanclient import environments
+from tripleoplanclient import errors
+from tripleoplanclient.mistral import render
+from tripleoplanclient import plan_store
+
+URL = 'http://swift.test/v1/AUTH_t'
+ROLES = b'- name: Controller\n- name: Compute\n'
+
+
+class TestRenderPlan(unittest.TestCase):
+
+    def setUp(self):
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.store = plan_store.PlanStore(lambda: swift_client.Connection(
+            preauthurl=URL, preauthtoken='t', retries=0))
+        self.objects = {}
+
+    def plan(self, objects):
+        self.objects = objects
+        self.m.get(URL + '/p', headers={
+            'X-Container-Meta-Usage-Tripleo': 'plan'}, json=[
+            {'name': n, 'hash': environments.md5(d), 'bytes': len(d)}
+            for n, d in sorted(objects.items())])
+        for name, data in objects.items():
+            self.m.get(URL + '/p/' + name, content=data)
+
+    def test_writes_changed_outputs_removes_stale_ones(self):
+        rendered_before = b'Controller'
+        self.plan({
+            'roles_data.yaml': ROLES,
+            'x/a.role.j2.yaml': b'{{role}}',
+            'x/controller-a.yaml': rendered_before,       # unchanged
+            'x/storage-a.yaml': b'old',                     # role removed
+            'notes.txt': b'not rendering input',
+            render.MANIFEST: yaml.safe_dump(
+                ['x/controller-a.yaml', 'x/storage-a.yaml']).encode()})
+        put_new = self.m.put(URL + '/p/x/compute-a.yaml', status_code=201)
+        delete = self.m.delete(URL + '/p/x/storage-a.yaml', status_code=204)
+        manifest = self.m.put(URL + '/p/' + render.MANIFEST,
+                              status_code=201)
+        summary = render.render_plan(self.store, 'p')
+        self.assertEqual(['x/compute-a.yaml'], summary['written'])
+        self.assertEqual(['x/storage-a.yaml'], summary['removed'])
+        self.assertEqual(b'Compute', put_new.last_request.body)
+        self.assertEqual(1, delete.call_count)
+        self.assertEqual(['x/compute-a.yaml', 'x/controller-a.yaml'],
+                         yaml.safe_load(manifest.last_request.body))
+        fetched = sorted(r.path.split('/p/', 1)[1]
+                         for r in self.m.request_history
+                         if r.method == 'GET' and '/p/' in r.path)
+        # Only rendering inputs (and the last manifest) are read.
+        self.assertEqual(sorted(['roles_data.yaml', 'x/a.role.j2.yaml',
+                                 render.MANIFEST]), fetched)
+
+    def test_nothing_changed_writes_nothing(self):
+        self.plan({'roles_data.yaml': ROLES, 'a.j2.yaml': b'{{roles|length}}',
+                   'a.yaml': b'2',
+                   render.MANIFEST: yaml.safe_dump(['a.yaml']).encode()})
+        render.render_plan(self.store, 'p')
+        self.assertEqual([], [r for r in self.m.request_history
+                              if r.method != 'GET'])
+
+    def test_record_inputs_choose_roles_and_networks(self):
+        record = {'version': 1, 'inputs': {
+            'roles_data': 'user-files/r.yaml'}}
+        self.plan({'user-environments/environments.yaml':
+                   yaml.safe_dump(record).encode(),
+                   'user-files/r.yaml': b'- name: Solo\n',
+                   'network_data_default.yaml': b'[]\n',
+                   'a.j2.yaml': b'{{roles[0].name}}'})
+        put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
+        summary = render.render_plan(self.store, 'p')
+        self.assertEqual('user-files/r.yaml', summary['roles_data'])
+        self.assertEqual('network_data_default.yaml',
+                         summary['network_data'])
+        self.assertEqual(b'Solo', put.last_request.body)
+
+    def test_broken_roles_data_is_a_clear_error(self):
+        self.plan({'roles_data.yaml': b'- name: [\n', 'a.j2.yaml': b'x'})
+        with self.assertRaisesRegex(errors.CommandError,
+                                    'roles_data.yaml is not valid YAML'):
+            render.render_plan(self.store, 'p')
+        self.assertEqual([], [r for r in self.m.request_history
+                              if r.method != 'GET'])

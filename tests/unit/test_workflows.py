@@ -1,0 +1,157 @@
+"""The client side of Mistral, against its REST API faked with
+requests-mock and the real python-mistralclient."""
+
+import json
+import unittest
+
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ksa_session
+from mistralclient.api import client as mistral_client
+import requests
+import requests_mock
+
+from tripleoplanclient import errors
+from tripleoplanclient import workflows
+
+URL = 'http://mistral.test/v2'
+
+
+class FakeClock(object):
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+class WorkflowsTest(unittest.TestCase):
+
+    def setUp(self):
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.lines = []
+        self.clock = FakeClock()
+        client = mistral_client.client(
+            session=ksa_session.Session(auth=noauth.NoAuth()),
+            mistral_url=URL)
+        self.wf = workflows.Workflows(client, URL, self.lines.append,
+                                      sleep=self.clock.sleep,
+                                      clock=self.clock)
+
+    def workflow(self, tags=(workflows.TAG,), status=200):
+        return self.m.get(URL + '/workflows/' + workflows.RENDER,
+                          status_code=status, json={
+                              'id': 'w', 'name': workflows.RENDER,
+                              'tags': list(tags), 'definition': ''})
+
+    def execution(self, states, output=None, state_info=None):
+        self.m.post(URL + '/executions', status_code=201,
+                    json={'id': 'e1', 'state': 'RUNNING'})
+        responses = [{'json': {'id': 'e1', 'state': s,
+                               'state_info': state_info,
+                               'output': json.dumps(output or {})}}
+                     for s in states]
+        return self.m.get(URL + '/executions/e1', responses)
+
+    def test_render_success_reports_the_summary(self):
+        self.workflow()
+        gets = self.execution(['RUNNING', 'SUCCESS'], output={'render': {
+            'outputs': 50, 'written': ['a.yaml'], 'removed': []}})
+        entry = self.wf.render('p', 'http://swift/v1/A', 60)
+        self.assertEqual({'execution': 'e1', 'state': 'SUCCESS',
+                          'outputs': 50, 'written': 1, 'removed': 0}, entry)
+        self.assertEqual(2, gets.call_count)
+        body = self.m.request_history[1].json()
+        self.assertEqual(workflows.RENDER, body['workflow_name'])
+        self.assertEqual({'container': 'p', 'swift_url': 'http://swift/v1/A',
+                          'protocol': 1}, json.loads(body['input']))
+        self.assertIn('Rendered 50 templates', self.lines[-1])
+
+    def test_error_carries_state_info(self):
+        self.workflow()
+        self.execution(['ERROR'], state_info='roles_data.yaml must be a list')
+        entry = self.wf.render('p', None, 60)
+        self.assertEqual('ERROR', entry['state'])
+        self.assertEqual('roles_data.yaml must be a list', entry['info'])
+
+    def test_timeout_leaves_the_execution_running(self):
+        self.workflow()
+        self.execution(['RUNNING'] * 100)
+        entry = self.wf.render('p', None, 5)
+        self.assertEqual('TIMEOUT', entry['state'])
+        self.assertIn('still RUNNING after 5 s', entry['info'])
+        self.assertEqual(5.0, self.clock.now)
+
+    def test_missing_workbook(self):
+        self.workflow(status=404)
+        with self.assertRaisesRegex(errors.CommandError,
+                                    'workbook install'):
+            self.wf.check()
+
+    def test_workbook_of_another_protocol(self):
+        self.workflow(tags=['tripleoplan-protocol-0'])
+        with self.assertRaisesRegex(errors.CommandError,
+                                    'another version.*protocol-0'):
+            self.wf.check()
+
+    def test_mistral_unreachable(self):
+        self.m.get(URL + '/workflows/' + workflows.RENDER,
+                   exc=requests.exceptions.ConnectionError)
+        with self.assertRaisesRegex(errors.CommandError,
+                                    'Mistral is unreachable at ' + URL):
+            self.wf.check()
+
+    def test_check_is_asked_once(self):
+        get = self.workflow()
+        self.wf.check()
+        self.wf.check()
+        self.assertEqual(1, get.call_count)
+
+
+class InstallWorkbookTest(unittest.TestCase):
+
+    def setUp(self):
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.client = mistral_client.client(
+            session=ksa_session.Session(auth=noauth.NoAuth()),
+            mistral_url=URL)
+
+    def version(self, protocol=1, status=201):
+        return self.m.post(URL + '/action_executions', status_code=status,
+                           json={'id': 'a', 'state': 'SUCCESS', 'output':
+                                 json.dumps({'result': {
+                                     'protocol': protocol}})})
+
+    def test_creates_when_missing(self):
+        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, status_code=404,
+                   json={'faultstring': 'not found'})
+        create = self.m.post(URL + '/workbooks', status_code=201,
+                             json={'name': workflows.WORKBOOK})
+        self.version()
+        self.assertEqual(('created', 1),
+                         workflows.install_workbook(self.client, URL))
+        self.assertEqual(workflows.workbook_definition(),
+                         create.last_request.text)
+
+    def test_unchanged_is_not_rewritten(self):
+        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, json={
+            'name': workflows.WORKBOOK,
+            'definition': workflows.workbook_definition()})
+        self.version()
+        self.assertEqual(('unchanged', 1),
+                         workflows.install_workbook(self.client, URL))
+
+    def test_actions_of_another_protocol(self):
+        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, json={
+            'name': workflows.WORKBOOK, 'definition': 'old'})
+        self.m.put(URL + '/workbooks', json={'name': workflows.WORKBOOK})
+        self.version(protocol=7)
+        with self.assertRaisesRegex(errors.CommandError,
+                                    'updated.*protocol 7'):
+            workflows.install_workbook(self.client, URL)
