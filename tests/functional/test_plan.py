@@ -2,15 +2,19 @@
 
 import json
 import os
+import shutil
 import subprocess
+import sys
 import tarfile
 import uuid
 
 import yaml
 
 from tests.functional import base
+from tests.functional import test_rendering
 
 RECORD = 'user-environments/environments.yaml'
+NETWORKS = 'network-data-samples/default-network-isolation.yaml'
 
 
 class TestPlanLifeCycle(base.FunctionalTest):
@@ -50,7 +54,8 @@ class TestPlanLifeCycle(base.FunctionalTest):
              '-e', os.path.join(cls.tht, 'environments', 'docker-ha.yaml'),
              '-e', os.path.join(cls.tht, 'environments',
                                 'network-environment.yaml'),
-             '-e', cls.own_env, '-r', cls.roles, '-f', 'json'],
+             '-e', cls.own_env, '-r', cls.roles, '-n', os.path.join(
+                 cls.tht, NETWORKS), '-f', 'json'],
             capture_output=True, text=True, env=cls.env,
             stdin=subprocess.DEVNULL, timeout=600)
 
@@ -115,6 +120,32 @@ class TestPlanLifeCycle(base.FunctionalTest):
         self.assertEqual(self.own_env, rec['files'][own]['source'])
         self.assertEqual(['create'], [s['action'] for s in rec['history']])
         self.assertIn(user_step_path(1), listing)
+
+    def test_01b_rendered_in_swift_as_by_thts_own_renderer(self):
+        self.assertEqual(0, self.created.returncode, self.created.stderr)
+        copy = os.path.join(self.tmp, 'tht-copy')
+        shutil.copytree(self.tht, copy)
+        shutil.copy(self.roles, os.path.join(copy, 'plan-roles.yaml'))
+        before = test_rendering.read_tree(copy)
+        ran = subprocess.run(
+            [sys.executable, os.path.join(copy, 'tools',
+                                          'process-templates.py'),
+             '-p', copy, '-r', 'plan-roles.yaml', '-n', NETWORKS],
+            capture_output=True, text=True)
+        self.assertEqual(0, ran.returncode, ran.stderr)
+        after = test_rendering.read_tree(copy)
+        theirs = {p: d for p, d in after.items() if before.get(p) != d}
+        self.assertIn('puppet/controller-role.yaml', sorted(theirs))
+        self.assertIn('environments/network-environment.yaml',
+                      sorted(theirs))
+        self.assertNotIn('puppet/cephstorage-role.yaml', sorted(theirs))
+        for path, data in theirs.items():
+            self.assertEqual(data, self.swift.get(self.plan, path), path)
+        record = self.record()
+        self.assertEqual('SUCCESS', record['history'][0]['render']['state'])
+        self.assertTrue(record['history'][0]['render']['execution'])
+        self.assertEqual(len(theirs),
+                         record['history'][0]['render']['outputs'])
 
     def test_02_create_of_an_existing_plan_is_refused(self):
         before = self.snapshot(self.plan)

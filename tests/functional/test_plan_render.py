@@ -1,0 +1,111 @@
+"""Rendering in the real Mistral: when it runs, failures, stale outputs."""
+
+import os
+import subprocess
+import uuid
+
+import yaml
+
+from tests.functional import base
+
+RECORD = 'user-environments/environments.yaml'
+
+
+class TestRenderInMistral(base.FunctionalTest):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.templates = os.path.join(cls.tmp, 'templates')
+        for path, text in (
+                ('roles_data.yaml', '- name: Controller\n- name: Compute\n'
+                                    '- name: Storage\n'),
+                ('puppet/role.role.j2.yaml', 'role: {{role.name}}\n'),
+                ('overcloud.j2.yaml',
+                 'roles: [{% for r in roles %}{{r.name}},{% endfor %}]\n'),
+                ('deployment/a.yaml', 'heat_template_version: wallaby\n')):
+            full = os.path.join(cls.templates, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, 'w') as f:
+                f.write(text)
+        cls.plan = 'render-%s' % uuid.uuid4().hex[:8]
+        cls.created = subprocess.run(
+            ['openstack', 'overcloud', 'plan', 'create', cls.plan,
+             '--templates', cls.templates, '-f', 'json'],
+            env=cls.env, capture_output=True, text=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
+                        cls.plan], env=cls.env, capture_output=True)
+        super().tearDownClass()
+
+    def record(self):
+        return yaml.safe_load(self.swift.get(self.plan, RECORD))
+
+    def test_01_create_renders_in_mistral(self):
+        self.assertEqual(0, self.created.returncode, self.created.stderr)
+        self.assertIn('Mistral execution', self.created.stderr)
+        self.assertEqual(b'role: Compute',
+                         self.swift.get(self.plan, 'puppet/compute-role.yaml'))
+        self.assertEqual(b'roles: [Controller,Compute,Storage,]',
+                         self.swift.get(self.plan, 'overcloud.yaml'))
+        render = self.record()['history'][0]['render']
+        self.assertEqual(('SUCCESS', 4), (render['state'], render['outputs']))
+
+    def test_02_no_render_when_no_rendering_input_changed(self):
+        env = self.write('plain.yaml', 'parameter_defaults: {A: 1}\n')
+        out, err = self.openstack('overcloud', 'plan', 'amend', self.plan,
+                                  '-e', env)
+        self.assertNotIn('Mistral', err)
+        self.assertNotIn('render', self.record()['history'][-1])
+
+    def test_03_failed_render_is_recorded_and_changes_nothing_else(self):
+        before = self.record()
+        broken = self.write('broken-roles.yaml', '- name: [\n')
+        out, err = self.openstack('overcloud', 'plan', 'amend', self.plan,
+                                  '-r', broken, fail=True)
+        self.assertEqual('', out)
+        self.assertIn('FAILED', err)
+        self.assertIn('broken-roles.yaml is not valid YAML', err)
+        after = self.record()
+        for key in ('environments', 'files', 'inputs'):
+            self.assertEqual(before[key], after[key], key)
+        self.assertEqual(before['history'], after['history'][:-1])
+        failed = after['history'][-1]
+        self.assertEqual('FAILED', failed['outcome']['status'])
+        self.assertEqual('ERROR', failed['render']['state'])
+        self.assertIn('not valid YAML', failed['render']['info'])
+        # The rendered objects of the last good render are still there.
+        self.assertEqual(b'role: Compute',
+                         self.swift.get(self.plan, 'puppet/compute-role.yaml'))
+
+    def test_04_rerun_converges_and_removes_stale_outputs(self):
+        fixed = self.write('fewer-roles.yaml',
+                           '- name: Controller\n- name: Compute\n')
+        result = self.openstack_json('overcloud', 'plan', 'amend', self.plan,
+                                     '-r', fixed)
+        self.assertEqual('SUCCESS', result['status'])
+        render = self.record()['history'][-1]['render']
+        self.assertEqual(('SUCCESS', 1), (render['state'], render['removed']))
+        listing = self.swift.listing(self.plan)
+        self.assertNotIn('puppet/storage-role.yaml', listing)
+        self.assertIn('puppet/controller-role.yaml', listing)
+        self.assertEqual(b'roles: [Controller,Compute,]',
+                         self.swift.get(self.plan, 'overcloud.yaml'))
+
+    def test_05_mistral_down_is_a_clear_error_before_any_write(self):
+        clouds = self.write('clouds.yaml', yaml.safe_dump({'clouds': {
+            'nomistral': {
+                'auth_type': 'none',
+                'object_store_endpoint_override':
+                    self.env['LOOPBACK_SWIFT_URL'],
+                'workflow_endpoint_override': 'http://127.0.0.1:9/v2'}}}))
+        env = dict(self.env, OS_CLIENT_CONFIG_FILE=clouds,
+                   OS_CLOUD='nomistral')
+        plan = 'nomistral-%s' % uuid.uuid4().hex[:8]
+        out, err = self.openstack('overcloud', 'plan', 'create', plan,
+                                  '--templates', self.templates,
+                                  fail=True, env=env)
+        self.assertIn('Mistral is unreachable at http://127.0.0.1:9/v2', err)
+        self.assertIsNone(self.swift.listing(plan))
