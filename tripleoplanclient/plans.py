@@ -148,12 +148,10 @@ def resolve_removals(files, current, names):
 def _needs_render(record, paths, inputs):
     from tripleoplanclient import rendering
 
-    roles = inputs.get('roles_data') or record['inputs'].get('roles_data')
-    networks = (inputs.get('network_data')
-                or record['inputs'].get('network_data'))
+    merged = dict(record['inputs'], **inputs)
     return (record_mod.render_state(record) != 'SUCCESS'
             or any(record['inputs'].get(k) != v for k, v in inputs.items())
-            or any(rendering.is_input(p, roles, networks) for p in paths))
+            or any(rendering.is_input(p, merged) for p in paths))
 
 
 def amend(store, plan, record, files, remove=(), render=None,

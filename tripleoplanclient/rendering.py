@@ -27,6 +27,9 @@ ROLE_SUFFIX = '.role.j2.yaml'
 NETWORK_SUFFIX = '.network.j2.yaml'
 J2_SUFFIX = '.j2.yaml'
 EXCLUDES = 'j2_excludes.yaml'
+# Without -r / -n the plan renders with the templates' own data files.
+DEFAULT_ROLES = 'roles_data.yaml'
+DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
 _SEP = '\x00'    # between the search directory and the name of an include
 
 # Deprecated THT behaviour, kept for identical output: roles named like
@@ -49,10 +52,27 @@ def is_source(path):
         part.startswith('.') for part in path.split('/'))
 
 
-def is_input(path, roles_path, networks_path):
+def data_paths(inputs, paths=None):
+    """``(roles, networks)`` plan paths a render uses.
+
+    ``inputs`` is the record's (``roles_data``/``network_data``); without
+    ``paths`` the networks default is every candidate name.
+    """
+    roles = inputs.get('roles_data') or DEFAULT_ROLES
+    networks = inputs.get('network_data')
+    if networks:
+        return roles, (networks,)
+    if paths is None:
+        return roles, DEFAULT_NETWORKS
+    return roles, tuple(p for p in DEFAULT_NETWORKS if p in paths)[:1] or (
+        DEFAULT_NETWORKS[0],)
+
+
+def is_input(path, inputs):
     """True when a change of ``path`` can change what a render produces."""
+    roles, networks = data_paths(inputs)
     return (is_source(path) or path.endswith('.j2') or path == EXCLUDES
-            or path in (roles_path, networks_path))
+            or path == roles or path in networks)
 
 
 class _PlanLoader(jinja2.BaseLoader):
@@ -138,8 +158,8 @@ def _tag_roles(roles):
                 role['tags'].append(tag)
 
 
-def render(paths, read, roles_path='roles_data.yaml',
-           networks_path='network_data.yaml'):
+def render(paths, read, roles_path=DEFAULT_ROLES,
+           networks_path=DEFAULT_NETWORKS[0]):
     """Render every source among ``paths``; returns ``{path: bytes}``."""
     paths = frozenset(paths)
     roles = _load(read, roles_path, None)

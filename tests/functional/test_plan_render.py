@@ -62,12 +62,14 @@ class TestRenderInMistral(base.FunctionalTest):
 
     def test_03_failed_render_is_recorded_and_changes_nothing_else(self):
         before = self.record()
+        # --upload-file takes any bytes: the render in Mistral finds out.
         broken = self.write('broken-roles.yaml', '- name: [\n')
         out, err = self.openstack('overcloud', 'plan', 'amend', self.plan,
-                                  '-r', broken, fail=True)
+                                  '--upload-file', broken + '=roles_data.yaml',
+                                  fail=True)
         self.assertEqual('', out)
         self.assertIn('FAILED', err)
-        self.assertIn('broken-roles.yaml is not valid YAML', err)
+        self.assertIn('roles_data.yaml is not valid YAML', err)
         after = self.record()
         for key in ('environments', 'files', 'inputs'):
             self.assertEqual(before[key], after[key], key)
@@ -84,7 +86,8 @@ class TestRenderInMistral(base.FunctionalTest):
         fixed = self.write('fewer-roles.yaml',
                            '- name: Controller\n- name: Compute\n')
         result = self.openstack_json('overcloud', 'plan', 'amend', self.plan,
-                                     '-r', fixed)
+                                     '--upload-file',
+                                     fixed + '=roles_data.yaml')
         self.assertEqual('SUCCESS', result['status'])
         render = self.record()['history'][-1]['render']
         self.assertEqual(('SUCCESS', 1), (render['state'], render['removed']))

@@ -111,10 +111,20 @@ class TestRender(unittest.TestCase):
             self.assertEqual(2, compile_.call_count)
 
     def test_input_paths(self):
+        chosen = {'roles_data': 'roles.yaml', 'network_data': 'nets.yaml'}
         for path in ('a.j2.yaml', 'x/deploy-steps.j2', 'j2_excludes.yaml',
                      'roles.yaml', 'nets.yaml'):
-            self.assertTrue(rendering.is_input(path, 'roles.yaml',
-                                               'nets.yaml'), path)
-        for path in ('a.yaml', 'user-files/e.yaml'):
-            self.assertFalse(rendering.is_input(path, 'roles.yaml',
-                                                'nets.yaml'), path)
+            self.assertTrue(rendering.is_input(path, chosen), path)
+        for path in ('a.yaml', 'user-files/e.yaml', 'roles_data.yaml'):
+            self.assertFalse(rendering.is_input(path, chosen), path)
+        # Without -r / -n: the templates' own data files.
+        for path in ('roles_data.yaml', 'network_data.yaml',
+                     'network_data_default.yaml'):
+            self.assertTrue(rendering.is_input(path, {}), path)
+
+    def test_data_paths(self):
+        self.assertEqual(('roles_data.yaml', ('network_data_default.yaml',)),
+                         rendering.data_paths({}, ['network_data_default.yaml',
+                                                   'x.yaml']))
+        self.assertEqual(('r.yaml', ('n.yaml',)), rendering.data_paths(
+            {'roles_data': 'r.yaml', 'network_data': 'n.yaml'}, []))

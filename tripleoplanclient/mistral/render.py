@@ -17,17 +17,6 @@ from tripleoplanclient import rendering
 
 # What the last render produced, so the next one can remove stale outputs.
 MANIFEST = 'user-environments/rendered.yaml'
-DEFAULT_ROLES = 'roles_data.yaml'
-DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
-
-
-def inputs(record, paths):
-    """``(roles path, networks path)`` a render of this plan uses."""
-    chosen = (record or {}).get('inputs') or {}
-    roles = chosen.get('roles_data') or DEFAULT_ROLES
-    networks = chosen.get('network_data') or next(
-        (p for p in DEFAULT_NETWORKS if p in paths), DEFAULT_NETWORKS[0])
-    return roles, networks
 
 
 def render_plan(store, plan, workers=8):
@@ -38,7 +27,8 @@ def render_plan(store, plan, workers=8):
     record = None
     if record_mod.PATH in listing:
         record = yaml.safe_load(store.get(plan, record_mod.PATH))
-    roles, networks = inputs(record, listing)
+    roles, (networks,) = rendering.data_paths(
+        (record or {}).get('inputs') or {}, listing)
     if roles not in listing:
         raise errors.CommandError(
             'Plan %s has no roles data (%s).' % (plan, roles))
