@@ -83,6 +83,7 @@ import getpass
 import hashlib
 import json
 import os
+import pwd
 import selectors
 import shlex
 import shutil
@@ -876,26 +877,846 @@ def swift_status() -> bool:
 
 
 # ---------------------------------------------------------------------------
+# helpers of the services below (rabbitmq, postgres, mistral)
+# ---------------------------------------------------------------------------
+
+def pidname_alive(name: str) -> int | None:
+    return pidfile_alive(pids_dir() / (name + '.pid'))
+
+
+def with_log_tail(e: LoopbackError) -> LoopbackError:
+    """e's message plus the tail of the log file given as its 2nd arg."""
+    message = e.args[0]
+    log = e.args[1] if len(e.args) > 1 else None
+    if log:
+        message += '\n--- tail of %s ---\n%s' % (log, tail(Path(log)))
+    return LoopbackError(message)
+
+
+def wait_until(service: str, what: str, ready, procs: dict[str, Path],
+               timeout: float) -> None:
+    """Poll ready() until it is true, while every process in procs
+    (pid name -> log) lives; LoopbackError(message, log) otherwise."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for name, log in procs.items():
+            if not pidname_alive(name):
+                raise LoopbackError('%s: %s exited during start' % (
+                    service, name), log)
+        if ready():
+            return
+        if time.monotonic() > deadline:
+            raise LoopbackError('%s: %s, not within %d s' % (
+                service, what, timeout), list(procs.values())[-1])
+        time.sleep(0.1)
+
+
+def check_ports_free(service: str, ports: dict[str, int],
+                     override: str) -> None:
+    busy = ['%d (%s)' % (port, name) for name, port in ports.items()
+            if not port_free(port)]
+    if busy:
+        raise LoopbackError(
+            '%s: port(s) already in use on %s: %s (another loopback from a '
+            'different LOOPBACK_DIR, or a system service? override with %s)'
+            % (service, HOST, ', '.join(busy), override))
+
+
+def stop_pidnames(names: list[str], quiet: bool) -> None:
+    for name in names:
+        path = pids_dir() / (name + '.pid')
+        if path.exists():
+            msg = stop_pidfile(path)
+            if not quiet or 'stopped' in msg:
+                say(msg)
+
+
+def print_pids(names: list[str]) -> bool:
+    running = True
+    for name in names:
+        pid = pidname_alive(name)
+        print('  %-24s %s' % (name, 'pid %d' % pid if pid else 'not running'))
+        running = running and bool(pid)
+    return running
+
+
+def tcp_accepts(port: int) -> bool:
+    try:
+        with socket.create_connection((HOST, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def not_installed(service: str, what: str) -> LoopbackError:
+    return LoopbackError(
+        '%s: %s not found; install the system packages first: '
+        'sudo bash %s' % (service, what, REPO / 'tools' / 'bootstrap.sh'))
+
+
+# ---------------------------------------------------------------------------
+# RabbitMQ (Debian's rabbitmq-server, a private node)
+# ---------------------------------------------------------------------------
+#
+# Not the system broker: the package's scripts run as a node of our own
+# (RABBITMQ_* variables; the Debian wrapper in /usr/sbin, which switches to
+# the rabbitmq user and to /var/lib/rabbitmq, is not used), with its own
+# epmd on a port of ours (ERL_EPMD_PORT), HOME (the Erlang cookie), config,
+# Mnesia data and no plugins, all under <state>/rabbitmq.  Processes:
+#
+#   rabbitmq-epmd    epmd -address 127.0.0.1 -port P, in the foreground
+#                    (epmd adds the loopback addresses itself: it also
+#                    listens on [::1]:P, nothing else)
+#   rabbitmq-server  the package's rabbitmq-server script in its foreground
+#                    mode: a shell that turns SIGTERM into a clean stop of
+#                    the Erlang VM it started
+#   rabbitmq-beam    that VM (beam.smp), recorded too so that it can be
+#                    killed should the shell die first
+#
+# The VM listens on AMQP 127.0.0.1:16672 and on the distribution port
+# 127.0.0.1:16673 (inet_dist_use_interface), nowhere else.  The user is the
+# default guest/guest, which RabbitMQ accepts from loopback only.
+
+RABBITMQ_NODE = 'loopback@localhost'
+RABBITMQ_USER = 'guest'
+RABBITMQ_PASSWORD = 'guest'
+
+
+def rabbitmq_settings() -> dict:
+    base = state_dir() / 'rabbitmq'
+    return {
+        'base': base,
+        'log': base / 'rabbitmq-server.log',
+        'epmd_log': base / 'epmd.log',
+        'beam_pidfile': base / 'beam.pid',
+        'ports': {
+            'amqp': env_port('LOOPBACK_RABBITMQ_PORT', 16672),
+            'distribution': env_port('LOOPBACK_RABBITMQ_DIST_PORT', 16673),
+            'epmd': env_port('LOOPBACK_EPMD_PORT', 16369),
+        },
+        'server': Path(os.environ.get('LOOPBACK_RABBITMQ_SERVER') or
+                       '/usr/lib/rabbitmq/bin/rabbitmq-server'),
+        'epmd': shutil.which('epmd'),
+    }
+
+
+def rabbitmq_url() -> str:
+    return 'rabbit://%s:%s@%s:%d/' % (
+        RABBITMQ_USER, RABBITMQ_PASSWORD, HOST,
+        rabbitmq_settings()['ports']['amqp'])
+
+
+def rabbitmq_cloud() -> dict:
+    return {}
+
+
+def rabbitmq_env() -> dict:
+    return {'LOOPBACK_RABBITMQ_URL': rabbitmq_url()}
+
+
+RABBITMQ_PIDNAMES = ['rabbitmq-epmd', 'rabbitmq-server']
+
+
+def amqp_ready(port: int) -> bool:
+    """The broker answers an AMQP 0-9-1 protocol header with a method
+    frame (connection.start): it is up and accepting clients."""
+    try:
+        with socket.create_connection((HOST, port), timeout=2) as sock:
+            sock.sendall(b'AMQP\x00\x00\x09\x01')
+            return sock.recv(1) == b'\x01'
+    except OSError:
+        return False
+
+
+def rabbitmq_environ(r: dict) -> dict:
+    base, ports = r['base'], r['ports']
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(('RABBITMQ_', 'ERL_'))}
+    env.update({
+        'HOME': str(base),                 # .erlang.cookie lives here
+        'ERL_EPMD_ADDRESS': HOST,
+        'ERL_EPMD_PORT': str(ports['epmd']),
+        'RABBITMQ_NODENAME': RABBITMQ_NODE,
+        'RABBITMQ_NODE_IP_ADDRESS': HOST,
+        'RABBITMQ_NODE_PORT': str(ports['amqp']),
+        'RABBITMQ_DIST_PORT': str(ports['distribution']),
+        # our (empty) file instead of /etc/rabbitmq/rabbitmq-env.conf
+        'RABBITMQ_CONF_ENV_FILE': str(base / 'rabbitmq-env.conf'),
+        'RABBITMQ_CONFIG_FILE': str(base / 'rabbitmq.conf'),
+        'RABBITMQ_ADVANCED_CONFIG_FILE': str(base / 'advanced.config'),
+        'RABBITMQ_ENABLED_PLUGINS_FILE': str(base / 'enabled_plugins'),
+        'RABBITMQ_MNESIA_BASE': str(base / 'mnesia'),
+        'RABBITMQ_LOG_BASE': str(base / 'logs'),
+        'RABBITMQ_LOGS': '-',              # stdout, i.e. our log file
+        'RABBITMQ_PID_FILE': str(r['beam_pidfile']),
+        'RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS':
+            '-kernel inet_dist_use_interface {%s}' % HOST.replace('.', ','),
+    })
+    return env
+
+
+def rabbitmq_configs(r: dict) -> dict[str, str]:
+    return {
+        'rabbitmq-env.conf': '# generated by tools/loopback.py: empty\n',
+        'enabled_plugins': '[].\n',        # no management plugin, no other
+        'rabbitmq.conf': (
+            '# generated by tools/loopback.py\n'
+            'listeners.tcp.default = %s:%d\n'
+            'log.console = true\n'
+            'log.console.level = info\n'
+            'log.file = false\n' % (HOST, r['ports']['amqp'])),
+    }
+
+
+def rabbitmq_record_beam(r: dict, shell_pid: int) -> None:
+    """Record the VM that the rabbitmq-server shell started."""
+    try:
+        pid = int(r['beam_pidfile'].read_text().split()[0])
+        with open('/proc/%d/stat' % pid) as f:
+            stat = f.read()
+    except (OSError, ValueError, IndexError):
+        return
+    if stat[stat.rfind(')') + 2:].split()[1] != str(shell_pid):
+        return                          # not our shell's child: leave it
+    record_pid('rabbitmq-beam', pid, proc_starttime(pid),
+               ['beam.smp', RABBITMQ_NODE], r['log'],
+               stop_timeout=20.0)
+
+
+def rabbitmq_start(clean: bool = False) -> None:
+    r = rabbitmq_settings()
+    amqp = r['ports']['amqp']
+    if not clean and all(pidname_alive(n) for n in RABBITMQ_PIDNAMES) \
+            and amqp_ready(amqp):
+        say('rabbitmq: already running at %s' % rabbitmq_url())
+        return
+    if not r['server'].exists():
+        raise not_installed('rabbitmq', str(r['server']))
+    if not r['epmd']:
+        raise not_installed('rabbitmq', 'epmd (Erlang)')
+    rabbitmq_stop(quiet=True)
+    if clean:
+        say('rabbitmq: wiping %s' % (r['base'] / 'mnesia'))
+        shutil.rmtree(r['base'] / 'mnesia', ignore_errors=True)
+    check_ports_free('rabbitmq', r['ports'],
+                     'LOOPBACK_RABBITMQ_PORT, LOOPBACK_RABBITMQ_DIST_PORT, '
+                     'LOOPBACK_EPMD_PORT')
+    r['base'].mkdir(parents=True, exist_ok=True)
+    for name, text in rabbitmq_configs(r).items():
+        write_if_changed(r['base'] / name, text)
+    r['beam_pidfile'].unlink(missing_ok=True)
+    env = rabbitmq_environ(r)
+    started = time.monotonic()
+    try:
+        spawn('rabbitmq-epmd', [r['epmd'], '-address', HOST,
+                                '-port', str(r['ports']['epmd'])],
+              r['epmd_log'], r['base'], env=env)
+        wait_until('rabbitmq', 'epmd did not listen',
+                   lambda: tcp_accepts(r['ports']['epmd']),
+                   {'rabbitmq-epmd': r['epmd_log']}, 10)
+        shell = spawn('rabbitmq-server', [str(r['server'])], r['log'],
+                      r['base'], env=env, stop_timeout=30.0)
+        wait_until('rabbitmq', 'AMQP did not answer on %s:%d' % (HOST, amqp),
+                   lambda: amqp_ready(amqp),
+                   {'rabbitmq-epmd': r['epmd_log'],
+                    'rabbitmq-server': r['log']}, 120)
+        rabbitmq_record_beam(r, shell)
+    except LoopbackError as e:
+        rabbitmq_stop(quiet=True)
+        raise with_log_tail(e) from None
+    say('rabbitmq: running at %s (node %s), started in %.1f s' % (
+        rabbitmq_url(), RABBITMQ_NODE, time.monotonic() - started))
+
+
+def rabbitmq_stop(quiet: bool = False) -> None:
+    # the shell stops the VM cleanly; the VM's own file only if left over
+    stop_pidnames(['rabbitmq-server', 'rabbitmq-beam', 'rabbitmq-epmd'],
+                  quiet)
+
+
+def rabbitmq_status() -> bool:
+    r = rabbitmq_settings()
+    running = print_pids(RABBITMQ_PIDNAMES + (
+        ['rabbitmq-beam'] if (pids_dir() / 'rabbitmq-beam.pid').exists()
+        else []))
+    healthy = running and amqp_ready(r['ports']['amqp'])
+    print('rabbitmq: %s' % ('running at %s' % rabbitmq_url() if healthy else
+                            'running but not answering AMQP' if running else
+                            'not running'))
+    return healthy
+
+
+# ---------------------------------------------------------------------------
+# PostgreSQL (Debian's postgresql package, a private cluster)
+# ---------------------------------------------------------------------------
+#
+# Cluster in <state>/postgres/data made by initdb, server started directly
+# (not pg_ctlcluster, not the system service) as a foreground child:
+# TCP 127.0.0.1:15432 only, unix socket in <state>/postgres/run.  initdb and
+# the server refuse to run as root, so as root both run as the ``postgres``
+# OS user (which then owns <state>/postgres).  Superuser ``postgres``: trust
+# on the unix socket (only we can reach that directory), passwords
+# (scram-sha-256) over TCP.  Throw-away test data: fsync off.  Stopped with
+# SIGINT (PostgreSQL's "fast" shutdown: it does not wait for clients).
+
+POSTGRES_SUPERUSER = 'postgres'
+
+
+def postgres_bindir() -> Path | None:
+    if os.environ.get('LOOPBACK_PG_BINDIR'):
+        return Path(os.environ['LOOPBACK_PG_BINDIR'])
+    found = []
+    for server in Path('/usr/lib/postgresql').glob('*/bin/postgres'):
+        version = server.parent.parent.name
+        if version.isdigit():
+            found.append((int(version), server.parent))
+    if found:
+        return max(found)[1]
+    which = shutil.which('postgres')
+    return Path(which).parent if which else None
+
+
+def postgres_settings() -> dict:
+    base = state_dir() / 'postgres'
+    return {
+        'base': base,
+        'data': base / 'data',
+        'run': base / 'run',
+        'log': base / 'postgres.log',
+        'port': env_port('LOOPBACK_POSTGRES_PORT', 15432),
+        'bindir': postgres_bindir(),
+        # the OS user of the server (initdb and postgres refuse root)
+        'os_user': 'postgres' if os.geteuid() == 0 else getpass.getuser(),
+    }
+
+
+def postgres_cloud() -> dict:
+    return {}
+
+
+def postgres_env() -> dict:
+    return {}
+
+
+def postgres_url(database: str, user: str, password: str) -> str:
+    """SQLAlchemy URL of a database of ours, over TCP."""
+    return 'postgresql+psycopg2://%s:%s@%s:%d/%s' % (
+        user, password, HOST, postgres_settings()['port'], database)
+
+
+def postgres_clean_env() -> dict:
+    return {k: v for k, v in os.environ.items() if not k.startswith('PG')}
+
+
+def postgres_psql(sql: str, database: str = 'postgres',
+                  **variables: str) -> str:
+    """Run SQL (psql syntax, :'var' for the variables) as the superuser
+    over the unix socket; its output, unaligned."""
+    p = postgres_settings()
+    if not p['bindir']:
+        raise not_installed('postgres', 'PostgreSQL')
+    cmd = [str(p['bindir'] / 'psql'), '-X', '-q', '-A', '-t',
+           '-v', 'ON_ERROR_STOP=1', '-h', str(p['run']),
+           '-p', str(p['port']), '-U', POSTGRES_SUPERUSER, '-d', database]
+    for key, value in variables.items():
+        cmd += ['-v', '%s=%s' % (key, value)]
+    result = subprocess.run(cmd + ['-f', '-'], input=sql, text=True,
+                            capture_output=True, env=postgres_clean_env())
+    if result.returncode != 0:
+        raise LoopbackError('postgres: psql on %s failed: %s' % (
+            database, (result.stderr or result.stdout).strip()))
+    return result.stdout
+
+
+def postgres_ensure_database(name: str, password: str) -> str:
+    """Role ``name`` (LOGIN, this password) owning database ``name``, both
+    created when missing; returns the SQLAlchemy URL."""
+    postgres_psql(
+        "SELECT format('CREATE ROLE %I', :'name') WHERE NOT EXISTS\n"
+        "  (SELECT FROM pg_roles WHERE rolname = :'name') \\gexec\n"
+        "ALTER ROLE :\"name\" WITH LOGIN PASSWORD :'password';\n"
+        "SELECT format('CREATE DATABASE %I OWNER %I', :'name', :'name')\n"
+        "  WHERE NOT EXISTS\n"
+        "  (SELECT FROM pg_database WHERE datname = :'name') \\gexec\n",
+        name=name, password=password)
+    return postgres_url(name, name, password)
+
+
+def postgres_drop_database(name: str) -> None:
+    postgres_psql('DROP DATABASE IF EXISTS :"name" WITH (FORCE);\n',
+                  name=name)
+
+
+def postgres_cluster_id() -> str:
+    """Changes whenever the cluster is made anew (initdb)."""
+    return postgres_psql(
+        'SELECT system_identifier FROM pg_control_system();\n').strip()
+
+
+def postgres_ready(p: dict) -> bool:
+    result = subprocess.run(
+        [str(p['bindir'] / 'pg_isready'), '-q', '-h', str(p['run']),
+         '-p', str(p['port']), '-U', POSTGRES_SUPERUSER, '-d', 'postgres'],
+        env=postgres_clean_env())
+    return result.returncode == 0 and tcp_accepts(p['port'])
+
+
+def postgres_prepare_dirs(p: dict) -> None:
+    """Directories owned by the server's OS user, reachable by it."""
+    for d in (p['base'], p['run']):
+        d.mkdir(parents=True, exist_ok=True)
+    os.chmod(p['run'], 0o700)
+    if os.geteuid() != 0:
+        return
+    pw = pwd.getpwnam(p['os_user'])
+    for d in (p['base'], p['run']):
+        os.chown(d, pw.pw_uid, pw.pw_gid)
+    if p['data'].exists():
+        st = p['data'].stat()
+        if (st.st_uid, st.st_gid) != (pw.pw_uid, pw.pw_gid):
+            for root, dirs, files in os.walk(p['data']):
+                for name in [root] + [os.path.join(root, n)
+                                      for n in dirs + files]:
+                    os.chown(name, pw.pw_uid, pw.pw_gid,
+                             follow_symlinks=False)
+    for parent in p['base'].parents:
+        st = parent.stat()
+        if st.st_uid != pw.pw_uid and not st.st_mode & 0o001 and not (
+                st.st_gid == pw.pw_gid and st.st_mode & 0o010):
+            raise LoopbackError(
+                'postgres: the server runs as OS user %s, which cannot enter'
+                ' %s; set LOOPBACK_DIR to a directory it can reach'
+                % (p['os_user'], parent))
+
+
+def postgres_initdb(p: dict) -> None:
+    say('postgres: initdb %s' % p['data'])
+    cmd = [str(p['bindir'] / 'initdb'), '-D', str(p['data']),
+           '-U', POSTGRES_SUPERUSER, '-A', 'trust', '-E', 'UTF8',
+           '--no-locale', '--no-sync']
+    as_user = {}
+    if os.geteuid() == 0:
+        as_user = {'user': p['os_user'], 'group': p['os_user'],
+                   'extra_groups': []}
+    with open(p['log'], 'ab') as out:
+        out.write(('=== loopback start %s: %s\n' % (
+            datetime.datetime.now().isoformat(timespec='seconds'),
+            ' '.join(shlex.quote(c) for c in cmd))).encode())
+        out.flush()
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, cwd=p['base'],
+                                env=postgres_clean_env(), **as_user)
+    if result.returncode != 0:
+        shutil.rmtree(p['data'], ignore_errors=True)
+        raise LoopbackError('postgres: initdb failed (exit %d)' %
+                            result.returncode, p['log'])
+
+
+def postgres_hba(p: dict) -> None:
+    path = p['data'] / 'pg_hba.conf'
+    if write_if_changed(path, (
+            '# generated by tools/loopback.py\n'
+            '# TYPE  DATABASE  USER  ADDRESS       METHOD\n'
+            'local   all       all                 trust\n'
+            'host    all       all   %s/32  scram-sha-256\n' % HOST)) and \
+            os.geteuid() == 0:
+        pw = pwd.getpwnam(p['os_user'])
+        os.chown(path, pw.pw_uid, pw.pw_gid)
+
+
+def postgres_start(clean: bool = False) -> None:
+    p = postgres_settings()
+    if not p['bindir'] or not (p['bindir'] / 'postgres').exists():
+        raise not_installed('postgres', 'PostgreSQL (postgres, initdb)')
+    if not clean and pidname_alive('postgres') and postgres_ready(p):
+        say('postgres: already running on %s:%d' % (HOST, p['port']))
+        return
+    postgres_stop(quiet=True)
+    if clean and p['data'].exists():
+        say('postgres: wiping %s' % p['data'])
+        shutil.rmtree(p['data'])
+    check_ports_free('postgres', {'postgres': p['port']},
+                     'LOOPBACK_POSTGRES_PORT')
+    started = time.monotonic()
+    try:
+        postgres_prepare_dirs(p)
+        if not (p['data'] / 'PG_VERSION').exists():
+            postgres_initdb(p)
+        postgres_hba(p)
+        cmd = [str(p['bindir'] / 'postgres'), '-D', str(p['data']),
+               '-c', 'listen_addresses=%s' % HOST,
+               '-c', 'port=%d' % p['port'],
+               '-c', 'unix_socket_directories=%s' % p['run'],
+               '-c', 'max_connections=200',
+               '-c', 'fsync=off', '-c', 'synchronous_commit=off',
+               '-c', 'full_page_writes=off',
+               '-c', 'logging_collector=off',
+               '-c', 'log_line_prefix=%m [%p] %q%u@%d ']
+        spawn('postgres', cmd, p['log'], p['base'],
+              env=postgres_clean_env(), user=p['os_user'],
+              stop_signal='SIGINT', stop_timeout=30.0)
+        wait_until('postgres', 'no connection to %s:%d' % (HOST, p['port']),
+                   lambda: postgres_ready(p), {'postgres': p['log']}, 60)
+    except LoopbackError as e:
+        postgres_stop(quiet=True)
+        raise with_log_tail(e) from None
+    say('postgres: running on %s:%d (%s), started in %.1f s' % (
+        HOST, p['port'], p['bindir'].parent.name,
+        time.monotonic() - started))
+
+
+def postgres_stop(quiet: bool = False) -> None:
+    stop_pidnames(['postgres'], quiet)
+
+
+def postgres_status() -> bool:
+    p = postgres_settings()
+    running = print_pids(['postgres'])
+    healthy = running and bool(p['bindir']) and postgres_ready(p)
+    print('postgres: %s' % (
+        'running on %s:%d' % (HOST, p['port']) if healthy else
+        'running but not accepting connections' if running else
+        'not running'))
+    return healthy
+
+
+# ---------------------------------------------------------------------------
+# Mistral (from PyPI) with this repository's actions
+# ---------------------------------------------------------------------------
+#
+# ``mistral-server --server all`` (api, engine, executor, event-engine,
+# notifier, periodic: one process each, forked by oslo.service) on the
+# rabbitmq and postgres services above; the API on 127.0.0.1:18989 with
+# auth off (no Keystone).  Its venv also holds this checkout, installed
+# editable with its ``mistral`` extra: the actions load from the
+# ``mistral.actions`` entry point when the server starts.  Entry points
+# live in the egg-info, so the editable install is redone whenever
+# setup.cfg changes, and a running server is restarted by ``start`` when
+# the package's files changed since it started.
+
+MISTRAL_REQUIREMENTS = ['mistral==23.0.0', 'psycopg2-binary==2.9.13']
+# What `pip install mistral==23.0.0 psycopg2-binary` plus this repository's
+# mistral extra resolved to on Python 3.11 (known good).
+MISTRAL_CONSTRAINTS = [
+    'alembic==1.20.1', 'amqp==5.4.2', 'attrs==26.1.0', 'bcrypt==5.0.0',
+    'cachetools==8.0.1', 'certifi==2026.10.18', 'cffi==2.1.1',
+    'charset-normalizer==3.5.2', 'cheroot==11.1.2', 'cotyledon==2.2.0',
+    'croniter==7.0.0', 'cryptography==50.0.2', 'debtcollector==3.1.0',
+    'decorator==5.3.1', 'dnspython==2.9.2', 'dogpile.cache==1.5.0',
+    'eventlet==0.41.3', 'fasteners==0.20', 'futurist==3.5.0',
+    'greenlet==3.5.6', 'idna==3.20', 'importlib_metadata==10.2.0',
+    'invoke==3.0.3', 'iso8601==2.1.0', 'jaraco.functools==4.6.0',
+    'Jinja2==3.1.6', 'jsonschema==4.26.0',
+    'jsonschema-specifications==2025.9.1', 'keystoneauth1==5.18.1',
+    'keystonemiddleware==13.0.1', 'kombu==5.7.0', 'lazy-importer==0.1.0',
+    'Mako==1.4.3', 'MarkupSafe==3.0.4', 'mistral==23.0.0',
+    'mistral-lib==3.6.0', 'more-itertools==11.2.1', 'msgpack==1.2.4',
+    'netaddr==1.3.0', 'networkx==3.6.1', 'os-service-types==1.9.0',
+    'oslo.cache==4.3.0', 'oslo.concurrency==7.6.1', 'oslo.config==10.7.0',
+    'oslo.context==6.5.0', 'oslo.db==18.1.1', 'oslo.i18n==6.9.0',
+    'oslo.log==8.3.2', 'oslo.messaging==18.3.1', 'oslo.metrics==0.17.0',
+    'oslo.middleware==8.2.0', 'oslo.policy==6.0.1',
+    'oslo.serialization==5.11.0', 'oslo.service==4.8.0',
+    'oslo.utils==10.2.0', 'osprofiler==4.4.0', 'packaging==26.3',
+    'paramiko==5.1.0', 'Paste==3.10.1', 'PasteDeploy==3.1.0',
+    'pbr==7.1.3', 'pecan==1.8.0', 'prettytable==3.18.0',
+    'prometheus_client==0.26.0', 'psutil==7.2.2',
+    'psycopg2-binary==2.9.13', 'pycadf==4.1.0', 'pycparser==3.12',
+    'PyJWT==2.15.1', 'PyNaCl==1.6.2', 'pyparsing==3.3.3',
+    'python-dateutil==4.0.0', 'python-keystoneclient==6.0.0',
+    'python-swiftclient==4.11.0', 'PyYAML==6.0.3', 'referencing==0.37.0',
+    'repoze-lru==0.8', 'requests==2.34.2', 'rfc3986==2.0.0',
+    'Routes==2.5.1', 'rpds-py==2026.9.1', 'setproctitle==1.3.8',
+    'setuptools==84.2.1', 'simplegeneric==0.8.1', 'six==1.17.0',
+    'SQLAlchemy==2.1.9', 'statsd==4.0.1', 'stevedore==5.10.0',
+    'tenacity==9.2.1', 'testresources==2.1.2', 'testscenarios==0.7.0',
+    'typing_extensions==4.16.0', 'tzdata==2026.6', 'urllib3==2.8.0',
+    'vine==5.1.0', 'wcwidth==0.9.4', 'WebOb==1.8.11', 'wrapt==2.5.2',
+    'WSME==0.13.0', 'yappi==1.7.6', 'yaql==3.2.0', 'zipp==4.1.2',
+]
+MISTRAL_DB = 'mistral'                  # database, and its owner role
+MISTRAL_DB_PASSWORD = 'mistral-loopback'
+# files of the checkout the editable install depends on (entry points,
+# extras); a change means `pip install -e` again
+PACKAGE_METADATA = ('setup.cfg', 'setup.py', 'pyproject.toml')
+
+
+def mistral_settings() -> dict:
+    base = state_dir() / 'mistral'
+    return {
+        'base': base,
+        'conf': base / 'mistral.conf',
+        'log': base / 'mistral-server.log',
+        'db_log': base / 'mistral-db-manage.log',
+        'db_stamp': base / 'db.stamp',
+        'code_stamp': base / 'running.stamp',
+        'port': env_port('LOOPBACK_MISTRAL_PORT', 18989),
+        'venv': cache_dir() / 'venvs' / 'mistral',
+    }
+
+
+def mistral_url(path: str = '') -> str:
+    return 'http://%s:%d/v2%s' % (HOST, mistral_settings()['port'], path)
+
+
+def mistral_cloud() -> dict:
+    return {'workflow_endpoint_override': mistral_url()}
+
+
+def mistral_env() -> dict:
+    return {'LOOPBACK_MISTRAL_URL': mistral_url(),
+            'LOOPBACK_MISTRAL_LOG': str(mistral_settings()['log'])}
+
+
+def package_metadata_stamp() -> str:
+    h = hashlib.sha256(str(REPO).encode())
+    for name in PACKAGE_METADATA:
+        path = REPO / name
+        if path.exists():
+            h.update(b'\0' + name.encode() + b'\0' + path.read_bytes())
+    return h.hexdigest()
+
+
+def package_code_stamp() -> str:
+    """Changes when a file of the package (or its metadata) changes."""
+    h = hashlib.sha256(package_metadata_stamp().encode())
+    package = REPO / 'tripleoplanclient'
+    for path in sorted(package.rglob('*')):
+        if '__pycache__' in path.parts or not path.is_file():
+            continue
+        st = path.stat()
+        h.update(('%s %d %d\n' % (path.relative_to(package), st.st_size,
+                                  st.st_mtime_ns)).encode())
+    return h.hexdigest()
+
+
+def mistral_install_package(venv: Path) -> None:
+    """This checkout, editable, with its mistral extra, in Mistral's venv;
+    again only when the package metadata (or the checkout) changed."""
+    python = venv / 'bin' / 'python'
+    marker = venv / '.loopback-tripleoplanclient'
+    wanted = package_metadata_stamp()
+    if marker.exists() and marker.read_text().strip() == wanted:
+        check = subprocess.run(
+            [str(python), '-c', 'import tripleoplanclient.mistral.actions '
+             'as m; print(m.__file__)'], capture_output=True, text=True)
+        if check.returncode == 0 and Path(check.stdout.strip()).is_relative_to(
+                REPO):
+            return
+    started = time.monotonic()
+    marker.unlink(missing_ok=True)
+    say('mistral: pip install -e "%s[mistral]"' % REPO)
+    cmd = [str(python), '-m', 'pip', 'install', '--quiet',
+           '--disable-pip-version-check',
+           '-c', str(venv / 'loopback-constraints.txt'),
+           '-e', '%s[mistral]' % REPO]
+    if subprocess.run(cmd).returncode != 0:
+        raise LoopbackError('mistral: pip install failed: %s' % ' '.join(
+            shlex.quote(c) for c in cmd))
+    marker.write_text(wanted + '\n')
+    say('mistral: tripleoplanclient installed in %.1f s' % (
+        time.monotonic() - started))
+
+
+def mistral_config(m: dict, db_url: str) -> str:
+    return '''# generated by tools/loopback.py
+[DEFAULT]
+transport_url = %(transport_url)s
+# no log_file: oslo.log writes to stdout, which is %(log)s
+debug = false
+# stop within seconds (oslo.service's default is to wait 60 s)
+graceful_shutdown_timeout = 5
+
+[api]
+host = %(host)s
+port = %(port)d
+
+[pecan]
+auth_enable = false
+
+[database]
+connection = %(db_url)s
+
+[cron_trigger]
+enabled = false
+''' % {'transport_url': rabbitmq_url(), 'log': m['log'], 'host': HOST,
+       'port': m['port'], 'db_url': db_url}
+
+
+def mistral_db_version() -> str:
+    """Alembic revision of the mistral database ('' if none yet)."""
+    return postgres_psql(
+        "SELECT to_regclass('public.alembic_version') IS NOT NULL AS has\n"
+        "\\gset\n"
+        "\\if :has\n"
+        "SELECT version_num FROM alembic_version;\n"
+        "\\endif\n", database=MISTRAL_DB).strip()
+
+
+def mistral_db_manage(m: dict, *args: str) -> None:
+    cmd = [str(m['venv'] / 'bin' / 'mistral-db-manage'),
+           '--config-file', str(m['conf'])] + list(args)
+    with open(m['db_log'], 'ab') as out:
+        out.write(('=== loopback start %s: %s\n' % (
+            datetime.datetime.now().isoformat(timespec='seconds'),
+            ' '.join(shlex.quote(c) for c in cmd))).encode())
+        out.flush()
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, cwd=m['base'])
+    if result.returncode != 0:
+        raise LoopbackError('mistral: mistral-db-manage %s failed (exit %d)'
+                            % (' '.join(args), result.returncode),
+                            m['db_log'])
+
+
+def mistral_sync_db(m: dict) -> None:
+    """Schema and the preinstalled workflows/actions, when the database is
+    new (or Mistral or the cluster changed)."""
+    def stamp() -> str:
+        return json.dumps([MISTRAL_REQUIREMENTS, postgres_cluster_id(),
+                           mistral_db_version()])
+    if m['db_stamp'].exists() and m['db_stamp'].read_text() == stamp():
+        return
+    started = time.monotonic()
+    mistral_db_manage(m, 'upgrade', 'head')
+    mistral_db_manage(m, 'populate')
+    m['db_stamp'].write_text(stamp())
+    say('mistral: database schema and std workflows ready in %.1f s' % (
+        time.monotonic() - started))
+
+
+def mistral_api_ready(m: dict) -> bool:
+    try:
+        status, _ = http_get(mistral_url('/workflows'), timeout=5)
+    except OSError:
+        return False
+    return status == 200
+
+
+MISTRAL_PIDNAMES = ['mistral-server']
+
+
+def mistral_start(clean: bool = False) -> None:
+    m = mistral_settings()
+    for needed, ready in (('rabbitmq', lambda: amqp_ready(
+            rabbitmq_settings()['ports']['amqp'])),
+            ('postgres', lambda: postgres_ready(postgres_settings()))):
+        if not ready():
+            raise LoopbackError('mistral: needs %s, which is not running '
+                                '(start mistral starts it)' % needed)
+    venv = ensure_venv('mistral', MISTRAL_REQUIREMENTS, MISTRAL_CONSTRAINTS,
+                       'mistral.cmd.launch')
+    mistral_install_package(venv)
+    code = package_code_stamp()
+    if not clean and pidname_alive('mistral-server') and \
+            mistral_api_ready(m):
+        if m['code_stamp'].exists() and \
+                m['code_stamp'].read_text() == code:
+            say('mistral: already running at %s' % mistral_url())
+            return
+        say('mistral: tripleoplanclient changed since the server started, '
+            'restarting it')
+    mistral_stop(quiet=True)
+    check_ports_free('mistral', {'api': m['port']}, 'LOOPBACK_MISTRAL_PORT')
+    m['base'].mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    try:
+        if clean:
+            say('mistral: dropping database %s' % MISTRAL_DB)
+            postgres_drop_database(MISTRAL_DB)
+        db_url = postgres_ensure_database(MISTRAL_DB, MISTRAL_DB_PASSWORD)
+        write_if_changed(m['conf'], mistral_config(m, db_url))
+        mistral_sync_db(m)
+        m['code_stamp'].unlink(missing_ok=True)
+        spawn('mistral-server',
+              [str(venv / 'bin' / 'mistral-server'),
+               '--config-file', str(m['conf']), '--server', 'all'],
+              m['log'], m['base'], stop_timeout=20.0)
+        wait_until('mistral', 'GET %s gave no 200' % mistral_url(
+            '/workflows'), lambda: mistral_api_ready(m),
+            {'mistral-server': m['log']}, 120)
+    except LoopbackError as e:
+        mistral_stop(quiet=True)
+        raise with_log_tail(e) from None
+    m['code_stamp'].write_text(code)
+    say('mistral: running at %s, started in %.1f s' % (
+        mistral_url(), time.monotonic() - started))
+
+
+def mistral_stop(quiet: bool = False) -> None:
+    stop_pidnames(MISTRAL_PIDNAMES, quiet)
+
+
+def mistral_status() -> bool:
+    m = mistral_settings()
+    running = print_pids(MISTRAL_PIDNAMES)
+    healthy = running and mistral_api_ready(m)
+    print('mistral: %s' % ('running at %s' % mistral_url() if healthy else
+                           'running but the API does not answer' if running
+                           else 'not running'))
+    return healthy
+
+
+# ---------------------------------------------------------------------------
 # registry and subcommands
 # ---------------------------------------------------------------------------
 
+# start order; 'requires': started first by ``start``, and ``stop`` of one
+# of those stops the services that need it first
 SERVICES = {
     'swift': {'start': swift_start, 'stop': swift_stop,
-              'status': swift_status, 'cloud': swift_cloud, 'env': swift_env},
+              'status': swift_status, 'cloud': swift_cloud, 'env': swift_env,
+              'requires': []},
+    'rabbitmq': {'start': rabbitmq_start, 'stop': rabbitmq_stop,
+                 'status': rabbitmq_status, 'cloud': rabbitmq_cloud,
+                 'env': rabbitmq_env, 'requires': []},
+    'postgres': {'start': postgres_start, 'stop': postgres_stop,
+                 'status': postgres_status, 'cloud': postgres_cloud,
+                 'env': postgres_env, 'requires': []},
+    'mistral': {'start': mistral_start, 'stop': mistral_stop,
+                'status': mistral_status, 'cloud': mistral_cloud,
+                'env': mistral_env, 'requires': ['rabbitmq', 'postgres']},
 }
+
+
+def with_requirements(names: list[str]) -> list[str]:
+    """names plus what they require, in SERVICES order."""
+    wanted = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.add(name)
+            todo.extend(SERVICES[name]['requires'])
+    return [n for n in SERVICES if n in wanted]
+
+
+def with_dependents(names: list[str]) -> list[str]:
+    """names plus the services that require them, in SERVICES order."""
+    wanted = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for name, service in SERVICES.items():
+            if name not in wanted and wanted & set(service['requires']):
+                wanted.add(name)
+                changed = True
+    return [n for n in SERVICES if n in wanted]
 
 
 def cmd_start(args: argparse.Namespace) -> int:
     ensure_state_dir()
-    for name in args.services or list(SERVICES):
-        SERVICES[name]['start'](clean=args.clean)
+    named = args.services or list(SERVICES)
+    for name in with_requirements(named):
+        # --clean wipes the named services only, not what they pull in
+        SERVICES[name]['start'](clean=args.clean and name in named)
     path = write_clouds_yaml()
     say('clouds.yaml: %s (cloud "loopback")' % path)
     return 0
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
-    services = args.services or list(SERVICES)
+    services = with_dependents(args.services or list(SERVICES))
     for name in reversed(services):
         SERVICES[name]['stop']()
     if not args.services and pids_dir().is_dir():

@@ -31,6 +31,7 @@ EXCLUDES = 'j2_excludes.yaml'
 DEFAULT_ROLES = 'roles_data.yaml'
 DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
 _SEP = '\x00'    # between the search directory and the name of an include
+_Loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 # Deprecated THT behaviour, kept for identical output: roles named like
 # these get the tag even when roles data forgets it.
@@ -144,7 +145,7 @@ def _load(read, path, default):
     if data is None:
         return default
     try:
-        return yaml.safe_load(data)
+        return yaml.load(data, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise RenderError('%s is not valid YAML: %s' % (path, exc))
 
