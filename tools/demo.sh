@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, start the loopback services, and
-# walk a real THT 18.0.0 plan through its life: create -> amend ->
-# show-history -> export. (deploy / update join when Heat does.)
+# walk a real THT 18.0.0 plan through its life: create (rendered in
+# Mistral) -> amend -> show-history -> export. (deploy / update join when
+# Heat does.)
 # Progress goes to stderr; the JSON results to stdout.
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
@@ -15,8 +16,9 @@ bash tools/bootstrap.sh >&2
 export PATH=$venv/bin:$PATH
 
 trap 'python3 tools/loopback.py stop >&2 || true' EXIT
-python3 tools/loopback.py start swift >&2
+python3 tools/loopback.py start swift mistral >&2
 eval "$(python3 tools/loopback.py env)"
+openstack overcloud workbook install -f json
 tht=$(bash tools/fetch-tht.sh)
 plan=${DEMO_PLAN:-overcloud}
 work=$(mktemp -d)
@@ -41,7 +43,8 @@ step "plan create $plan: THT 18.0.0 + 2 THT environments + 1 of our own"
 openstack overcloud plan create "$plan" --templates "$tht" \
     -e "$tht/environments/docker-ha.yaml" \
     -e "$tht/environments/network-environment.yaml" \
-    -e "$work/my-settings.yaml" -f json
+    -e "$work/my-settings.yaml" \
+    -n "$tht/network-data-samples/default-network-isolation.yaml" -f json
 step "plan amend: add scale.yaml (only that file travels)"
 openstack overcloud plan amend "$plan" -e "$work/scale.yaml" -f json
 step "plan amend: my-settings.yaml changed, updated in place"
