@@ -1130,8 +1130,9 @@ def rabbitmq_start(clean: bool = False) -> None:
 
 def rabbitmq_stop(quiet: bool = False) -> None:
     # the shell stops the VM cleanly; the VM's own file only if left over
-    stop_pidnames(['rabbitmq-server', 'rabbitmq-beam', 'rabbitmq-epmd'],
-                  quiet)
+    stop_pidnames(['rabbitmq-server'], quiet)
+    stop_pidnames(['rabbitmq-beam'], quiet=True)
+    stop_pidnames(['rabbitmq-epmd'], quiet)
 
 
 def rabbitmq_status() -> bool:
@@ -1395,8 +1396,8 @@ def postgres_status() -> bool:
 # the package's files changed since it started.
 
 MISTRAL_REQUIREMENTS = ['mistral==23.0.0', 'psycopg2-binary==2.9.13']
-# What `pip install mistral==23.0.0 psycopg2-binary` plus this repository's
-# mistral extra resolved to on Python 3.11 (known good).
+# What `pip install mistral==23.0.0 psycopg2-binary`, then
+# `pip install -e <repo>[mistral]` resolved to on Python 3.11 (known good).
 MISTRAL_CONSTRAINTS = [
     'alembic==1.20.1', 'amqp==5.4.2', 'attrs==26.1.0', 'bcrypt==5.0.0',
     'cachetools==8.0.1', 'certifi==2026.10.18', 'cffi==2.1.1',
@@ -1433,7 +1434,19 @@ MISTRAL_CONSTRAINTS = [
     'typing_extensions==4.16.0', 'tzdata==2026.6', 'urllib3==2.8.0',
     'vine==5.1.0', 'wcwidth==0.9.4', 'WebOb==1.8.11', 'wrapt==2.5.2',
     'WSME==0.13.0', 'yappi==1.7.6', 'yaql==3.2.0', 'zipp==4.1.2',
+    # what the package's own requirements (the clients) add to that
+    'autopage==0.6.0', 'cliff==4.17.0', 'cmd2==4.3.1', 'jmespath==1.1.0',
+    'jsonpatch==1.47', 'jsonpointer==3.12', 'markdown-it-py==4.3.0',
+    'mdurl==0.1.2', 'openstacksdk==4.22.0', 'osc-lib==4.7.0',
+    'platformdirs==4.14.7', 'prompt_toolkit==3.0.53', 'Pygments==2.21.0',
+    'pyperclip==1.11.0', 'python-heatclient==5.3.0',
+    'python-manilaclient==6.3.0', 'python-mistralclient==6.3.0',
+    'python-openstackclient==10.5.0', 'rich==15.0.0',
+    'rich-argparse==1.8.0',
 ]
+# The components run: event-engine (event triggers) and periodic (cron
+# triggers, disabled below) are not used by this project.
+MISTRAL_SERVERS = 'api,engine,executor,notifier'
 MISTRAL_DB = 'mistral'                  # database, and its owner role
 MISTRAL_DB_PASSWORD = 'mistral-loopback'
 # files of the checkout the editable install depends on (entry points,
@@ -1585,6 +1598,20 @@ def mistral_sync_db(m: dict) -> None:
         time.monotonic() - started))
 
 
+# logged by each component once its RPC server listens (mistral.service.base)
+MISTRAL_STARTED = ('Engine server started.', 'Executor server started.',
+                   'Notification server started.')
+
+
+def log_since(path: Path, offset: int) -> str:
+    try:
+        with open(path, 'rb') as f:
+            f.seek(offset)
+            return f.read().decode('utf-8', 'replace')
+    except OSError:
+        return ''
+
+
 def mistral_api_ready(m: dict) -> bool:
     try:
         status, _ = http_get(mistral_url('/workflows'), timeout=5)
@@ -1605,40 +1632,52 @@ def mistral_start(clean: bool = False) -> None:
             raise LoopbackError('mistral: needs %s, which is not running '
                                 '(start mistral starts it)' % needed)
     venv = ensure_venv('mistral', MISTRAL_REQUIREMENTS, MISTRAL_CONSTRAINTS,
-                       'mistral.cmd.launch')
+                       'mistral.version, psycopg2')
     mistral_install_package(venv)
-    code = package_code_stamp()
+    db_url = postgres_url(MISTRAL_DB, MISTRAL_DB, MISTRAL_DB_PASSWORD)
+    config = mistral_config(m, db_url)
+    cmd = [str(venv / 'bin' / 'mistral-server'),
+           '--config-file', str(m['conf']), '--server', MISTRAL_SERVERS]
+    # what the running server was started with: the package's files, the
+    # configuration and the command
+    stamp = hashlib.sha256(json.dumps(
+        [package_code_stamp(), config, cmd]).encode()).hexdigest()
     if not clean and pidname_alive('mistral-server') and \
             mistral_api_ready(m):
         if m['code_stamp'].exists() and \
-                m['code_stamp'].read_text() == code:
+                m['code_stamp'].read_text() == stamp:
             say('mistral: already running at %s' % mistral_url())
             return
-        say('mistral: tripleoplanclient changed since the server started, '
-            'restarting it')
+        say('mistral: tripleoplanclient or the configuration changed since '
+            'the server started: restarting it')
     mistral_stop(quiet=True)
     check_ports_free('mistral', {'api': m['port']}, 'LOOPBACK_MISTRAL_PORT')
     m['base'].mkdir(parents=True, exist_ok=True)
+    m['code_stamp'].unlink(missing_ok=True)
     started = time.monotonic()
     try:
         if clean:
             say('mistral: dropping database %s' % MISTRAL_DB)
             postgres_drop_database(MISTRAL_DB)
-        db_url = postgres_ensure_database(MISTRAL_DB, MISTRAL_DB_PASSWORD)
-        write_if_changed(m['conf'], mistral_config(m, db_url))
+        postgres_ensure_database(MISTRAL_DB, MISTRAL_DB_PASSWORD)
+        write_if_changed(m['conf'], config)
         mistral_sync_db(m)
-        m['code_stamp'].unlink(missing_ok=True)
-        spawn('mistral-server',
-              [str(venv / 'bin' / 'mistral-server'),
-               '--config-file', str(m['conf']), '--server', 'all'],
-              m['log'], m['base'], stop_timeout=20.0)
+        offset = m['log'].stat().st_size if m['log'].exists() else 0
+        spawn('mistral-server', cmd, m['log'], m['base'], stop_timeout=20.0)
+        # the API answering is not enough: an execution started before the
+        # engine consumes its queue waits for the RPC timeout (60 s)
+        wait_until('mistral', 'the engine, executor and notifier did not '
+                   'report "started"', lambda: all(
+                       line in log_since(m['log'], offset)
+                       for line in MISTRAL_STARTED),
+                   {'mistral-server': m['log']}, 120)
         wait_until('mistral', 'GET %s gave no 200' % mistral_url(
             '/workflows'), lambda: mistral_api_ready(m),
             {'mistral-server': m['log']}, 120)
     except LoopbackError as e:
         mistral_stop(quiet=True)
         raise with_log_tail(e) from None
-    m['code_stamp'].write_text(code)
+    m['code_stamp'].write_text(stamp)
     say('mistral: running at %s, started in %.1f s' % (
         mistral_url(), time.monotonic() - started))
 

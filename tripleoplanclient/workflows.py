@@ -39,8 +39,14 @@ class PlanRenderer(object):
         self._workflows.check()
 
     def __call__(self, plan):
-        self.check()
-        return self._workflows.render(plan, self._swift_url, self._timeout)
+        # The objects have landed by now: a Mistral that vanished since
+        # check() becomes a failed render on record, not a lost step.
+        try:
+            self.check()
+            return self._workflows.render(plan, self._swift_url,
+                                          self._timeout)
+        except errors.CommandError as exc:
+            return {'state': 'ERROR', 'info': str(exc)}
 
 
 def workbook_definition():
