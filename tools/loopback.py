@@ -3,19 +3,25 @@
 the demo.
 
 Standard library only (Python 3.11).  Each service is one small group of
-functions (``swift_*``) registered in ``SERVICES``; the subcommands dispatch
-to them.  Every service runs from its own virtualenv under
-``$LOOPBACK_CACHE/venvs/<service>`` (installed from PyPI on first use) and
-keeps its configuration, data, logs and pid files under the state directory
-``$LOOPBACK_DIR``.
+functions (``swift_*``, ``rabbitmq_*``, ``postgres_*``, ``mistral_*``)
+registered in ``SERVICES``; the subcommands dispatch to them.  Python
+services run from their own virtualenv under ``$LOOPBACK_CACHE/venvs/<name>``
+(installed from PyPI on first use); RabbitMQ and PostgreSQL are Debian's
+packages (``tools/bootstrap.sh`` installs them), run as private instances,
+not as the system services.  Every service keeps its configuration, data,
+logs and pid files under the state directory ``$LOOPBACK_DIR``.
 
 Usage::
 
-    python3 tools/loopback.py start [--clean] [swift]   # idempotent
-    python3 tools/loopback.py stop [swift]             # by PID, safe to repeat
-    python3 tools/loopback.py status [swift]            # exit 3 if not running
-    python3 tools/loopback.py env                       # shell export lines
+    python3 tools/loopback.py start [--clean] [SERVICE...]  # idempotent
+    python3 tools/loopback.py stop [SERVICE...]     # by PID, safe to repeat
+    python3 tools/loopback.py status [SERVICE...]   # exit 3 if not running
+    python3 tools/loopback.py env                   # shell export lines
     eval "$(python3 tools/loopback.py env)"
+
+SERVICE is swift, rabbitmq, postgres or mistral (default: all).  ``start
+mistral`` starts rabbitmq and postgres first (``--clean`` wipes only the
+services named); ``stop rabbitmq`` (or postgres) stops mistral first.
 
 Environment:
 
@@ -27,10 +33,16 @@ Environment:
     LOOPBACK_MEMCACHED_PORT (16013), LOOPBACK_SWIFT_LOG_PORT (16014; the log
     sink uses this port and the next five), LOOPBACK_MEMCACHED=0 to never run
     memcached even when it is on PATH.
+    LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
+    distribution, 16673), LOOPBACK_EPMD_PORT (16369),
+    LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest
+    /usr/lib/postgresql/*/bin), LOOPBACK_MISTRAL_PORT (18989).
 
-Everything binds 127.0.0.1 only.  ``stop`` signals only the PIDs recorded in
-``<state>/pids/*.pid``, and only when the recorded process start time still
-matches (so a stale pid file after a reboot never hits another process).
+Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
+listens on the loopback addresses).  ``stop`` signals only the PIDs recorded
+in ``<state>/pids/*.pid``, and only when the recorded process start time
+still matches (so a stale pid file after a reboot never hits another
+process).
 
 Swift, as configured here
 -------------------------
@@ -1116,11 +1128,14 @@ def rabbitmq_start(clean: bool = False) -> None:
                    {'rabbitmq-epmd': r['epmd_log']}, 10)
         shell = spawn('rabbitmq-server', [str(r['server'])], r['log'],
                       r['base'], env=env, stop_timeout=30.0)
+
+        def ready() -> bool:
+            if not (pids_dir() / 'rabbitmq-beam.pid').exists():
+                rabbitmq_record_beam(r, shell)
+            return amqp_ready(amqp)
         wait_until('rabbitmq', 'AMQP did not answer on %s:%d' % (HOST, amqp),
-                   lambda: amqp_ready(amqp),
-                   {'rabbitmq-epmd': r['epmd_log'],
-                    'rabbitmq-server': r['log']}, 120)
-        rabbitmq_record_beam(r, shell)
+                   ready, {'rabbitmq-epmd': r['epmd_log'],
+                           'rabbitmq-server': r['log']}, 120)
     except LoopbackError as e:
         rabbitmq_stop(quiet=True)
         raise with_log_tail(e) from None
@@ -1385,17 +1400,27 @@ def postgres_status() -> bool:
 # Mistral (from PyPI) with this repository's actions
 # ---------------------------------------------------------------------------
 #
-# ``mistral-server --server all`` (api, engine, executor, event-engine,
-# notifier, periodic: one process each, forked by oslo.service) on the
-# rabbitmq and postgres services above; the API on 127.0.0.1:18989 with
-# auth off (no Keystone).  Its venv also holds this checkout, installed
-# editable with its ``mistral`` extra: the actions load from the
-# ``mistral.actions`` entry point when the server starts.  Entry points
-# live in the egg-info, so the editable install is redone whenever
-# setup.cfg changes, and a running server is restarted by ``start`` when
-# the package's files changed since it started.
+# One ``mistral-server --server api,engine,executor,notifier`` (a master
+# that forks one process per component, oslo.service; ``all`` would add
+# event-engine and periodic, which serve event and cron triggers, unused
+# here) on the rabbitmq and postgres services above: the RPC between the
+# components needs the real broker, and ``mistral-db-manage upgrade head``
+# a real database.  The API listens on 127.0.0.1:18989 with auth off (no
+# Keystone): the X-Auth-Token / X-Project-Id headers of a request reach an
+# action as ``context.security.auth_token`` / ``project_id``, while every
+# execution is stored under the project ``<default-project>``.
+#
+# The venv also holds this checkout, installed editable with its
+# ``mistral`` extra: the actions load from the ``mistral.actions`` entry
+# point when the server starts.  Entry points live in the egg-info, so the
+# editable install is redone whenever setup.cfg changes, and ``start``
+# restarts a running server when the package's files (or the configuration)
+# changed since it started.  Log: <state>/mistral/mistral-server.log.
 
-MISTRAL_REQUIREMENTS = ['mistral==23.0.0', 'psycopg2-binary==2.9.13']
+# pbr and setuptools: to build this checkout's editable install in the venv
+# itself (pip's build isolation would make a new build env every time)
+MISTRAL_REQUIREMENTS = ['mistral==23.0.0', 'psycopg2-binary==2.9.13',
+                        'pbr', 'setuptools']
 # What `pip install mistral==23.0.0 psycopg2-binary`, then
 # `pip install -e <repo>[mistral]` resolved to on Python 3.11 (known good).
 MISTRAL_CONSTRAINTS = [
@@ -1520,7 +1545,7 @@ def mistral_install_package(venv: Path) -> None:
     marker.unlink(missing_ok=True)
     say('mistral: pip install -e "%s[mistral]"' % REPO)
     cmd = [str(python), '-m', 'pip', 'install', '--quiet',
-           '--disable-pip-version-check',
+           '--disable-pip-version-check', '--no-build-isolation',
            '-c', str(venv / 'loopback-constraints.txt'),
            '-e', '%s[mistral]' % REPO]
     if subprocess.run(cmd).returncode != 0:
