@@ -135,7 +135,8 @@ def mistral_render(env, tht, log):
                   'render again, nothing changed'):
         mark = log.mark()
         start = time.monotonic()
-        entry = wf.render(bare, env['LOOPBACK_SWIFT_URL'], 600)
+        entry = wf.render(bare, env['LOOPBACK_SWIFT_URL'],
+                          {'network_data': NETWORKS}, 600)
         elapsed = time.monotonic() - start
         requests, _, methods = log.since(mark)
         print('  %-38s %4d Swift requests %5.1f s  %s %d outputs, %d '

@@ -55,8 +55,10 @@ def sync(store, plan, files, listing):
     return added, changed
 
 
-def _render(render, plan, step):
+def _render(render, plan, step, inputs):
     """Render after the objects landed; the entry and outcome go in the step.
+
+    ``inputs``: the roles / networks paths in force once the step lands.
 
     ``render`` is None with --no-render: the step says SKIPPED and the next
     step that can render will.
@@ -64,7 +66,7 @@ def _render(render, plan, step):
     if render is None:
         step['render'] = {'state': 'SKIPPED'}
         return step
-    step['render'] = render(plan)
+    step['render'] = render(plan, inputs)
     if step['render']['state'] != 'SUCCESS':
         step['outcome']['status'] = 'FAILED'
         step['outcome']['reason'] = 'render %s: %s' % (
@@ -108,7 +110,7 @@ def create(store, plan, files, render=None):
         'create', files.environments, added, changed,
         inputs=dict(files.inputs),
         files=_manifest(files, files.sources))
-    _render(render, plan, step)
+    _render(render, plan, step, files.inputs)
 
     def rebase(record, step):
         raise exceptions.CommandError(
@@ -178,7 +180,8 @@ def amend(store, plan, record, files, remove=(), render=None,
         'amend', envs, added, changed, inputs=dict(files.inputs),
         files=_manifest(files, added + changed))
     if needed:
-        _render(render if renders else None, plan, step)
+        _render(render if renders else None, plan, step,
+                dict(record['inputs'], **files.inputs))
 
     def rebase(newer, step):
         # Another writer got in first: apply our change on top of theirs.

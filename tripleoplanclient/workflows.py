@@ -38,12 +38,12 @@ class PlanRenderer(object):
             self._workflows = self._connect()
         self._workflows.check()
 
-    def __call__(self, plan):
+    def __call__(self, plan, inputs):
         # The objects have landed by now: a Mistral that vanished since
         # check() becomes a failed render on record, not a lost step.
         try:
             self.check()
-            return self._workflows.render(plan, self._swift_url,
+            return self._workflows.render(plan, self._swift_url, inputs,
                                           self._timeout)
         except errors.CommandError as exc:
             return {'state': 'ERROR', 'info': str(exc)}
@@ -185,8 +185,10 @@ class Workflows(object):
                                % (execution.id, state))
         return execution
 
-    def render(self, plan, swift_url, timeout):
+    def render(self, plan, swift_url, inputs, timeout):
         """Render ``plan`` in Mistral; returns the step's render entry.
+
+        ``inputs``: the plan's ``roles_data`` / ``network_data`` paths.
 
         ``state`` is SUCCESS, ERROR, or TIMEOUT (the execution goes on);
         ``info`` carries Mistral's state_info when it is not SUCCESS.
@@ -194,6 +196,8 @@ class Workflows(object):
         started = self._clock()
         execution = self.wait(self.start(RENDER, {
             'container': plan, 'swift_url': swift_url,
+            'roles_data': inputs.get('roles_data'),
+            'network_data': inputs.get('network_data'),
             'protocol': protocol.PROTOCOL}), timeout)
         entry = {'execution': execution.id, 'state': execution.state}
         if execution.state in ('IDLE', 'RUNNING', 'PAUSED'):

@@ -70,17 +70,14 @@ class TestRenderPlan(unittest.TestCase):
         self.assertEqual([], [r for r in self.m.request_history
                               if r.method != 'GET'])
 
-    def test_record_inputs_choose_roles_and_networks(self):
-        record = {'version': 1, 'inputs': {
-            'roles_data': 'user-files/r.yaml'}}
-        self.plan({'user-environments/environments.yaml':
-                   yaml.safe_dump(record).encode(),
-                   'user-files/r.yaml': b'- name: Solo\n',
+    def test_inputs_choose_roles_and_networks(self):
+        self.plan({'user-files/r.yaml': b'- name: Solo\n',
                    'network_data_default.yaml': b'[]\n',
                    'a.j2.yaml': b'{{roles[0].name}}'})
         put = self.m.put(URL + '/p/a.yaml', status_code=201)
         self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
-        summary = render.render_plan(self.store, 'p')
+        summary = render.render_plan(self.store, 'p',
+                                     {'roles_data': 'user-files/r.yaml'})
         self.assertEqual('user-files/r.yaml', summary['roles_data'])
         self.assertEqual('network_data_default.yaml',
                          summary['network_data'])

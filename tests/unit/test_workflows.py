@@ -61,27 +61,29 @@ class WorkflowsTest(unittest.TestCase):
         self.workflow()
         gets = self.execution(['RUNNING', 'SUCCESS'], output={'render': {
             'outputs': 50, 'written': ['a.yaml'], 'removed': []}})
-        entry = self.wf.render('p', 'http://swift/v1/A', 60)
+        entry = self.wf.render('p', 'http://swift/v1/A',
+                               {'roles_data': 'r.yaml'}, 60)
         self.assertEqual({'execution': 'e1', 'state': 'SUCCESS',
                           'outputs': 50, 'written': 1, 'removed': 0}, entry)
         self.assertEqual(2, gets.call_count)
         body = self.m.request_history[1].json()
         self.assertEqual(workflows.RENDER, body['workflow_name'])
         self.assertEqual({'container': 'p', 'swift_url': 'http://swift/v1/A',
+                          'roles_data': 'r.yaml', 'network_data': None,
                           'protocol': 1}, json.loads(body['input']))
         self.assertIn('Rendered 50 templates', self.lines[-1])
 
     def test_error_carries_state_info(self):
         self.workflow()
         self.execution(['ERROR'], state_info='roles_data.yaml must be a list')
-        entry = self.wf.render('p', None, 60)
+        entry = self.wf.render('p', None, {}, 60)
         self.assertEqual('ERROR', entry['state'])
         self.assertEqual('roles_data.yaml must be a list', entry['info'])
 
     def test_timeout_leaves_the_execution_running(self):
         self.workflow()
         self.execution(['RUNNING'] * 100)
-        entry = self.wf.render('p', None, 5)
+        entry = self.wf.render('p', None, {}, 5)
         self.assertEqual('TIMEOUT', entry['state'])
         self.assertIn('still RUNNING after 5 s', entry['info'])
         self.assertEqual(5.0, self.clock.now)

@@ -74,17 +74,21 @@ class Version(_Action):
 class RenderPlan(_Action):
     """Render the plan's jinja2 templates in place in Swift."""
 
-    def __init__(self, container, swift_url=None, protocol=None):
+    def __init__(self, container, swift_url=None, roles_data=None,
+                 network_data=None, protocol=None):
         super().__init__(protocol)
         self.container = container
         self.swift_url = swift_url
+        self.inputs = {'roles_data': roles_data,
+                       'network_data': network_data}
 
     def run(self, context):
         from tripleoplanclient.mistral import render
         try:
             self.check_protocol()
             return render.render_plan(
-                plan_store(context, self.swift_url), self.container)
+                plan_store(context, self.swift_url), self.container,
+                self.inputs)
         except errors.CommandError as exc:
             LOG.warning('render of plan %s failed: %s', self.container, exc)
             return actions.Result(error=str(exc))

@@ -12,23 +12,23 @@ import yaml
 
 from tripleoplanclient import environments
 from tripleoplanclient import errors
-from tripleoplanclient import record as record_mod
 from tripleoplanclient import rendering
 
 # What the last render produced, so the next one can remove stale outputs.
 MANIFEST = 'user-environments/rendered.yaml'
 
 
-def render_plan(store, plan, workers=8):
-    """Render ``plan``; returns a summary dict (counts and paths)."""
+def render_plan(store, plan, inputs=None, workers=8):
+    """Render ``plan``; returns a summary dict (counts and paths).
+
+    ``inputs`` names the roles and networks files (``roles_data``,
+    ``network_data`` plan paths); the client passes them, as the record
+    may not hold the step being made yet.
+    """
     headers, listing = store.listing(plan)
     if listing is None or not store.is_plan(headers):
         raise errors.CommandError('Plan %s does not exist.' % plan)
-    record = None
-    if record_mod.PATH in listing:
-        record = yaml.safe_load(store.get(plan, record_mod.PATH))
-    roles, (networks,) = rendering.data_paths(
-        (record or {}).get('inputs') or {}, listing)
+    roles, (networks,) = rendering.data_paths(inputs or {}, listing)
     if roles not in listing:
         raise errors.CommandError(
             'Plan %s has no roles data (%s).' % (plan, roles))
