@@ -118,13 +118,14 @@ class Workflows(object):
     """
 
     def __init__(self, client, url, progress, sleep=time.sleep,
-                 clock=time.monotonic, interval=1.0):
+                 clock=time.monotonic, interval=0.25, max_interval=2.0):
         self._client = client
         self._url = url
         self._progress = progress
         self._sleep = sleep
         self._clock = clock
         self._interval = interval
+        self._max_interval = max_interval
         self._checked = False
 
     def _call(self, what, fn, *args, **kwargs):
@@ -173,10 +174,13 @@ class Workflows(object):
         """Follow ``execution`` until it ends or ``timeout`` seconds pass."""
         deadline = self._clock() + timeout
         state = execution.state
+        interval = self._interval
         while execution.state in ('IDLE', 'RUNNING', 'PAUSED'):
             if self._clock() >= deadline:
                 break
-            self._sleep(self._interval)
+            # Quick answers for quick executions, few requests for long ones.
+            self._sleep(min(interval, max(deadline - self._clock(), 0)))
+            interval = min(interval * 2, self._max_interval)
             execution = self._call('waiting', self._client.executions.get,
                                    execution.id)
             if execution.state != state:

@@ -42,8 +42,9 @@ class TestRenderPlan(unittest.TestCase):
             'x/controller-a.yaml': rendered_before,       # unchanged
             'x/storage-a.yaml': b'old',                     # role removed
             'notes.txt': b'not rendering input',
-            render.MANIFEST: yaml.safe_dump(
-                ['x/controller-a.yaml', 'x/storage-a.yaml']).encode()})
+            render.MANIFEST: yaml.safe_dump({'inputs': {}, 'outputs': {
+                'x/controller-a.yaml': environments.md5(rendered_before),
+                'x/storage-a.yaml': environments.md5(b'old')}}).encode()})
         put_new = self.m.put(URL + '/p/x/compute-a.yaml', status_code=201)
         delete = self.m.delete(URL + '/p/x/storage-a.yaml', status_code=204)
         manifest = self.m.put(URL + '/p/' + render.MANIFEST,
@@ -53,8 +54,11 @@ class TestRenderPlan(unittest.TestCase):
         self.assertEqual(['x/storage-a.yaml'], summary['removed'])
         self.assertEqual(b'Compute', put_new.last_request.body)
         self.assertEqual(1, delete.call_count)
+        written = yaml.safe_load(manifest.last_request.body)
         self.assertEqual(['x/compute-a.yaml', 'x/controller-a.yaml'],
-                         yaml.safe_load(manifest.last_request.body))
+                         sorted(written['outputs']))
+        self.assertEqual(['roles_data.yaml', 'x/a.role.j2.yaml'],
+                         sorted(written['inputs']))
         fetched = sorted(r.path.split('/p/', 1)[1]
                          for r in self.m.request_history
                          if r.method == 'GET' and '/p/' in r.path)
@@ -62,13 +66,32 @@ class TestRenderPlan(unittest.TestCase):
         self.assertEqual(sorted(['roles_data.yaml', 'x/a.role.j2.yaml',
                                  render.MANIFEST]), fetched)
 
-    def test_nothing_changed_writes_nothing(self):
-        self.plan({'roles_data.yaml': ROLES, 'a.j2.yaml': b'{{roles|length}}',
-                   'a.yaml': b'2',
-                   render.MANIFEST: yaml.safe_dump(['a.yaml']).encode()})
+    def test_nothing_changed_reads_only_the_manifest(self):
+        objects = {'roles_data.yaml': ROLES,
+                   'a.j2.yaml': b'{{roles|length}}', 'a.yaml': b'2'}
+        manifest = {'inputs': {p: environments.md5(objects[p]) for p in
+                               ('roles_data.yaml', 'a.j2.yaml')},
+                    'outputs': {'a.yaml': environments.md5(b'2')}}
+        objects[render.MANIFEST] = yaml.safe_dump(manifest).encode()
+        self.plan(objects)
+        summary = render.render_plan(self.store, 'p')
+        self.assertEqual((1, []), (summary['outputs'], summary['written']))
+        # requests-mock lower-cases paths.
+        self.assertEqual(['/v1/auth_t/p', '/v1/auth_t/p/' + render.MANIFEST],
+                         [r.path for r in self.m.request_history])
+
+    def test_a_touched_output_is_rendered_again(self):
+        objects = {'roles_data.yaml': ROLES,
+                   'a.j2.yaml': b'{{roles|length}}', 'a.yaml': b'edited'}
+        manifest = {'inputs': {p: environments.md5(objects[p]) for p in
+                               ('roles_data.yaml', 'a.j2.yaml')},
+                    'outputs': {'a.yaml': environments.md5(b'2')}}
+        objects[render.MANIFEST] = yaml.safe_dump(manifest).encode()
+        self.plan(objects)
+        put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
         render.render_plan(self.store, 'p')
-        self.assertEqual([], [r for r in self.m.request_history
-                              if r.method != 'GET'])
+        self.assertEqual(b'2', put.last_request.body)
 
     def test_inputs_choose_roles_and_networks(self):
         self.plan({'user-files/r.yaml': b'- name: Solo\n',

@@ -14,7 +14,9 @@ from tripleoplanclient import environments
 from tripleoplanclient import errors
 from tripleoplanclient import rendering
 
-# What the last render produced, so the next one can remove stale outputs.
+# What the last render read and produced (path -> MD5): the next render
+# removes outputs no longer produced, and has nothing to do when no input
+# changed and no output was touched since.
 MANIFEST = 'user-environments/rendered.yaml'
 
 
@@ -33,6 +35,19 @@ def render_plan(store, plan, inputs=None, workers=8):
         raise errors.CommandError(
             'Plan %s has no roles data (%s).' % (plan, roles))
 
+    data_inputs = {'roles_data': roles, 'network_data': networks}
+    fingerprint = {p: e['hash'] for p, e in listing.items()
+                   if rendering.is_input(p, data_inputs)}
+    last = {}
+    if MANIFEST in listing:
+        last = yaml.safe_load(store.get(plan, MANIFEST)) or {}
+    last_outputs = last.get('outputs') or {}
+    if last.get('inputs') == fingerprint and all(
+            listing.get(p, {}).get('hash') == md5
+            for p, md5 in last_outputs.items()):
+        # Same inputs, outputs untouched since: the render is done.
+        return _summary(last_outputs, {}, [], roles, networks)
+
     cache = {}
 
     def read(path):
@@ -46,8 +61,6 @@ def render_plan(store, plan, inputs=None, workers=8):
     # fetched when the renderer asks for them.
     wanted = [p for p in listing if rendering.is_source(p)] + [
         p for p in (roles, networks, rendering.EXCLUDES) if p in listing]
-    if MANIFEST in listing:
-        wanted.append(MANIFEST)
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         cache.update(zip(wanted, pool.map(
             lambda p: store.get(plan, p), wanted)))
@@ -57,17 +70,18 @@ def render_plan(store, plan, inputs=None, workers=8):
     except rendering.RenderError as exc:
         raise errors.CommandError(str(exc))
 
-    changed = {p: d for p, d in outputs.items()
-               if listing.get(p, {}).get('hash') != environments.md5(d)}
-    previous = set()
-    if MANIFEST in listing:
-        previous = set(yaml.safe_load(cache[MANIFEST]) or [])
-    stale = sorted(p for p in previous - set(outputs)
+    hashes = {p: environments.md5(d) for p, d in outputs.items()}
+    changed = {p: outputs[p] for p in outputs
+               if listing.get(p, {}).get('hash') != hashes[p]}
+    stale = sorted(p for p in set(last_outputs) - set(outputs)
                    if p in listing and not rendering.is_source(p))
     store.write(plan, changed)
     store.delete_objects(plan, stale)
-    manifest = yaml.safe_dump(sorted(outputs)).encode('utf-8')
-    if cache.get(MANIFEST) != manifest:
-        store.write(plan, {MANIFEST: manifest})
-    return {'outputs': len(outputs), 'written': sorted(changed),
-            'removed': stale, 'roles_data': roles, 'network_data': networks}
+    store.write(plan, {MANIFEST: yaml.safe_dump(
+        {'inputs': fingerprint, 'outputs': hashes}).encode('utf-8')})
+    return _summary(hashes, changed, stale, roles, networks)
+
+
+def _summary(outputs, written, removed, roles, networks):
+    return {'outputs': len(outputs), 'written': sorted(written),
+            'removed': removed, 'roles_data': roles, 'network_data': networks}
