@@ -27,6 +27,7 @@ sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
 import bench_plan  # noqa: E402  (tools/ helpers: env, access log)
+from tests.functional import base  # noqa: E402
 
 ROLES = 'roles_data.yaml'
 NETWORKS = 'network-data-samples/default-network-isolation.yaml'
@@ -84,12 +85,7 @@ def render_times(tht):
         t_cold = ours_command.render
 
         from tripleoplanclient import rendering
-        files = {}
-        for top, dirs, names in os.walk(tht):
-            for name in names:
-                path = os.path.join(top, name)
-                with open(path, 'rb') as f:
-                    files[os.path.relpath(path, tht)] = f.read()
+        files = base.read_tree(tht)
 
         def warm():
             start = time.monotonic()

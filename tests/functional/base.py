@@ -20,6 +20,27 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 _THT = None
 
 
+def write_tree(root, files):
+    """Write ``{relative path: text}`` under ``root``; returns ``root``."""
+    for path, text in files.items():
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, 'w') as f:
+            f.write(text)
+    return root
+
+
+def read_tree(root):
+    """``{relative path: bytes}`` of every file under ``root``."""
+    files = {}
+    for top, dirs, names in os.walk(root):
+        for name in names:
+            path = os.path.join(top, name)
+            with open(path, 'rb') as f:
+                files[os.path.relpath(path, root)] = f.read()
+    return files
+
+
 def loopback_env():
     out = subprocess.run(
         ['python3', os.path.join(REPO, 'tools', 'loopback.py'), 'env'],

@@ -11,7 +11,6 @@ import uuid
 import yaml
 
 from tests.functional import base
-from tests.functional import test_rendering
 
 RECORD = 'user-environments/environments.yaml'
 NETWORKS = 'network-data-samples/default-network-isolation.yaml'
@@ -126,14 +125,14 @@ class TestPlanLifeCycle(base.FunctionalTest):
         copy = os.path.join(self.tmp, 'tht-copy')
         shutil.copytree(self.tht, copy)
         shutil.copy(self.roles, os.path.join(copy, 'plan-roles.yaml'))
-        before = test_rendering.read_tree(copy)
+        before = base.read_tree(copy)
         ran = subprocess.run(
             [sys.executable, os.path.join(copy, 'tools',
                                           'process-templates.py'),
              '-p', copy, '-r', 'plan-roles.yaml', '-n', NETWORKS],
             capture_output=True, text=True)
         self.assertEqual(0, ran.returncode, ran.stderr)
-        after = test_rendering.read_tree(copy)
+        after = base.read_tree(copy)
         theirs = {p: d for p, d in after.items() if before.get(p) != d}
         self.assertIn('puppet/controller-role.yaml', sorted(theirs))
         self.assertIn('environments/network-environment.yaml',

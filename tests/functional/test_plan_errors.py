@@ -14,16 +14,11 @@ class TestBadInput(base.FunctionalTest):
         super().setUpClass()
         # A small templates tree keeps these tests quick; the THT 18.0.0
         # story is in test_plan.
-        cls.templates = os.path.join(cls.tmp, 'templates')
-        for path, text in (
-                ('overcloud.yaml', 'heat_template_version: wallaby\n'),
-                ('deployment/a.yaml', 'heat_template_version: wallaby\n'),
-                ('environments/e.j2.yaml', 'parameter_defaults: {}\n'),
-                ('environments/plain.yaml', 'parameter_defaults: {}\n')):
-            full = os.path.join(cls.templates, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, 'w') as f:
-                f.write(text)
+        cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'), {
+            'overcloud.yaml': 'heat_template_version: wallaby\n',
+            'deployment/a.yaml': 'heat_template_version: wallaby\n',
+            'environments/e.j2.yaml': 'parameter_defaults: {}\n',
+            'environments/plain.yaml': 'parameter_defaults: {}\n'})
         cls.plan = 'bad-%s' % uuid.uuid4().hex[:8]
         # No roles data in this tree: nothing to render.
         subprocess.run(['openstack', 'overcloud', 'plan', 'create', cls.plan,

@@ -16,18 +16,13 @@ class TestRenderInMistral(base.FunctionalTest):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.templates = os.path.join(cls.tmp, 'templates')
-        for path, text in (
-                ('roles_data.yaml', '- name: Controller\n- name: Compute\n'
-                                    '- name: Storage\n'),
-                ('puppet/role.role.j2.yaml', 'role: {{role.name}}\n'),
-                ('overcloud.j2.yaml',
-                 'roles: [{% for r in roles %}{{r.name}},{% endfor %}]\n'),
-                ('deployment/a.yaml', 'heat_template_version: wallaby\n')):
-            full = os.path.join(cls.templates, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, 'w') as f:
-                f.write(text)
+        cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'), {
+            'roles_data.yaml': '- name: Controller\n- name: Compute\n'
+                               '- name: Storage\n',
+            'puppet/role.role.j2.yaml': 'role: {{role.name}}\n',
+            'overcloud.j2.yaml':
+                'roles: [{% for r in roles %}{{r.name}},{% endfor %}]\n',
+            'deployment/a.yaml': 'heat_template_version: wallaby\n'})
         cls.plan = 'render-%s' % uuid.uuid4().hex[:8]
         cls.created = subprocess.run(
             ['openstack', 'overcloud', 'plan', 'create', cls.plan,

@@ -21,16 +21,6 @@ from tripleoplanclient import rendering
 ISOLATION = 'network-data-samples/default-network-isolation.yaml'
 
 
-def read_tree(root):
-    files = {}
-    for top, dirs, names in os.walk(root):
-        for name in names:
-            path = os.path.join(top, name)
-            with open(path, 'rb') as f:
-                files[os.path.relpath(path, root)] = f.read()
-    return files
-
-
 class TestSameAsTHT(unittest.TestCase):
 
     def setUp(self):
@@ -40,7 +30,7 @@ class TestSameAsTHT(unittest.TestCase):
         shutil.copytree(base.tht_dir(), self.tree)
 
     def compare(self, roles, networks):
-        before = read_tree(self.tree)
+        before = base.read_tree(self.tree)
         ours = rendering.render(before, before.__getitem__, roles, networks)
         ran = subprocess.run(
             [sys.executable, os.path.join(self.tree, 'tools',
@@ -48,7 +38,7 @@ class TestSameAsTHT(unittest.TestCase):
              '-p', self.tree, '-r', roles, '-n', networks],
             capture_output=True, text=True)
         self.assertEqual(0, ran.returncode, ran.stdout[-3000:] + ran.stderr)
-        after = read_tree(self.tree)
+        after = base.read_tree(self.tree)
         theirs = {p: d for p, d in after.items() if before.get(p) != d}
         ours = {p: d for p, d in ours.items() if before.get(p) != d}
         self.assertEqual(sorted(theirs), sorted(ours))

@@ -66,14 +66,18 @@ class TestRenderPlan(unittest.TestCase):
         self.assertEqual(sorted(['roles_data.yaml', 'x/a.role.j2.yaml',
                                  render.MANIFEST]), fetched)
 
-    def test_nothing_changed_reads_only_the_manifest(self):
+    def rendered_before(self, output):
+        """A plan rendered once (a.yaml was b'2'); a.yaml holds ``output``."""
         objects = {'roles_data.yaml': ROLES,
-                   'a.j2.yaml': b'{{roles|length}}', 'a.yaml': b'2'}
+                   'a.j2.yaml': b'{{roles|length}}', 'a.yaml': output}
         manifest = {'inputs': {p: environments.md5(objects[p]) for p in
                                ('roles_data.yaml', 'a.j2.yaml')},
                     'outputs': {'a.yaml': environments.md5(b'2')}}
         objects[render.MANIFEST] = yaml.safe_dump(manifest).encode()
         self.plan(objects)
+
+    def test_nothing_changed_reads_only_the_manifest(self):
+        self.rendered_before(b'2')
         summary = render.render_plan(self.store, 'p')
         self.assertEqual((1, []), (summary['outputs'], summary['written']))
         # requests-mock lower-cases paths.
@@ -81,13 +85,7 @@ class TestRenderPlan(unittest.TestCase):
                          [r.path for r in self.m.request_history])
 
     def test_a_touched_output_is_rendered_again(self):
-        objects = {'roles_data.yaml': ROLES,
-                   'a.j2.yaml': b'{{roles|length}}', 'a.yaml': b'edited'}
-        manifest = {'inputs': {p: environments.md5(objects[p]) for p in
-                               ('roles_data.yaml', 'a.j2.yaml')},
-                    'outputs': {'a.yaml': environments.md5(b'2')}}
-        objects[render.MANIFEST] = yaml.safe_dump(manifest).encode()
-        self.plan(objects)
+        self.rendered_before(b'edited')
         put = self.m.put(URL + '/p/a.yaml', status_code=201)
         self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
         render.render_plan(self.store, 'p')
