@@ -242,27 +242,11 @@ class PlanStore(object):
                 info.size = len(data)
                 info.mode = 0o644
                 tar.addfile(info, io.BytesIO(data))
-        conn = self._connect()
-        if not conn.token:
-            self._swift('get_auth')
-        path = '%s/%s?extract-archive=tar' % (
-            parse.urlparse(conn.url).path, parse.quote(plan))
-        try:
-            parsed, http = conn.http_connection()
-            resp = http.request('PUT', path, buf.getvalue(), {
-                'X-Auth-Token': conn.token,
-                'Accept': 'application/json',
-                'Content-Type': 'application/x-tar'})
-        except _transport_errors() as exc:
-            raise exceptions.CommandError(
-                'Swift is unreachable at %s (%s).' % (conn.url,
-                                                      type(exc).__name__))
-        if resp.status_code >= 300:
-            return [(n, 'HTTP %d' % resp.status_code) for n in batch]
-        try:
-            result = json.loads(resp.content.decode('utf-8').strip())
-        except ValueError:
-            return [(n, 'unreadable bulk response') for n in batch]
+        status_code, result = self._bulk(
+            'PUT', '/' + parse.quote(plan) + '?extract-archive=tar',
+            buf.getvalue(), 'application/x-tar')
+        if result is None:
+            return [(n, 'HTTP %d' % status_code) for n in batch]
         failed = [(name, status) for name, status in result.get('Errors', [])]
         status = result.get('Response Status', '')
         if not failed and (not status.startswith('2') or result.get(
@@ -273,6 +257,33 @@ class PlanStore(object):
         prefix = '/%s/' % plan
         return [(n[len(prefix):] if n.startswith(prefix) else n, s)
                 for n, s in failed]
+
+    def _bulk(self, method, suffix, body, content_type):
+        """One bulk-middleware request: ``(status, JSON verdict or None)``.
+
+        swiftclient has no call that returns the body of a bulk request, so
+        this goes through its HTTP connection with the same URL and token.
+        """
+        conn = self._connect()
+        if not conn.token:
+            self._swift('get_auth')
+        try:
+            parsed, http = conn.http_connection()
+            resp = http.request(
+                method, parse.urlparse(conn.url).path + suffix, body,
+                {'X-Auth-Token': conn.token, 'Accept': 'application/json',
+                 'Content-Type': content_type})
+        except _transport_errors() as exc:
+            raise exceptions.CommandError(
+                'Swift is unreachable at %s (%s).' % (conn.url,
+                                                      type(exc).__name__))
+        if resp.status_code >= 300:
+            return resp.status_code, None
+        try:
+            return resp.status_code, json.loads(
+                resp.content.decode('utf-8').strip())
+        except ValueError:
+            return resp.status_code, None
 
     def _put_each(self, plan, objects):
         from tripleoplanclient import environments
@@ -362,21 +373,11 @@ class PlanStore(object):
                 'Cannot delete container %s: %s' % (plan, exc))
 
     def _bulk_delete(self, plan, names):
-        conn = self._connect()
-        if not conn.token:
-            self._swift('get_auth')
         body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
-        parsed, http = conn.http_connection()
-        resp = http.request(
-            'POST', parse.urlparse(conn.url).path + '?bulk-delete',
-            body.encode('utf-8'), {'X-Auth-Token': conn.token,
-                                   'Accept': 'application/json',
-                                   'Content-Type': 'text/plain'})
-        try:
-            result = json.loads(resp.content.decode('utf-8').strip())
-        except ValueError:
-            result = {'Errors': [['(bulk request)',
-                                  'HTTP %d' % resp.status_code]]}
+        status_code, result = self._bulk('POST', '?bulk-delete',
+                                         body.encode('utf-8'), 'text/plain')
+        if result is None:
+            result = {'Errors': [['(bulk request)', 'HTTP %d' % status_code]]}
         if result.get('Errors'):
             raise exceptions.CommandError(
                 'Swift could not delete %d objects of plan %s: %s' % (
