@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # System packages the loopback services use (Debian). Safe to run again.
 #   memcached        Swift's cache (optional: Swift runs without it, ~2x slower)
-#   rabbitmq-server  the message broker of Mistral (and later Heat)
-#   postgresql       the database of Mistral (and later Heat)
+#   rabbitmq-server  the message broker of Mistral and Heat
+#   postgresql       the database of Mistral and Heat
 # tools/loopback.py runs private instances of these on 127.0.0.1 with their
 # state under its state directory; the system services the packages bring
 # are neither needed nor touched.
@@ -20,6 +20,6 @@ if [ ${#need[@]} -gt 0 ]; then
     else
         echo "bootstrap: please install ${need[*]} (as root:" \
              "apt-get install ${need[*]}; Swift runs without memcached," \
-             "about 2x slower; Mistral needs the other two)" >&2
+             "about 2x slower; Mistral and Heat need the other two)" >&2
     fi
 fi

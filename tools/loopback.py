@@ -3,13 +3,14 @@
 the demo.
 
 Standard library only (Python 3.11).  Each service is one small group of
-functions (``swift_*``, ``rabbitmq_*``, ``postgres_*``, ``mistral_*``)
-registered in ``SERVICES``; the subcommands dispatch to them.  Python
-services run from their own virtualenv under ``$LOOPBACK_CACHE/venvs/<name>``
-(installed from PyPI on first use); RabbitMQ and PostgreSQL are Debian's
-packages (``tools/bootstrap.sh`` installs them), run as private instances,
-not as the system services.  Every service keeps its configuration, data,
-logs and pid files under the state directory ``$LOOPBACK_DIR``.
+functions (``swift_*``, ``rabbitmq_*``, ``postgres_*``, ``mistral_*``,
+``heat_*``) registered in ``SERVICES``; the subcommands dispatch to them.
+Python services run from their own virtualenv under
+``$LOOPBACK_CACHE/venvs/<name>`` (installed from PyPI on first use);
+RabbitMQ and PostgreSQL are Debian's packages (``tools/bootstrap.sh``
+installs them), run as private instances, not as the system services.
+Every service keeps its configuration, data, logs and pid files under the
+state directory ``$LOOPBACK_DIR``.
 
 Usage::
 
@@ -19,9 +20,10 @@ Usage::
     python3 tools/loopback.py env                   # shell export lines
     eval "$(python3 tools/loopback.py env)"
 
-SERVICE is swift, rabbitmq, postgres or mistral (default: all).  ``start
-mistral`` starts rabbitmq and postgres first (``--clean`` wipes only the
-services named); ``stop rabbitmq`` (or postgres) stops mistral first.
+SERVICE is swift, rabbitmq, postgres, mistral or heat (default: all).
+``start mistral`` (or heat) starts rabbitmq and postgres first (``--clean``
+wipes only the services named); ``stop rabbitmq`` (or postgres) stops
+mistral and heat first.
 
 Environment:
 
@@ -36,7 +38,8 @@ Environment:
     LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
     distribution, 16673), LOOPBACK_EPMD_PORT (16369),
     LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest
-    /usr/lib/postgresql/*/bin), LOOPBACK_MISTRAL_PORT (18989).
+    /usr/lib/postgresql/*/bin), LOOPBACK_MISTRAL_PORT (18989),
+    LOOPBACK_HEAT_PORT (18004).
 
 Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
 listens on the loopback addresses).  ``stop`` signals only the PIDs recorded
@@ -471,10 +474,25 @@ def yaml_dump(data: dict, indent: int = 0) -> str:
     return ''.join(out)
 
 
+def started() -> set[str]:
+    """Services started in this state dir and not stopped since."""
+    path = state_dir() / 'started'
+    return set(path.read_text().split()) if path.exists() else set()
+
+
+def set_started(names: set[str]) -> None:
+    write_if_changed(ensure_state_dir() / 'started',
+                     ''.join(n + '\n' for n in sorted(names)))
+
+
 def cloud_config() -> dict:
+    # Only what runs: a configured but absent Heat would make the client
+    # refuse, for example, to delete a plan it cannot check for a stack.
     cloud = {'auth_type': 'none'}
-    for service in SERVICES.values():
-        cloud.update(service['cloud']())
+    running = started()
+    for name, service in SERVICES.items():
+        if name in running:
+            cloud.update(service['cloud']())
     return {'clouds': {'loopback': cloud}}
 
 
@@ -960,6 +978,18 @@ def tcp_accepts(port: int) -> bool:
         return False
 
 
+def require_broker_and_database(service: str) -> None:
+    """The rabbitmq and postgres services run (``start`` of a service that
+    requires them starts them first)."""
+    for needed, ready in (('rabbitmq', lambda: amqp_ready(
+            rabbitmq_settings()['ports']['amqp'])),
+            ('postgres', lambda: postgres_ready(postgres_settings()))):
+        if not ready():
+            raise LoopbackError('%s: needs %s, which is not running '
+                                '(start %s starts it)' % (
+                                    service, needed, service))
+
+
 def not_installed(service: str, what: str) -> LoopbackError:
     return LoopbackError(
         '%s: %s not found; install the system packages first: '
@@ -1263,6 +1293,16 @@ def postgres_drop_database(name: str) -> None:
                   name=name)
 
 
+def postgres_alembic_version(database: str) -> str:
+    """Alembic revision of a database ('' if it has none yet)."""
+    return postgres_psql(
+        "SELECT to_regclass('public.alembic_version') IS NOT NULL AS has\n"
+        "\\gset\n"
+        "\\if :has\n"
+        "SELECT version_num FROM alembic_version;\n"
+        "\\endif\n", database=database).strip()
+
+
 def postgres_cluster_id() -> str:
     """Changes whenever the cluster is made anew (initdb)."""
     return postgres_psql(
@@ -1498,7 +1538,10 @@ def mistral_url(path: str = '') -> str:
 
 
 def mistral_cloud() -> dict:
-    return {'workflow_endpoint_override': mistral_url()}
+    # workflowv2: the service type python-mistralclient's OSC commands
+    # (openstack workflow ...) look up
+    return {'workflow_endpoint_override': mistral_url(),
+            'workflowv2_endpoint_override': mistral_url()}
 
 
 def mistral_env() -> dict:
@@ -1583,12 +1626,7 @@ enabled = false
 
 def mistral_db_version() -> str:
     """Alembic revision of the mistral database ('' if none yet)."""
-    return postgres_psql(
-        "SELECT to_regclass('public.alembic_version') IS NOT NULL AS has\n"
-        "\\gset\n"
-        "\\if :has\n"
-        "SELECT version_num FROM alembic_version;\n"
-        "\\endif\n", database=MISTRAL_DB).strip()
+    return postgres_alembic_version(MISTRAL_DB)
 
 
 def mistral_db_manage(m: dict, *args: str) -> None:
@@ -1650,12 +1688,7 @@ MISTRAL_PIDNAMES = ['mistral-server']
 
 def mistral_start(clean: bool = False) -> None:
     m = mistral_settings()
-    for needed, ready in (('rabbitmq', lambda: amqp_ready(
-            rabbitmq_settings()['ports']['amqp'])),
-            ('postgres', lambda: postgres_ready(postgres_settings()))):
-        if not ready():
-            raise LoopbackError('mistral: needs %s, which is not running '
-                                '(start mistral starts it)' % needed)
+    require_broker_and_database('mistral')
     venv = ensure_venv('mistral', MISTRAL_REQUIREMENTS, MISTRAL_CONSTRAINTS,
                        'mistral.version, psycopg2')
     mistral_install_package(venv)
@@ -1722,6 +1755,458 @@ def mistral_status() -> bool:
 
 
 # ---------------------------------------------------------------------------
+# Heat (from PyPI), without Keystone
+# ---------------------------------------------------------------------------
+#
+# Heat 27 has no heat-all, and heat-engine forks a worker even with one, so
+# the API cannot reach the engine over fake:// messaging: two programs, from
+# one venv, on the rabbitmq and postgres services above:
+#
+#   heat-engine  the stock engine (a master and one worker process)
+#   heat-api     the WSGI application heat.wsgi.api under uWSGI (the
+#                pyuwsgi wheel: nothing to compile), a master and 2 workers
+#                of 4 threads, HTTP on 127.0.0.1:18004
+#
+# ``heat-manage db_sync`` runs when the ``heat`` database is new (or Heat or
+# the cluster changed).  The legacy engine (``convergence_engine = false``)
+# is several times faster than convergence on a small machine.  Heat waits
+# one second between the steps of a task (a constant: there is no setting
+# for it), so a resource takes about a second.
+#
+# No Keystone:
+#
+# * Paste flavor ``noauth``: each request runs as user ``admin`` (or the
+#   X-Auth-User header), project ``admin`` (or X-Auth-Project), roles
+#   ``admin`` only.  Heat's URLs carry the project: the API is
+#   http://127.0.0.1:18004/v1/admin, clouds.yaml's
+#   ``orchestration_endpoint_override`` and, for python-heatclient's own
+#   ``openstack stack ...`` commands, which ignore that, ``auth: endpoint``.
+# * Heat 27's policy defaults ask for the roles member or reader, which that
+#   identity lacks: ``[oslo_policy] enforce_new_defaults = false`` lets each
+#   rule's deprecated check (mostly "not role:heat_stack_user") grant it,
+#   and policy.yaml grants the one rule that still refuses the admin role.
+# * ``keystone_backend``: Heat's own FakeKeystoneClient, so stack domain
+#   users (OS::Heat::DeployedServer with POLL_SERVER_HEAT), trusts and the
+#   like are stubs.
+# * ``[noauth] token_response``: a token with a service catalog that the
+#   noauth middleware attaches to every request: this Heat as
+#   ``orchestration`` (OS::Heat::DeployedServer refuses to exist without
+#   one) and the loopback Swift as ``object-store``, account AUTH_admin
+#   (Heat signs temp URLs for /v1/AUTH_<project>).  Heat does use that
+#   Swift, but Swift shows and accepts X-Account-Meta-Temp-URL-Key only for
+#   a "swift owner", which no request is without auth middleware:
+#   POLL_TEMP_URL and TEMP_URL_SIGNAL fail (KeyError) unless the proxy's
+#   ``swift_owner_headers`` leaves the temp-url keys out (tried with
+#   ``swift_owner_headers = x-account-access-control``: both then work).
+# * A signal to a resource (``openstack stack resource signal``,
+#   signal_transport HEAT_SIGNAL) runs with the stack's stored credentials,
+#   which only Keystone can turn into a session: it fails.  Complete a
+#   deployment with NO_SIGNAL, or by updating it (PUT
+#   /software_deployments/<id> with status COMPLETE).
+#
+# Request counting: uWSGI writes one line per request, after its response
+# went out, to <state>/heat/api-access.log, e.g.
+#
+#   [21/Nov/2026:15:49:18 +0000] "GET /v1/admin/stacks HTTP/1.1" 200 343 37ms
+#
+# The readiness polls of ``start`` and ``status`` are requests too (GET /,
+# /v1/admin/services, /v1/admin/stacks).  Other logs, in the same directory:
+# heat-engine.log, heat-api.log (uWSGI and the application),
+# heat-manage.log.
+
+HEAT_REQUIREMENTS = ['openstack-heat==27.0.1', 'yaql==2.0.1',
+                     'psycopg2-binary==2.9.13', 'pyuwsgi==2.0.30.post1']
+# What `pip install openstack-heat==27.0.1 'yaql<3' psycopg2-binary pyuwsgi`
+# resolved to on Python 3.11 (known good).  yaql 3 dropped format(), which
+# tripleo-heat-templates 18 use.
+HEAT_CONSTRAINTS = [
+    'alembic==1.20.1', 'amqp==5.4.2', 'aodhclient==3.12.0', 'attrs==26.1.0',
+    'autopage==0.6.0', 'bcrypt==5.0.0', 'cachetools==8.0.1',
+    'certifi==2026.10.18', 'cffi==2.1.1', 'charset-normalizer==3.5.2',
+    'cliff==4.17.0', 'cmd2==4.3.1', 'cotyledon==2.2.0', 'croniter==7.0.0',
+    'cryptography==50.0.2', 'debtcollector==3.1.0', 'decorator==5.3.1',
+    'dnspython==2.9.2', 'docker==7.2.0', 'dogpile.cache==1.5.0',
+    'eventlet==0.41.3', 'fasteners==0.20', 'futurist==3.5.0',
+    'greenlet==3.5.6', 'idna==3.20', 'invoke==3.0.3', 'iso8601==2.1.0',
+    'Jinja2==3.1.6', 'jmespath==1.1.0', 'jsonpatch==1.47',
+    'jsonpointer==3.12', 'jsonschema-specifications==2025.9.1',
+    'jsonschema==4.26.0', 'keystoneauth1==5.18.1',
+    'keystonemiddleware==13.0.1', 'kombu==5.7.0', 'lxml==6.1.3',
+    'Mako==1.4.3', 'markdown-it-py==4.3.0', 'MarkupSafe==3.0.4',
+    'mdurl==0.1.2', 'msgpack==1.2.4', 'ncclient==0.7.1', 'netaddr==1.3.0',
+    'neutron-lib==5.0.1', 'openstack-heat==27.0.1', 'openstacksdk==4.22.0',
+    'os-ken==4.2.2', 'os-service-types==1.9.0', 'os-traits==3.9.0',
+    'osc-lib==4.7.0', 'oslo.cache==4.3.0', 'oslo.concurrency==7.6.1',
+    'oslo.config==10.7.0', 'oslo.context==6.5.0', 'oslo.db==18.1.1',
+    'oslo.i18n==6.9.0', 'oslo.log==8.3.2', 'oslo.messaging==18.3.1',
+    'oslo.metrics==0.17.0', 'oslo.middleware==8.2.0', 'oslo.policy==6.0.1',
+    'oslo.reports==3.9.0', 'oslo.serialization==5.11.0',
+    'oslo.service==4.8.0', 'oslo.upgradecheck==2.8.0', 'oslo.utils==10.2.0',
+    'oslo.versionedobjects==3.12.0', 'osprofiler==4.4.0', 'ovs==4.0.0',
+    'packaging==26.3', 'paramiko==5.1.0', 'Paste==3.10.1',
+    'PasteDeploy==3.1.0', 'pbr==7.1.3', 'pecan==1.8.0',
+    'platformdirs==4.14.7', 'ply==3.11', 'prettytable==3.18.0',
+    'prometheus_client==0.26.0', 'prompt_toolkit==3.0.53', 'psutil==7.2.2',
+    'psycopg2-binary==2.9.13', 'pycadf==4.1.0', 'pycparser==3.12',
+    'Pygments==2.21.0', 'PyJWT==2.15.1', 'PyNaCl==1.6.2', 'pyOpenSSL==26.4.0',
+    'pyparsing==3.3.3', 'pyperclip==1.11.0', 'python-barbicanclient==7.6.0',
+    'python-blazarclient==4.6.0', 'python-cinderclient==9.10.0',
+    'python-dateutil==4.0.0', 'python-designateclient==7.0.0',
+    'python-glanceclient==4.13.0', 'python-heatclient==5.3.0',
+    'python-ironicclient==6.3.0', 'python-keystoneclient==6.0.0',
+    'python-magnumclient==5.0.0', 'python-manilaclient==6.3.0',
+    'python-mistralclient==6.3.0', 'python-neutronclient==14.0.0',
+    'python-novaclient==18.13.1', 'python-octaviaclient==3.15.0',
+    'python-openstackclient==10.5.0', 'python-swiftclient==4.11.0',
+    'python-troveclient==8.11.0', 'python-zaqarclient==4.7.0',
+    'python-zunclient==5.5.0', 'pyuwsgi==2.0.30.post1', 'PyYAML==6.0.3',
+    'referencing==0.37.0', 'repoze-lru==0.8', 'requests==2.34.2',
+    'rfc3986==2.0.0', 'rich-argparse==1.8.0', 'rich==15.0.0',
+    'Routes==2.5.1', 'rpds-py==2026.9.1', 'setproctitle==1.3.8',
+    'six==1.17.0', 'sortedcontainers==2.4.0', 'SQLAlchemy==2.1.9',
+    'statsd==4.0.1', 'stevedore==5.10.0', 'tenacity==9.2.1',
+    'testresources==2.1.2', 'testscenarios==0.7.0',
+    'typing_extensions==4.16.0', 'tzdata==2026.6', 'urllib3==2.8.0',
+    'vine==5.1.0', 'warlock==2.1.0', 'wcwidth==0.9.4', 'WebOb==1.8.11',
+    'websocket-client==1.9.2', 'wrapt==2.5.2', 'yappi==1.7.6',
+    'yaql==2.0.1',
+]
+HEAT_DB = 'heat'                        # database, and its owner role
+HEAT_DB_PASSWORD = 'heat-loopback'
+HEAT_PROJECT = 'admin'                  # what the noauth middleware gives
+# 32 characters, fixed: the database keeps what Heat encrypted with it
+HEAT_AUTH_ENCRYPTION_KEY = 'tripleoplanclient-loopback-key32'
+HEAT_PIDNAMES = ['heat-engine', 'heat-api']
+# what heat-engine's master (cotyledon) logs when a worker process died
+HEAT_WORKER_DIED = 'exited with status'
+
+
+def heat_settings() -> dict:
+    base = state_dir() / 'heat'
+    return {
+        'base': base,
+        'conf': base / 'heat.conf',
+        'engine_log': base / 'heat-engine.log',
+        'api_log': base / 'heat-api.log',
+        'access_log': base / 'api-access.log',
+        'db_log': base / 'heat-manage.log',
+        'db_stamp': base / 'db.stamp',
+        'run_stamp': base / 'running.stamp',
+        'port': env_port('LOOPBACK_HEAT_PORT', 18004),
+        'venv': cache_dir() / 'venvs' / 'heat',
+    }
+
+
+def heat_url(path: str = '') -> str:
+    return 'http://%s:%d/v1/%s%s' % (HOST, heat_settings()['port'],
+                                     HEAT_PROJECT, path)
+
+
+def heat_cloud() -> dict:
+    # python-heatclient's own OSC commands (openstack stack ...) ignore
+    # orchestration_endpoint_override: they ask the session, whose auth
+    # plugin (none) then answers with its endpoint, for any service that
+    # has no override of its own
+    return {'orchestration_endpoint_override': heat_url(),
+            'auth': {'endpoint': heat_url()}}
+
+
+def heat_env() -> dict:
+    h = heat_settings()
+    return {'LOOPBACK_HEAT_URL': heat_url(),
+            'LOOPBACK_HEAT_ENGINE_LOG': str(h['engine_log']),
+            'LOOPBACK_HEAT_API_LOG': str(h['api_log']),
+            'LOOPBACK_HEAT_ACCESS_LOG': str(h['access_log'])}
+
+
+def heat_token_response() -> str:
+    """What the noauth middleware attaches to each request as its
+    Keystone token: the identity it uses, and a service catalog."""
+    def service(kind: str, name: str, url: str) -> dict:
+        return {'type': kind, 'name': name, 'id': name, 'endpoints': [
+            {'id': '%s-%s' % (name, interface), 'interface': interface,
+             'region': 'RegionOne', 'region_id': 'RegionOne', 'url': url}
+            for interface in ('public', 'internal', 'admin')]}
+    domain = {'id': 'default', 'name': 'Default'}
+    return json.dumps({'token': {
+        'methods': ['token'],
+        'issued_at': '2020-01-01T00:00:00.000000Z',
+        'expires_at': '2999-12-31T23:59:59.000000Z',
+        'user': {'id': 'admin', 'name': 'admin', 'domain': domain},
+        'project': {'id': HEAT_PROJECT, 'name': HEAT_PROJECT,
+                    'domain': domain},
+        'roles': [{'id': 'admin', 'name': 'admin'}],
+        # Heat signs temp URLs for /v1/AUTH_<project>: its own account
+        'catalog': [service('orchestration', 'heat', heat_url()),
+                    service('object-store', 'swift',
+                            swift_url('/v1/AUTH_' + HEAT_PROJECT))],
+    }}, indent=1) + '\n'
+
+
+HEAT_POLICY = '''\
+# generated by tools/loopback.py
+# Requests run as user admin, project admin, roles [admin] (noauth).  With
+# [oslo_policy] enforce_new_defaults = false each rule's deprecated check
+# grants that identity everything but the rules below (and the
+# *:global_index rules, which deny everybody).
+"software_deployments:metadata": "role:admin"
+'''
+
+
+def heat_files(h: dict, venv: Path, db_url: str) -> dict[str, str]:
+    """File name (in <state>/heat) -> content."""
+    base = h['base']
+    conf = '''# generated by tools/loopback.py
+[DEFAULT]
+transport_url = %(transport_url)s
+# no log_file: oslo.log writes to stderr: heat-engine.log, heat-api.log
+debug = false
+# stop within seconds (the default is to wait 60 s; the engine's worker
+# waits out the whole timeout even when it has nothing left to do)
+graceful_shutdown_timeout = 2
+num_engine_workers = 1
+# the legacy engine: several times faster than convergence here
+convergence_engine = false
+# no Keystone: Heat's stub for stack domain users, trusts, ...
+keystone_backend = \
+heat.engine.clients.os.keystone.fake_keystoneclient.FakeKeystoneClient
+auth_encryption_key = %(key)s
+# the stack's stored credentials: the noauth user and password (with the
+# default, trusts, every stack delete logs an ERROR about [trustee])
+deferred_auth_method = password
+# tripleo-heat-templates: hundreds of nested stacks, nested deeply, and
+# stack-create requests of several MB (every template in "files")
+max_resources_per_stack = -1
+max_stacks_per_tenant = -1
+max_software_configs_per_tenant = -1
+max_software_deployments_per_tenant = -1
+max_nested_stack_depth = 20
+max_template_size = 10485760
+max_json_body_size = 67108864
+# the legacy engine validates the whole tree of nested stacks within the
+# create call (default 60 s)
+rpc_response_timeout = 300
+
+[paste_deploy]
+flavor = noauth
+api_paste_config = %(paste)s
+
+[noauth]
+token_response = %(token)s
+
+[oslo_policy]
+enforce_new_defaults = false
+policy_file = %(policy)s
+
+[database]
+connection = %(db_url)s
+
+[clients_heat]
+url = http://%(host)s:%(port)d/v1/%%(tenant_id)s
+
+[yaql]
+# tripleo-heat-templates' expressions over all roles' data (defaults: 200
+# and 10000)
+limit_iterators = 10000
+memory_quota = 1000000
+''' % {'transport_url': rabbitmq_url(), 'key': HEAT_AUTH_ENCRYPTION_KEY,
+       'paste': venv / 'etc' / 'heat' / 'api-paste.ini',
+       'token': base / 'token-response.json', 'policy': base / 'policy.yaml',
+       'db_url': db_url, 'host': HOST, 'port': h['port']}
+    uwsgi = '''# generated by tools/loopback.py
+[uwsgi]
+strict = true
+http-socket = %(host)s:%(port)d
+# http-socket closes the connection after each response; saying so keeps
+# clients from sending their next request on it (connection reset)
+add-header = Connection: close
+module = heat.wsgi.api:application
+pyargv = --config-file %(conf)s
+master = true
+processes = 2
+threads = 4
+enable-threads = true
+# each worker loads Heat (and connects to RabbitMQ) after the fork
+lazy-apps = true
+need-app = true
+# SIGTERM stops (uWSGI 2.0 would reload)
+die-on-term = true
+worker-reload-mercy = 5
+buffer-size = 65535
+# one line per request, once its response went out
+req-logger = file:%(access_log)s
+log-format = [%%(ltime)] "%%(method) %%(uri) %%(proto)" %%(status) \
+%%(size) %%(msecs)ms
+''' % {'host': HOST, 'port': h['port'], 'conf': h['conf'],
+       'access_log': h['access_log']}
+    return {'heat.conf': conf, 'policy.yaml': HEAT_POLICY,
+            'token-response.json': heat_token_response(),
+            'heat-api-uwsgi.ini': uwsgi}
+
+
+def heat_manage(h: dict, *args: str) -> None:
+    cmd = [str(h['venv'] / 'bin' / 'heat-manage'),
+           '--config-file', str(h['conf'])] + list(args)
+    with open(h['db_log'], 'ab') as out:
+        out.write(('=== loopback start %s: %s\n' % (
+            datetime.datetime.now().isoformat(timespec='seconds'),
+            ' '.join(shlex.quote(c) for c in cmd))).encode())
+        out.flush()
+        result = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, cwd=h['base'])
+    if result.returncode != 0:
+        raise LoopbackError('heat: heat-manage %s failed (exit %d)'
+                            % (' '.join(args), result.returncode),
+                            h['db_log'])
+
+
+def heat_sync_db(h: dict) -> None:
+    """The schema, when the database is new (or Heat or the cluster
+    changed)."""
+    def stamp() -> str:
+        return json.dumps([HEAT_REQUIREMENTS, postgres_cluster_id(),
+                           postgres_alembic_version(HEAT_DB)])
+    if h['db_stamp'].exists() and h['db_stamp'].read_text() == stamp():
+        return
+    started = time.monotonic()
+    heat_manage(h, 'db_sync')
+    h['db_stamp'].write_text(stamp())
+    say('heat: database schema ready in %.1f s' % (
+        time.monotonic() - started))
+
+
+def heat_get_json(url: str, timeout: float) -> tuple[int, dict | None]:
+    try:
+        status, body = http_get(url, timeout=timeout)
+        return status, json.loads(body)
+    except (OSError, ValueError):
+        return 0, None
+
+
+def heat_answers() -> bool:
+    """The API answers (GET / lists the versions: 300)."""
+    status, body = heat_get_json('http://%s:%d/' % (
+        HOST, heat_settings()['port']), timeout=5)
+    return status == 300 and bool(body)
+
+
+def heat_engine_registered(since: str) -> bool:
+    """A heat-engine registered itself (in the database, from its RPC
+    server's start) at ``since`` (UTC, ISO) or later."""
+    status, body = heat_get_json(heat_url('/services'), timeout=5)
+    if status != 200 or not isinstance(body, dict):
+        return False
+    return any(s.get('binary') == 'heat-engine' and
+               str(s.get('created_at') or '') >= since
+               for s in body.get('services') or [])
+
+
+def heat_api_ready() -> bool:
+    """A stack list (an RPC call to the engine) gives 200."""
+    status, body = heat_get_json(heat_url('/stacks'), timeout=10)
+    return status == 200 and isinstance(body, dict) and 'stacks' in body
+
+
+def heat_environ() -> dict:
+    """Our environment; requests from Heat to 127.0.0.1 (Swift) bypass
+    any HTTP proxy."""
+    env = dict(os.environ)
+    for var in ('no_proxy', 'NO_PROXY'):
+        hosts = [x for x in env.get(var, '').split(',') if x]
+        env[var] = ','.join(hosts + [HOST, 'localhost'])
+    return env
+
+
+def heat_start(clean: bool = False) -> None:
+    h = heat_settings()
+    require_broker_and_database('heat')
+    venv = ensure_venv('heat', HEAT_REQUIREMENTS, HEAT_CONSTRAINTS,
+                       'heat.version, psycopg2, pyuwsgi')
+    if ' ' in str(h['conf']):
+        raise LoopbackError('heat: uWSGI cannot pass a path with spaces to '
+                            'Heat (%s): set LOOPBACK_DIR' % h['conf'])
+    paste = venv / 'etc' / 'heat' / 'api-paste.ini'
+    if not paste.exists():
+        raise LoopbackError('heat: %s is missing from the venv' % paste)
+    db_url = postgres_url(HEAT_DB, HEAT_DB, HEAT_DB_PASSWORD)
+    files = heat_files(h, venv, db_url)
+    engine_cmd = [str(venv / 'bin' / 'heat-engine'),
+                  '--config-file', str(h['conf'])]
+    api_cmd = [str(venv / 'bin' / 'uwsgi'),
+               '--ini', str(h['base'] / 'heat-api-uwsgi.ini')]
+    stamp = hashlib.sha256(json.dumps(
+        [HEAT_REQUIREMENTS, files, engine_cmd, api_cmd]).encode()).hexdigest()
+    if not clean and all(pidname_alive(n) for n in HEAT_PIDNAMES) and \
+            heat_api_ready():
+        if h['run_stamp'].exists() and h['run_stamp'].read_text() == stamp:
+            say('heat: already running at %s' % heat_url())
+            return
+        say('heat: the configuration changed since it started: restarting')
+    heat_stop(quiet=True)
+    check_ports_free('heat', {'api': h['port']}, 'LOOPBACK_HEAT_PORT')
+    h['base'].mkdir(parents=True, exist_ok=True)
+    h['run_stamp'].unlink(missing_ok=True)
+    started = time.monotonic()
+    engine = {'heat-engine': h['engine_log']}
+    api = {'heat-api': h['api_log']}
+    try:
+        if clean:
+            say('heat: dropping database %s' % HEAT_DB)
+            postgres_drop_database(HEAT_DB)
+        postgres_ensure_database(HEAT_DB, HEAT_DB_PASSWORD)
+        for name, text in files.items():
+            write_if_changed(h['base'] / name, text)
+        heat_sync_db(h)
+        # the engine's registration, in its clock (UTC, to the second)
+        since = (datetime.datetime.now(datetime.timezone.utc) -
+                 datetime.timedelta(seconds=1)).strftime('%Y-%m-%dT%H:%M:%S')
+        env = heat_environ()
+        offset = h['engine_log'].stat().st_size \
+            if h['engine_log'].exists() else 0
+
+        def registered() -> bool:
+            # the engine's master forks a new worker whenever one dies
+            # (e.g. no database): give up at the first death
+            if HEAT_WORKER_DIED in log_since(h['engine_log'], offset):
+                raise LoopbackError('heat: the heat-engine worker exited '
+                                    'during start', h['engine_log'])
+            return heat_engine_registered(since)
+        spawn('heat-engine', engine_cmd, h['engine_log'], h['base'],
+              env=env, stop_timeout=20.0)
+        spawn('heat-api', api_cmd, h['api_log'], h['base'], env=env,
+              stop_timeout=15.0)
+        wait_until('heat', 'the API did not answer on %s:%d' % (
+            HOST, h['port']), heat_answers, engine | api, 120)
+        # a request before the engine consumes its queue would wait for
+        # rpc_response_timeout: first the engine's registration (a
+        # database read), then one stack list (an RPC call)
+        wait_until('heat', 'the engine did not register (GET %s)' %
+                   heat_url('/services'), registered, api | engine, 120)
+        wait_until('heat', 'GET %s gave no 200' % heat_url('/stacks'),
+                   heat_api_ready, engine | api, 60)
+    except LoopbackError as e:
+        heat_stop(quiet=True)
+        raise with_log_tail(e) from None
+    h['run_stamp'].write_text(stamp)
+    say('heat: running at %s (access log %s), started in %.1f s' % (
+        heat_url(), h['access_log'], time.monotonic() - started))
+
+
+def heat_stop(quiet: bool = False) -> None:
+    # the API first: no new requests for the engine
+    stop_pidnames(['heat-api', 'heat-engine'], quiet)
+
+
+def heat_status() -> bool:
+    running = print_pids(HEAT_PIDNAMES)
+    healthy = running and heat_api_ready()
+    print('heat: %s' % ('running at %s' % heat_url() if healthy else
+                        'running but a stack list fails' if running
+                        else 'not running'))
+    return healthy
+
+
+# ---------------------------------------------------------------------------
 # registry and subcommands
 # ---------------------------------------------------------------------------
 
@@ -1740,6 +2225,9 @@ SERVICES = {
     'mistral': {'start': mistral_start, 'stop': mistral_stop,
                 'status': mistral_status, 'cloud': mistral_cloud,
                 'env': mistral_env, 'requires': ['rabbitmq', 'postgres']},
+    'heat': {'start': heat_start, 'stop': heat_stop, 'status': heat_status,
+             'cloud': heat_cloud, 'env': heat_env,
+             'requires': ['rabbitmq', 'postgres']},
 }
 
 
@@ -1774,6 +2262,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     for name in with_requirements(named):
         # --clean wipes the named services only, not what they pull in
         SERVICES[name]['start'](clean=args.clean and name in named)
+        set_started(started() | {name})
     path = write_clouds_yaml()
     say('clouds.yaml: %s (cloud "loopback")' % path)
     return 0
@@ -1783,6 +2272,8 @@ def cmd_stop(args: argparse.Namespace) -> int:
     services = with_dependents(args.services or list(SERVICES))
     for name in reversed(services):
         SERVICES[name]['stop']()
+    set_started(started() - set(services))
+    write_clouds_yaml()
     if not args.services and pids_dir().is_dir():
         # anything else with a pid file here (a service removed since?)
         for path in sorted(pids_dir().glob('*.pid')):

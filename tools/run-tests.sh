@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pass every test from a fresh machine: install what is needed, start the
-# loopback services (Swift, RabbitMQ, PostgreSQL, Mistral with our actions),
-# install our workbook, run unit + functional tests and pep8, stop them.
+# loopback services (Swift, RabbitMQ, PostgreSQL, Mistral with our actions,
+# Heat), install our workbook, run unit + functional tests and pep8, stop
+# them.
 #   tools/run-tests.sh            everything
 #   tools/run-tests.sh unit       unit tests and pep8 only (no services)
 set -eu -o pipefail
@@ -30,7 +31,7 @@ read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
 
 if [ "$what" = all ]; then
     trap 'python3 tools/loopback.py stop >&2 || true' EXIT
-    python3 tools/loopback.py start swift mistral >&2
+    python3 tools/loopback.py start swift mistral heat >&2
     eval "$(python3 tools/loopback.py env)"
     openstack overcloud workbook install -f value >&2
     THT_DIR=$(bash tools/fetch-tht.sh)
