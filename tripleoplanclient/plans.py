@@ -55,7 +55,7 @@ def sync(store, plan, files, listing):
     return added, changed
 
 
-def _render(render, plan, step, inputs):
+def render_step(render, plan, step, inputs):
     """Render after the objects landed; the entry and outcome go in the step.
 
     ``inputs``: the roles / networks paths in force once the step lands.
@@ -82,6 +82,20 @@ def _raise_if_failed(plan, step):
                                     step['outcome']['reason']))
 
 
+def _add_passwords(store, plan, files, listing):
+    """plan-environment.yaml with a value for every password the templates
+    need, written with the rest; values an earlier attempt stored stay."""
+    from tripleoplanclient import passwords
+
+    path = passwords.PLAN_ENVIRONMENT
+    stored = store.get(plan, path) if listing and path in listing else None
+    values = passwords.generate(passwords.needed(files.objects),
+                                passwords.stored(stored) if stored else None)
+    files.objects[path] = passwords.plan_environment(
+        files.objects.get(path) if stored is None else stored, values,
+        plan=plan)
+
+
 def create(store, plan, files, render=None):
     """Create the plan: container, templates, user files, render, record."""
     headers, listing = store.listing(plan)
@@ -100,6 +114,8 @@ def create(store, plan, files, render=None):
         # Only failed creates so far: this one carries on from them.
     if render is not None:
         render.check()
+    if files.templates:
+        _add_passwords(store, plan, files, listing)
     if listing is None:
         store.create_container(plan)
         listing = {}
@@ -110,7 +126,7 @@ def create(store, plan, files, render=None):
         'create', files.environments, added, changed,
         inputs=dict(files.inputs),
         files=_manifest(files, files.sources))
-    _render(render, plan, step, files.inputs)
+    render_step(render, plan, step, files.inputs)
 
     def rebase(record, step):
         raise exceptions.CommandError(
@@ -156,6 +172,49 @@ def _needs_render(record, paths, inputs):
             or any(rendering.is_input(p, merged) for p in paths))
 
 
+class Change(object):
+    """What a step would change in a plan, worked out before writing."""
+
+    def __init__(self, record, files, remove=(), listing=None):
+        if listing is not None:     # templates too: compare with Swift
+            def stored(p):
+                return listing[p]['hash'] if p in listing else None
+        else:                       # user files only: the record knows them
+            known = record['files']
+
+            def stored(p):
+                return known[p]['md5'] if p in known else None
+        self.files = files
+        self.remove = list(remove)
+        self.added, self.changed = _diff(stored, files.objects)
+        self.environments = _amended(record['environments'],
+                                     files.environments, remove)
+        self.inputs = dict(files.inputs)
+        self.empty = not (self.added or self.changed) and \
+            self.environments == record['environments'] and all(
+                record['inputs'].get(k) == v for k, v in self.inputs.items())
+        self.renders = _needs_render(record, self.added + self.changed,
+                                     self.inputs)
+        self.render_inputs = dict(record['inputs'], **self.inputs)
+
+    def write(self, store, plan):
+        store.write(plan, {p: self.files.objects[p]
+                           for p in self.added + self.changed})
+
+    def step(self, action, **details):
+        return record_mod.make_step(
+            action, self.environments, self.added, self.changed,
+            inputs=self.inputs,
+            files=_manifest(self.files, self.added + self.changed),
+            **details)
+
+    def rebase(self, newer, step):
+        """Another writer got in first: apply our change on top of theirs."""
+        step['environments'] = _amended(newer['environments'],
+                                        self.files.environments, self.remove)
+        return step
+
+
 def amend(store, plan, record, files, remove=(), render=None,
           no_render=False):
     """Change only what the user named; returns ``(record, step)``.
@@ -164,31 +223,17 @@ def amend(store, plan, record, files, remove=(), render=None,
     render runs only when a rendering input changed (or the last render
     did not succeed).
     """
-    known = record['files']
-    added, changed = _diff(
-        lambda p: known[p]['md5'] if p in known else None, files.objects)
-    envs = _amended(record['environments'], files.environments, remove)
-    if not (added or changed) and envs == record['environments'] and all(
-            record['inputs'].get(k) == v for k, v in files.inputs.items()):
+    change = Change(record, files, remove)
+    if change.empty:
         return record, None
-    needed = _needs_render(record, added + changed, files.inputs)
-    renders = needed and not no_render
+    renders = change.renders and not no_render
     if renders:
         render.check()
-    store.write(plan, {p: files.objects[p] for p in added + changed})
-    step = record_mod.make_step(
-        'amend', envs, added, changed, inputs=dict(files.inputs),
-        files=_manifest(files, added + changed))
-    if needed:
-        _render(render if renders else None, plan, step,
-                dict(record['inputs'], **files.inputs))
-
-    def rebase(newer, step):
-        # Another writer got in first: apply our change on top of theirs.
-        step['environments'] = _amended(newer['environments'],
-                                        files.environments, remove)
-        return step
-
-    record = store.commit(plan, record, step, rebase)
+    change.write(store, plan)
+    step = change.step('amend')
+    if change.renders:
+        render_step(render if renders else None, plan, step,
+                    change.render_inputs)
+    record = store.commit(plan, record, step, change.rebase)
     _raise_if_failed(plan, step)
     return record, step

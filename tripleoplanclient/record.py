@@ -128,7 +128,24 @@ def apply(record, step):
         record['environments'] = list(step['environments'])
         record['files'].update(step.get('files') or {})
         record['inputs'].update(step.get('inputs') or {})
+        if step.get('templates'):
+            record['templates'] = step['templates']
     return record
+
+
+def last_stack(record):
+    """``{'fingerprint', 'updated'}`` when the newest stack step succeeded.
+
+    What the deploy action compares with to leave an unchanged, untouched
+    stack alone; None after a failed or unfinished stack operation.
+    """
+    for step in reversed(record['history']):
+        if step.get('stack'):
+            if step['outcome']['status'] != 'SUCCESS':
+                return None
+            return {'fingerprint': step['stack'].get('fingerprint'),
+                    'updated': step['stack'].get('updated')}
+    return None
 
 
 def render_state(record):

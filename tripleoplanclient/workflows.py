@@ -14,6 +14,7 @@ from tripleoplanclient import mistral as protocol
 
 WORKBOOK = 'tripleoplan.v1'
 RENDER = WORKBOOK + '.render'
+DEPLOY = WORKBOOK + '.deploy'
 TAG = 'tripleoplan-protocol-%d' % protocol.PROTOCOL
 WORKBOOK_FILE = os.path.join(os.path.dirname(protocol.__file__),
                              'workbook.yaml')
@@ -223,3 +224,32 @@ class Workflows(object):
                 'removed' % (entry['outputs'], self._clock() - started,
                              entry['written'], entry['removed']))
         return entry
+
+    def deploy(self, inputs, timeout):
+        """Run the deploy workflow: ``(its summary, execution id)``.
+
+        The workflow ends once Heat accepted (or refused) the operation;
+        a refusal is a CommandError with Heat's reason.
+        """
+        execution = self.wait(self.start(DEPLOY, dict(
+            inputs, protocol=protocol.PROTOCOL)), timeout)
+        if execution.state in ('IDLE', 'RUNNING', 'PAUSED'):
+            raise errors.CommandError(
+                'The deploy workflow is still %s after %d s; see "openstack '
+                'workflow execution show %s".'
+                % (execution.state, timeout, execution.id))
+        if execution.state != 'SUCCESS':
+            raise errors.CommandError(_reason(execution.state_info))
+        output = execution.output
+        output = json.loads(output) if isinstance(output, str) else (
+            output or {})
+        return output.get('deploy') or {}, execution.id
+
+
+def _reason(state_info):
+    """The action's own message out of Mistral's failure report."""
+    text = (state_info or 'no reason given').strip()
+    marker = text.rfind(']: ')     # "... [action_ex_id=..., idx=0]: <why>"
+    if marker >= 0:
+        text = text[marker + 3:].strip()
+    return text

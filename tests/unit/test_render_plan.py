@@ -8,6 +8,7 @@ import yaml
 
 from tripleoplanclient import environments
 from tripleoplanclient import errors
+from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import render
 from tripleoplanclient import plan_store
 
@@ -49,7 +50,8 @@ class TestRenderPlan(unittest.TestCase):
         delete = self.m.delete(URL + '/p/x/storage-a.yaml', status_code=204)
         manifest = self.m.put(URL + '/p/' + render.MANIFEST,
                               status_code=201)
-        summary = render.render_plan(self.store, 'p')
+        summary = render.render_plan(self.store, 'p',
+                                     cache=objects.ContentCache())
         self.assertEqual(['x/compute-a.yaml'], summary['written'])
         self.assertEqual(['x/storage-a.yaml'], summary['removed'])
         self.assertEqual(b'Compute', put_new.last_request.body)
@@ -78,7 +80,8 @@ class TestRenderPlan(unittest.TestCase):
 
     def test_nothing_changed_reads_only_the_manifest(self):
         self.rendered_before(b'2')
-        summary = render.render_plan(self.store, 'p')
+        summary = render.render_plan(self.store, 'p',
+                                     cache=objects.ContentCache())
         self.assertEqual((1, []), (summary['outputs'], summary['written']))
         # requests-mock lower-cases paths.
         self.assertEqual(['/v1/auth_t/p', '/v1/auth_t/p/' + render.MANIFEST],
@@ -88,7 +91,7 @@ class TestRenderPlan(unittest.TestCase):
         self.rendered_before(b'edited')
         put = self.m.put(URL + '/p/a.yaml', status_code=201)
         self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
-        render.render_plan(self.store, 'p')
+        render.render_plan(self.store, 'p', cache=objects.ContentCache())
         self.assertEqual(b'2', put.last_request.body)
 
     def test_inputs_choose_roles_and_networks(self):
@@ -97,8 +100,9 @@ class TestRenderPlan(unittest.TestCase):
                    'a.j2.yaml': b'{{roles[0].name}}'})
         put = self.m.put(URL + '/p/a.yaml', status_code=201)
         self.m.put(URL + '/p/' + render.MANIFEST, status_code=201)
-        summary = render.render_plan(self.store, 'p',
-                                     {'roles_data': 'user-files/r.yaml'})
+        summary = render.render_plan(
+            self.store, 'p', {'roles_data': 'user-files/r.yaml'},
+            cache=objects.ContentCache())
         self.assertEqual('user-files/r.yaml', summary['roles_data'])
         self.assertEqual('network_data_default.yaml',
                          summary['network_data'])
@@ -108,6 +112,6 @@ class TestRenderPlan(unittest.TestCase):
         self.plan({'roles_data.yaml': b'- name: [\n', 'a.j2.yaml': b'x'})
         with self.assertRaisesRegex(errors.CommandError,
                                     'roles_data.yaml is not valid YAML'):
-            render.render_plan(self.store, 'p')
+            render.render_plan(self.store, 'p', cache=objects.ContentCache())
         self.assertEqual([], [r for r in self.m.request_history
                               if r.method != 'GET'])

@@ -11,6 +11,7 @@ import requests
 import requests_mock
 
 from tripleoplanclient import errors
+from tripleoplanclient import mistral as protocol
 from tripleoplanclient import workflows
 
 URL = 'http://mistral.test/v2'
@@ -70,7 +71,8 @@ class WorkflowsTest(unittest.TestCase):
         self.assertEqual(workflows.RENDER, body['workflow_name'])
         self.assertEqual({'container': 'p', 'swift_url': 'http://swift/v1/A',
                           'roles_data': 'r.yaml', 'network_data': None,
-                          'protocol': 1}, json.loads(body['input']))
+                          'protocol': protocol.PROTOCOL},
+                         json.loads(body['input']))
         self.assertIn('Rendered 50 templates', self.lines[-1])
 
     def test_error_carries_state_info(self):
@@ -124,7 +126,7 @@ class InstallWorkbookTest(unittest.TestCase):
             session=ksa_session.Session(auth=noauth.NoAuth()),
             mistral_url=URL)
 
-    def version(self, protocol=1, status=201):
+    def version(self, protocol=protocol.PROTOCOL, status=201):
         return self.m.post(URL + '/action_executions', status_code=status,
                            json={'id': 'a', 'state': 'SUCCESS', 'output':
                                  json.dumps({'result': {
@@ -136,7 +138,7 @@ class InstallWorkbookTest(unittest.TestCase):
         create = self.m.post(URL + '/workbooks', status_code=201,
                              json={'name': workflows.WORKBOOK})
         self.version()
-        self.assertEqual(('created', 1),
+        self.assertEqual(('created', protocol.PROTOCOL),
                          workflows.install_workbook(self.client, URL))
         self.assertEqual(workflows.workbook_definition(),
                          create.last_request.text)
@@ -146,7 +148,7 @@ class InstallWorkbookTest(unittest.TestCase):
             'name': workflows.WORKBOOK,
             'definition': workflows.workbook_definition()})
         self.version()
-        self.assertEqual(('unchanged', 1),
+        self.assertEqual(('unchanged', protocol.PROTOCOL),
                          workflows.install_workbook(self.client, URL))
 
     def test_actions_of_another_protocol(self):

@@ -7,4 +7,4 @@ the ``mistral.actions`` entry point when it starts.
 
 # Bumped whenever the workbook, the actions' inputs or their results change
 # incompatibly; the client refuses to drive another protocol.
-PROTOCOL = 1
+PROTOCOL = 2

@@ -17,17 +17,22 @@ from tripleoplanclient import mistral as protocol
 LOG = logging.getLogger(__name__)
 
 
-def _swift_url(context, swift_url):
-    if swift_url:
-        return swift_url
+def _endpoint(context, url, service_type, what):
+    if url:
+        return url
     security = getattr(context, 'security', None)
     for service in getattr(security, 'service_catalog', None) or []:
-        if service.get('type') == 'object-store':
+        if service.get('type') == service_type:
             for endpoint in service.get('endpoints', []):
                 if endpoint.get('interface', 'public') == 'public':
                     return endpoint.get('url') or endpoint.get('publicURL')
     raise errors.CommandError(
-        'No Swift endpoint: pass swift_url or run Mistral with Keystone.')
+        'No %s endpoint: pass %s or run Mistral with Keystone.'
+        % (service_type, what))
+
+
+def _token(context):
+    return getattr(getattr(context, 'security', None), 'auth_token', None)
 
 
 def plan_store(context, swift_url):
@@ -35,8 +40,8 @@ def plan_store(context, swift_url):
 
     from tripleoplanclient import plan_store as store_mod
 
-    url = _swift_url(context, swift_url)
-    token = getattr(getattr(context, 'security', None), 'auth_token', None)
+    url = _endpoint(context, swift_url, 'object-store', 'swift_url')
+    token = _token(context)
     local = threading.local()
 
     def connect():
@@ -91,4 +96,44 @@ class RenderPlan(_Action):
                 self.inputs)
         except errors.CommandError as exc:
             LOG.warning('render of plan %s failed: %s', self.container, exc)
+            return actions.Result(error=str(exc))
+
+
+class DeployPlan(_Action):
+    """Create or update the plan's Heat stack from the plan in Swift.
+
+    Returns at once when Heat accepted the operation; the client follows
+    the stack's events itself.
+    """
+
+    def __init__(self, container, environments, swift_url=None,
+                 heat_url=None, plan_environment=None, timeout=240,
+                 unchanged=None, protocol=None):
+        super().__init__(protocol)
+        self.container = container
+        self.environments = environments or []
+        self.swift_url = swift_url
+        self.heat_url = heat_url
+        self.plan_environment = plan_environment
+        self.timeout = timeout
+        self.unchanged = unchanged
+
+    def run(self, context):
+        from heatclient import client as heat_client
+
+        from tripleoplanclient.mistral import deploy
+        try:
+            self.check_protocol()
+            heat_url = _endpoint(context, self.heat_url, 'orchestration',
+                                 'heat_url')
+            swift_url = _endpoint(context, self.swift_url, 'object-store',
+                                  'swift_url')
+            heat = heat_client.Client('1', endpoint=heat_url,
+                                      token=_token(context) or 'none')
+            return deploy.deploy(
+                plan_store(context, swift_url), heat, heat_url, swift_url,
+                self.container, self.environments, self.plan_environment,
+                self.timeout, self.unchanged)
+        except errors.CommandError as exc:
+            LOG.warning('deploy of plan %s failed: %s', self.container, exc)
             return actions.Result(error=str(exc))

@@ -13,6 +13,7 @@ import yaml
 from tripleoplanclient import environments
 from tripleoplanclient import errors
 from tripleoplanclient import rendering
+from tripleoplanclient.mistral import objects as plan_objects
 
 # What the last render read and produced (path -> MD5): the next render
 # removes outputs no longer produced, and has nothing to do when no input
@@ -20,7 +21,7 @@ from tripleoplanclient import rendering
 MANIFEST = 'user-environments/rendered.yaml'
 
 
-def render_plan(store, plan, inputs=None, workers=8):
+def render_plan(store, plan, inputs=None, workers=8, cache=None):
     """Render ``plan``; returns a summary dict (counts and paths).
 
     ``inputs`` names the roles and networks files (``roles_data``,
@@ -48,22 +49,20 @@ def render_plan(store, plan, inputs=None, workers=8):
         # Same inputs, outputs untouched since: the render is done.
         return _summary(last_outputs, {}, [], roles, networks)
 
-    cache = {}
+    cache = plan_objects.CACHE if cache is None else cache
+    objects = plan_objects.PlanObjects(store, plan, listing, cache)
 
     def read(path):
-        if path not in cache:
-            if path not in listing:
-                raise KeyError(path)
-            cache[path] = store.get(plan, path)
-        return cache[path]
+        if path not in listing:
+            raise KeyError(path)
+        return objects.read(path)
 
     # Everything known to be needed, fetched side by side; includes are
     # fetched when the renderer asks for them.
     wanted = [p for p in listing if rendering.is_source(p)] + [
         p for p in (roles, networks, rendering.EXCLUDES) if p in listing]
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        cache.update(zip(wanted, pool.map(
-            lambda p: store.get(plan, p), wanted)))
+        list(pool.map(objects.read, wanted))
 
     try:
         outputs = rendering.render(listing, read, roles, networks)
@@ -76,6 +75,8 @@ def render_plan(store, plan, inputs=None, workers=8):
     stale = sorted(p for p in set(last_outputs) - set(outputs)
                    if p in listing and not rendering.is_source(p))
     store.write(plan, changed)
+    for data in changed.values():     # the deploy that follows reads them
+        cache.put(data)
     store.delete_objects(plan, stale)
     store.write(plan, {MANIFEST: yaml.safe_dump(
         {'inputs': fingerprint, 'outputs': hashes}).encode('utf-8')})

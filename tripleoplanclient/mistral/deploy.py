@@ -1,0 +1,193 @@
+"""Create or update a plan's Heat stack (the body of the deploy action).
+
+The template, every file it reaches and the environment files come from
+the plan in Swift; heatclient's template utilities resolve the references,
+and Heat merges the environments itself (``environment_files``), in the
+recorded order. Parameters: generated passwords < the plan's
+``parameter_defaults`` < the environments.
+"""
+
+import hashlib
+import json
+from urllib import parse
+
+import yaml
+
+from tripleoplanclient import errors
+from tripleoplanclient.mistral import objects as plan_objects
+
+TEMPLATE = 'overcloud.yaml'
+PLAN_ENVIRONMENT = 'plan-environment.yaml'
+_BUSY = '_IN_PROGRESS'
+_DONE = ('CREATE_COMPLETE', 'UPDATE_COMPLETE')
+
+
+def _load(objects, path, what):
+    try:
+        data = yaml.safe_load(objects.read(path)) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, 'problem_mark', None)
+        raise errors.CommandError(
+            '%s %s of plan %s is not valid YAML%s.' % (
+                what, path, objects.plan,
+                ' (line %d)' % (mark.line + 1) if mark else ''))
+    if not isinstance(data, dict):
+        raise errors.CommandError('%s %s of plan %s is not a mapping.'
+                                  % (what, path, objects.plan))
+    return data
+
+
+def parameter_defaults(objects, plan_environment=None):
+    """Generated passwords, overridden by the plan's parameter_defaults."""
+    merged = {}
+    for path in (PLAN_ENVIRONMENT, plan_environment):
+        if path and path in objects:
+            data = _load(objects, path, 'Plan environment')
+            merged.update(data.get('passwords') or {})
+            merged.update(data.get('parameter_defaults') or {})
+    return merged
+
+
+def assemble(objects, base_url, environments, plan_environment=None,
+             template=TEMPLATE):
+    """The create/update fields Heat needs, all from the plan.
+
+    ``base_url``: the container's URL; the keys of ``files`` are object URLs
+    under it, as heatclient names them.
+    """
+    from heatclient.common import template_utils
+
+    plan = objects.plan
+    for path in [template] + list(environments):
+        if path not in objects:
+            raise errors.CommandError(
+                'Plan %s has no %s; add it with "openstack overcloud plan '
+                'amend" or fix the environment list.' % (plan, path))
+    texts = {}
+
+    def object_request(method, url):
+        if not url.startswith(base_url):
+            raise errors.CommandError(
+                'Plan %s references %s, which is outside the plan; store the '
+                'file in the plan (-e or --upload-file).' % (plan, url))
+        path = parse.unquote(url[len(base_url):])
+        if path not in texts:
+            if path not in objects:
+                raise errors.CommandError(
+                    'Plan %s references %s, which it does not hold; store '
+                    'the file in the plan (-e or --upload-file).'
+                    % (plan, path))
+            # Heat's files map carries text (its JSON body cannot hold
+            # bytes).
+            texts[path] = objects.read(path).decode('utf-8')
+        return texts[path]
+
+    try:
+        files, body = template_utils.get_template_contents(
+            template_object=base_url + template,
+            object_request=object_request)
+        env_urls = []
+        for path in environments:
+            url = base_url + parse.quote(path)
+            env_files, env = template_utils.process_environment_and_files(
+                env_path=url, env_path_is_object=lambda u: True,
+                object_request=object_request)
+            files.update(env_files)
+            # heatclient leaves an object environment out of the files map
+            # (it does so only for local ones); Heat reads it from there,
+            # with its registry paths made absolute as above.
+            files[url] = json.dumps(env)
+            env_urls.append(url)
+    except errors.CommandError:
+        raise
+    except Exception as exc:    # heatclient's parse errors name the file
+        raise errors.CommandError('Plan %s: %s' % (plan, exc))
+    # Heat ignores the request's own environment once environment_files
+    # are given: the plan's parameters go first in the list instead, as the
+    # parameter_defaults of plan-environment.yaml (its other keys are not
+    # Heat environment sections).
+    first = base_url + PLAN_ENVIRONMENT
+    files[first] = json.dumps({'parameter_defaults': parameter_defaults(
+        objects, plan_environment)})
+    return {'template': body, 'files': files,
+            'environment_files': [first] + env_urls}
+
+
+def fingerprint(fields):
+    """One digest of everything Heat is given: equal means no change."""
+    text = json.dumps(fields, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode('utf-8')).hexdigest()
+
+
+def _heat_call(heat_url, what, fn, *args, **kwargs):
+    from heatclient import exc as heat_exc
+    try:
+        return fn(*args, **kwargs)
+    except heat_exc.HTTPNotFound:
+        raise
+    except heat_exc.HTTPException as exc:
+        raise errors.CommandError('Heat refused the stack %s: %s' % (
+            what, getattr(exc, 'error', None) and exc.error.get(
+                'error', {}).get('message') or exc))
+    except Exception as exc:
+        names = {c.__name__ for c in type(exc).__mro__}
+        if names & {'ConnectionError', 'ConnectFailure', 'CommunicationError',
+                    'ConnectionRefusedError'}:
+            raise errors.CommandError('Heat is unreachable at %s (%s).'
+                                      % (heat_url, type(exc).__name__))
+        raise
+
+
+def stack_status(heat, heat_url, name):
+    """The stack named ``name``, or None."""
+    from heatclient import exc as heat_exc
+    try:
+        return _heat_call(heat_url, 'lookup', heat.stacks.get, name)
+    except heat_exc.HTTPNotFound:
+        return None
+
+
+def deploy(store, heat, heat_url, swift_url, plan, environments,
+           plan_environment=None, timeout=240, unchanged=None):
+    """Create or update stack ``plan`` from the plan; returns a summary.
+
+    ``unchanged``: ``{'fingerprint', 'updated'}`` of the last successful
+    deploy; when the assembled fields have that fingerprint and the stack
+    is COMPLETE and untouched since, Heat is not called (operation NONE).
+    """
+    headers, listing = store.listing(plan)
+    if listing is None or not store.is_plan(headers):
+        raise errors.CommandError('Plan %s does not exist.' % plan)
+    objects = plan_objects.PlanObjects(store, plan, listing)
+    base_url = '%s/%s/' % (swift_url.rstrip('/'), parse.quote(plan))
+    fields = assemble(objects, base_url, environments, plan_environment)
+    digest = fingerprint(fields)
+    summary = {'fingerprint': digest, 'swift_gets': objects.gets,
+               'cache_hits': objects.hits, 'files': len(fields['files']),
+               'environment_files': len(fields['environment_files'])}
+    stack = stack_status(heat, heat_url, plan)
+    if stack is not None and stack.stack_status.endswith(_BUSY):
+        raise errors.CommandError(
+            'Stack %s is %s: wait for it to end (or cancel it), then run '
+            'the command again.' % (plan, stack.stack_status))
+    if stack is not None and unchanged and \
+            unchanged.get('fingerprint') == digest and \
+            stack.stack_status in _DONE and \
+            unchanged.get('updated') == _updated(stack):
+        summary.update(operation='NONE', stack_id=stack.id,
+                       status=stack.stack_status, updated=_updated(stack))
+        return summary
+    common = dict(fields, timeout_mins=int(timeout), disable_rollback=True)
+    if stack is None:
+        result = _heat_call(heat_url, 'create', heat.stacks.create,
+                            stack_name=plan, **common)
+        summary.update(operation='CREATE', stack_id=result['stack']['id'])
+    else:
+        _heat_call(heat_url, 'update', heat.stacks.update, stack.id,
+                   existing=False, **common)
+        summary.update(operation='UPDATE', stack_id=stack.id)
+    return summary
+
+
+def _updated(stack):
+    return getattr(stack, 'updated_time', None) or stack.creation_time

@@ -1,0 +1,85 @@
+"""Plan objects as the actions read them: each content fetched once.
+
+Mistral's executor lives long and runs every render and deploy, so object
+bytes are kept by MD5 (the ``hash`` of a container listing) for its life:
+an action lists the container, then reads only content it has not seen.
+A redeploy with nothing changed reads no template from Swift, and a deploy
+right after a render finds the rendered templates here already.
+"""
+
+import collections
+import threading
+
+from tripleoplanclient import environments
+from tripleoplanclient import errors
+
+MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
+
+
+class ContentCache(object):
+    """Bytes by MD5, least recently used dropped first."""
+
+    def __init__(self, max_bytes=MAX_BYTES):
+        self._data = collections.OrderedDict()
+        self._size = 0
+        self._max = max_bytes
+        self._lock = threading.Lock()
+
+    def get(self, md5):
+        with self._lock:
+            data = self._data.get(md5)
+            if data is not None:
+                self._data.move_to_end(md5)
+            return data
+
+    def put(self, data):
+        md5 = environments.md5(data)
+        with self._lock:
+            if md5 not in self._data:
+                self._data[md5] = data
+                self._size += len(data)
+            while self._size > self._max:
+                _, old = self._data.popitem(last=False)
+                self._size -= len(old)
+        return md5
+
+
+CACHE = ContentCache()
+
+
+class PlanObjects(object):
+    """Read objects of one plan listing, through the cache.
+
+    ``gets`` counts the objects that came from Swift, ``hits`` those that
+    did not need to.
+    """
+
+    def __init__(self, store, plan, listing, cache=CACHE):
+        self.store = store
+        self.plan = plan
+        self.listing = listing
+        self.cache = cache
+        self.gets = 0
+        self.hits = 0
+        self._lock = threading.Lock()
+
+    def __contains__(self, path):
+        return path in self.listing
+
+    def read(self, path):
+        """The bytes of ``path``; KeyError when the plan has no such object."""
+        entry = self.listing[path]
+        data = self.cache.get(entry['hash'])
+        if data is not None:
+            with self._lock:
+                self.hits += 1
+            return data
+        data = self.store.get(self.plan, path)
+        if data is None:
+            raise errors.CommandError(
+                '%s vanished from plan %s while it was read; run the command '
+                'again.' % (path, self.plan))
+        with self._lock:
+            self.gets += 1
+        self.cache.put(data)
+        return data
