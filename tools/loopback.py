@@ -650,6 +650,10 @@ pipeline = %(pipeline)s
 use = egg:swift#proxy
 account_autocreate = true
 allow_account_management = true
+# No auth middleware makes no request a "swift owner"; without this, Swift
+# would hide and drop X-Account-Meta-Temp-URL-Key and no temp URL could be
+# signed (Heat's TEMP_URL_SIGNAL, software deployment trigger).
+swift_owner_headers = x-account-access-control
 
 [filter:catch_errors]
 use = egg:swift#catch_errors
@@ -1795,9 +1799,9 @@ def mistral_status() -> bool:
 #   (Heat signs temp URLs for /v1/AUTH_<project>).  Heat does use that
 #   Swift, but Swift shows and accepts X-Account-Meta-Temp-URL-Key only for
 #   a "swift owner", which no request is without auth middleware:
-#   POLL_TEMP_URL and TEMP_URL_SIGNAL fail (KeyError) unless the proxy's
-#   ``swift_owner_headers`` leaves the temp-url keys out (tried with
-#   ``swift_owner_headers = x-account-access-control``: both then work).
+#   POLL_TEMP_URL and TEMP_URL_SIGNAL would fail (KeyError); the proxy's
+#   ``swift_owner_headers = x-account-access-control`` leaves the temp-url
+#   keys out of the owner-only headers, and both work.
 # * A signal to a resource (``openstack stack resource signal``,
 #   signal_transport HEAT_SIGNAL) runs with the stack's stored credentials,
 #   which only Keystone can turn into a session: it fails.  Complete a

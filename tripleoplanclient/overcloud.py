@@ -22,6 +22,9 @@ from tripleoplanclient import record as record_mod
 LIFECYCLE_DIR = 'environments/lifecycle/'
 STAGES = ('prepare', 'converge')
 _BUSY = '_IN_PROGRESS'
+# Seconds to keep following after --timeout: Heat's own stack timeout ends
+# the stack at the same moment, and its FAILED event is worth waiting for.
+_GRACE = 10
 
 
 def lifecycle_path(action, stage):
@@ -172,7 +175,7 @@ def run(services, options, action, plan, files, remove=(), stage=None,
     if action != 'deploy':
         services.progress('%s of stack %s, against the last successful step '
                           '(%d):' % (action.capitalize(), plan,
-                                     record_mod.last_id(record)))
+                                     record_mod.last_success_id(record)))
         for line in differences(record, change, lifecycle) or [
                 '  (the same environment list)']:
             services.progress(line)
@@ -242,7 +245,7 @@ def _stack_operation(services, options, plan, record, step, lifecycle):
         return
     status, reason = services.follower.follow(
         plan, result['stack_id'], result['operation'],
-        options.timeout * 60 + 30, marker)
+        options.timeout * 60 + _GRACE, marker)
     final = services.heat.stacks.get('%s/%s' % (plan, result['stack_id']))
     stack['updated'] = getattr(final, 'updated_time', None) or \
         final.creation_time

@@ -22,6 +22,8 @@ import yaml
 
 from tripleoplanclient import errors as exceptions
 
+# What TripleO generated for a plain password.
+DEFAULT_LENGTH = 25
 PLAN_ENVIRONMENT = 'plan-environment.yaml'
 
 _Loader = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
@@ -158,7 +160,7 @@ def _value(name):
         return str(uuid.uuid4())
     if name.startswith('Ceph') and name.endswith('Key'):
         return _ceph_key()
-    return _random(25)
+    return _random(DEFAULT_LENGTH)
 
 
 def generate(names, existing=None):

@@ -78,6 +78,12 @@ def last_id(record):
     return max((s['id'] for s in record['history']), default=0)
 
 
+def last_success_id(record):
+    """Id of the newest step that succeeded (0: none)."""
+    return max((s['id'] for s in record['history']
+                if s['outcome']['status'] == 'SUCCESS'), default=0)
+
+
 def sanitize_argv(argv):
     """The command line as typed, with every secret value masked."""
     out = []

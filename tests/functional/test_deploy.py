@@ -1,0 +1,305 @@
+"""deploy / update / upgrade against the loopback Heat, small templates.
+
+The templates are tiny (two TestResources) so that each stack operation
+takes seconds; the tripleo-heat-templates story is in test_deploy_tht.
+"""
+
+import json
+import os
+import time
+import uuid
+
+import yaml
+
+from tests.functional import base
+
+RECORD = 'user-environments/environments.yaml'
+TEMPLATES = {
+    'overcloud.yaml': '''heat_template_version: rocky
+parameters:
+  AdminPassword: {type: string, hidden: true}
+  Message: {type: string, default: hello}
+  Extra: {type: string, default: ''}
+  Wait: {type: number, default: 0}
+  Fail: {type: boolean, default: false}
+resources:
+  one:
+    type: OS::Heat::TestResource
+    properties:
+      value: {list_join: ['/', [{get_param: Message}, {get_param: Extra}]]}
+      wait_secs: {get_param: Wait}
+      fail: {get_param: Fail}
+  two:
+    type: OS::Small::Thing
+outputs:
+  value: {value: {get_attr: [one, output]}}
+  password_length:
+    value:
+      yaql:
+        expression: $.data.len()
+        data: {get_param: AdminPassword}
+''',
+    'thing.yaml': '''heat_template_version: rocky
+resources:
+  r: {type: OS::Heat::RandomString}
+''',
+    'registry.yaml': 'resource_registry:\n  OS::Small::Thing: thing.yaml\n',
+    'roles_data.yaml': '- name: Controller\n',
+    'environments/lifecycle/update-prepare.yaml':
+        'parameter_defaults:\n  Extra: update-prepare\n',
+    'environments/lifecycle/upgrade-prepare.yaml':
+        'parameter_defaults:\n  Extra: upgrade-prepare\n',
+}
+
+
+class DeployTest(base.FunctionalTest):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
+                                        TEMPLATES)
+        cls.registry = os.path.join(cls.templates, 'registry.yaml')
+        cls.heat_http = base.Swift(cls.env['LOOPBACK_HEAT_URL'])
+
+    def setUp(self):
+        super().setUp()
+        self.plan = 'dep-%s' % uuid.uuid4().hex[:8]
+        self.mine = self.write('%s/mine.yaml' % self.plan,
+                               'parameter_defaults:\n  Message: mine\n')
+        self.addCleanup(self.delete_all)
+
+    def heat(self, method, path):
+        status, _, body = self.heat_http.request(
+            method, path, headers={'Accept': 'application/json'})
+        return status, (json.loads(body) if body else None)
+
+    def stack(self):
+        # Heat redirects a name to name/id; urllib follows.
+        status, body = self.heat('GET', 'stacks/%s' % self.plan)
+        return body['stack'] if status == 200 else None
+
+    def outputs(self):
+        return {o['output_key']: o['output_value']
+                for o in self.stack()['outputs']}
+
+    def wait_stack(self, timeout=120):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            stack = self.stack()
+            if stack is None or not stack['stack_status'].endswith(
+                    '_IN_PROGRESS'):
+                return stack
+            time.sleep(1)
+        self.fail('stack %s still busy after %d s' % (self.plan, timeout))
+
+    def delete_all(self):
+        stack = self.wait_stack()
+        if stack is not None:
+            self.heat('DELETE', 'stacks/%s/%s' % (self.plan, stack['id']))
+            deadline = time.monotonic() + 120
+            while self.stack() is not None and time.monotonic() < deadline:
+                time.sleep(1)
+        if self.swift.listing(self.plan) is not None:
+            self.openstack('overcloud', 'plan', 'delete', '-y', self.plan)
+
+    def record(self):
+        return yaml.safe_load(self.swift.get(self.plan, RECORD))
+
+    def deploy(self, *args):
+        return self.openstack_json('overcloud', 'deploy', '--stack',
+                                   self.plan, *args)
+
+    def first_deploy(self):
+        return self.deploy('--templates', self.templates, '-e',
+                           self.registry, '-e', self.mine)
+
+
+class TestDeployStory(DeployTest):
+
+    def test_deploy_redeploy_update_upgrade(self):
+        dry = self.openstack_json(
+            'overcloud', 'deploy', '--stack', self.plan, '--templates',
+            self.templates, '-e', self.registry, '-e', self.mine,
+            '--dry-run')
+        self.assertEqual(('CREATE', True), (dry['operation'],
+                                            dry['plan_created']))
+        self.assertIsNone(self.swift.listing(self.plan))
+        self.assertIsNone(self.stack())
+
+        created = self.first_deploy()
+        self.assertEqual(('CREATE', 'CREATE_COMPLETE', 'SUCCESS'), (
+            created['operation'], created['stack_status'],
+            created['status']))
+        self.assertEqual(['registry.yaml', 'user-files%s' % self.mine],
+                         created['environments'])
+        stack = self.stack()
+        self.assertEqual(created['stack_id'], stack['id'])
+        # Generated password reached Heat; the plan environment keeps it.
+        self.assertEqual({'value': 'mine/', 'password_length': 25},
+                         self.outputs())
+        plan_env = yaml.safe_load(self.swift.get(self.plan,
+                                                 'plan-environment.yaml'))
+        password = plan_env['passwords']['AdminPassword']
+        self.assertEqual(25, len(password))
+
+        # Nothing changed: Heat is not called, the stack is untouched.
+        again = self.first_deploy()
+        self.assertEqual(('NONE', 'SUCCESS', False), (
+            again['operation'], again['status'], again['rendered']))
+        self.assertEqual(stack['updated_time'], self.stack()['updated_time'])
+
+        # update with no -e: the recorded list plus the lifecycle file.
+        before = self.record()['environments']
+        updated = self.openstack_json('overcloud', 'update', '--stack',
+                                      self.plan, '-y')
+        self.assertEqual(('UPDATE', 'UPDATE_COMPLETE'), (
+            updated['operation'], updated['stack_status']))
+        self.assertEqual(before + ['environments/lifecycle/'
+                                   'update-prepare.yaml'],
+                         updated['environments'])
+        self.assertEqual('mine/update-prepare', self.outputs()['value'])
+        # The lifecycle file belongs to that step only.
+        self.assertEqual(before, self.record()['environments'])
+
+        upgraded = self.openstack_json('overcloud', 'upgrade', '--stack',
+                                       self.plan, '-y', '--stage',
+                                       'converge')
+        self.assertEqual(before, upgraded['environments'])
+        self.assertEqual('mine/', self.outputs()['value'])
+
+        # Passwords survive every step and never reach stdout or stderr.
+        plan_env = yaml.safe_load(self.swift.get(self.plan,
+                                                 'plan-environment.yaml'))
+        self.assertEqual(password, plan_env['passwords']['AdminPassword'])
+        out, err = self.openstack('overcloud', 'plan', 'show-history',
+                                  self.plan, '-f', 'json')
+        self.assertNotIn(password, out + err)
+        history = json.loads(out)
+        self.assertEqual(['create', 'deploy', 'deploy', 'update', 'upgrade'],
+                         [s['action'] for s in history])
+        outcomes = [s['outcome'] for s in history[1:]]
+        self.assertEqual(['CREATE_COMPLETE', 'CREATE_COMPLETE',
+                          'UPDATE_COMPLETE', 'UPDATE_COMPLETE'],
+                         [o['stack_status'] for o in outcomes])
+        self.assertEqual({stack['id']}, {o['stack_id'] for o in outcomes})
+
+    def test_update_adds_and_removes_environments(self):
+        self.first_deploy()
+        extra = self.write('%s/extra.yaml' % self.plan,
+                           'parameter_defaults:\n  Extra: extra\n')
+        result = self.openstack_json(
+            'overcloud', 'update', '--stack', self.plan, '-y',
+            '--stage', 'converge', '-e', extra,
+            '--remove-environment', self.mine)
+        self.assertEqual(['registry.yaml', 'user-files%s' % extra],
+                         result['environments'])
+        self.assertEqual('hello/extra', self.outputs()['value'])
+        self.assertEqual(result['environments'],
+                         self.record()['environments'])
+
+    def test_update_asks_and_shows_the_difference(self):
+        self.first_deploy()
+        before = self.snapshot(self.plan)
+        err = self.fail_with('pass -y', 'overcloud', 'update', '--stack',
+                             self.plan)
+        self.assertIn('+ environments/lifecycle/update-prepare.yaml '
+                      '(this step only)', err)
+        self.assertEqual(before, self.snapshot(self.plan))
+
+
+class TestDeployFaults(DeployTest):
+
+    def test_update_or_upgrade_of_an_unknown_stack(self):
+        for action in ('update', 'upgrade'):
+            self.fail_with(r'Stack %s does not exist: run "openstack '
+                           r'overcloud deploy --stack %s" first'
+                           % (self.plan, self.plan), 'overcloud', action,
+                           '--stack', self.plan, '-y')
+        self.assertIsNone(self.swift.listing(self.plan))
+
+    def test_template_error_is_recorded_and_a_rerun_converges(self):
+        self.first_deploy()
+        before = self.record()
+        bad = self.write('%s/bad.yaml' % self.plan,
+                         'resource_registry:\n'
+                         '  OS::Small::Thing: OS::No::Such::Type\n')
+        reason = (r'Heat refused the stack update: The Resource Type '
+                  r'\(OS::Small::Thing\) could not be found')
+        self.fail_with(reason, 'overcloud', 'deploy', '--stack', self.plan,
+                       '-e', bad)
+        after = self.record()
+        step = after['history'][-1]
+        self.assertEqual('FAILED', step['outcome']['status'])
+        self.assertRegex(step['outcome']['reason'], '^' + reason)
+        self.assertEqual(before['environments'], after['environments'])
+        self.assertEqual('CREATE_COMPLETE', self.stack()['stack_status'])
+        rerun = self.deploy()
+        self.assertEqual(('SUCCESS', before['environments']), (
+            rerun['status'], rerun['environments']))
+
+    def test_failed_stack_names_the_resource_and_a_rerun_converges(self):
+        self.first_deploy()
+        fail = self.write('%s/fail.yaml' % self.plan,
+                          'parameter_defaults:\n  Fail: true\n')
+        err = self.fail_with(r'failed: %s:one: .*Test Resource failed'
+                             % self.plan, 'overcloud', 'deploy', '--stack',
+                             self.plan, '-e', fail)
+        self.assertIn('UPDATE_FAILED', err)
+        step = self.record()['history'][-1]
+        self.assertEqual(('FAILED', 'UPDATE_FAILED'), (
+            step['outcome']['status'], step['outcome']['stack_status']))
+        # Fixed by leaving the file out: the recorded list never had it.
+        rerun = self.deploy()
+        self.assertEqual(('UPDATE', 'UPDATE_COMPLETE'), (
+            rerun['operation'], rerun['stack_status']))
+        self.assertNotIn('user-files%s' % fail, rerun['environments'])
+
+    def test_timeout_busy_stack_and_rerun(self):
+        self.first_deploy()
+        # TestResource waits only when its value changes.
+        wait = self.write('%s/wait.yaml' % self.plan,
+                          'parameter_defaults:\n  Wait: 30\n'
+                          '  Extra: slow\n')
+        started = time.monotonic()
+        self.fail_with('TIMEOUT', 'overcloud', 'deploy', '--stack',
+                       self.plan, '-e', wait, '--timeout', '0.05')
+        self.assertLess(time.monotonic() - started, 28)
+        self.assertEqual('TIMEOUT',
+                         self.record()['history'][-1]['outcome']['status'])
+        # Still running in Heat: nothing may start on top of it.
+        self.assertEqual('UPDATE_IN_PROGRESS', self.stack()['stack_status'])
+        before = self.snapshot(self.plan)
+        self.fail_with('is UPDATE_IN_PROGRESS: wait until it ends',
+                       'overcloud', 'update', '--stack', self.plan, '-y')
+        self.assertEqual(before, self.snapshot(self.plan))
+        self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
+        rerun = self.deploy('-e', wait)
+        self.assertEqual(('SUCCESS', 'UPDATE_COMPLETE'), (
+            rerun['status'], rerun['stack_status']))
+        self.assertIn('user-files%s' % wait, rerun['environments'])
+
+    def test_no_wait_returns_in_progress(self):
+        self.first_deploy()
+        extra = self.write('%s/extra.yaml' % self.plan,
+                           'parameter_defaults:\n  Extra: later\n')
+        result = self.deploy('-e', extra, '--no-wait')
+        self.assertEqual(('IN_PROGRESS', 'UPDATE_IN_PROGRESS'), (
+            result['status'], result['stack_status']))
+        self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
+
+    def test_heat_unreachable(self):
+        self.first_deploy()
+        before = self.snapshot(self.plan)
+        config = yaml.safe_load(open(self.env['OS_CLIENT_CONFIG_FILE']))
+        cloud = config['clouds'][self.env['OS_CLOUD']]
+        cloud['orchestration_endpoint_override'] = 'http://127.0.0.1:9/v1/x'
+        path = self.write('%s/clouds.yaml' % self.plan, yaml.safe_dump(config))
+        env = dict(self.env, OS_CLIENT_CONFIG_FILE=path)
+        for action in ('deploy', 'update'):
+            out, err = self.openstack('overcloud', action, '--stack',
+                                      self.plan, '-y', fail=True, env=env)
+            self.assertIn('Cannot reach Heat at http://127.0.0.1:9/v1/x',
+                          err)
+            self.assertEqual('', out)
+        self.assertEqual(before, self.snapshot(self.plan))
