@@ -59,16 +59,23 @@ class AccessLog(object):
                 return again
             lines = again
 
-    def since(self, mark):
-        """``(requests, bytes received, {method: count})`` since ``mark``."""
+    def since(self, mark, path=None):
+        """``(requests, bytes received, {method: count})`` since ``mark``.
+
+        ``path``: count only requests whose path starts with it (other
+        users of the same Swift stay out of the figures).
+        """
         lines = self._settled()[mark:]
         methods = {}
-        received = 0
+        received = count = 0
         for line in lines:
             fields = line.decode('utf-8', 'replace').split(' ')
+            if path and not fields[4].startswith(path):
+                continue
+            count += 1
             methods[fields[3]] = methods.get(fields[3], 0) + 1
             received += int(fields[10]) if fields[10].isdigit() else 0
-        return len(lines), received, methods
+        return count, received, methods
 
 
 def run(cmd, env):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, start the loopback services, and
-# walk a real THT 18.0.0 plan through its life: create (rendered in
-# Mistral) -> amend -> show-history -> export. (deploy / update join when
-# Heat does.)
+# walk a real THT 18.0.0 plan through its life: plan create (rendered in
+# Mistral) -> amend -> deploy (Heat, deployed servers) -> update with no -e
+# -> show-history -> export.
 # Progress goes to stderr; the JSON results to stdout.
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
@@ -16,40 +16,52 @@ bash tools/bootstrap.sh >&2
 export PATH=$venv/bin:$PATH
 
 trap 'python3 tools/loopback.py stop >&2 || true' EXIT
-python3 tools/loopback.py start swift mistral >&2
+python3 tools/loopback.py start swift mistral heat >&2
 eval "$(python3 tools/loopback.py env)"
 openstack overcloud workbook install -f json
 tht=$(bash tools/fetch-tht.sh)
 plan=${DEMO_PLAN:-overcloud}
 work=$(mktemp -d)
 
+cp tests/functional/fixtures/tht18-deployed-server.yaml \
+    tests/functional/fixtures/tht18-container-images.yaml "$work/"
 cat > "$work/my-settings.yaml" <<YAML
-# The operator's own environment, outside the templates tree.
-resource_registry:
-  OS::TripleO::Services::Ptp: $tht/deployment/time/ptp-baremetal-ansible.yaml
+# The operator's own settings, outside the templates tree.
 parameter_defaults:
   NtpServer: [pool.ntp.org]
 YAML
-printf 'parameter_defaults:\n  ControllerCount: 1\n  ComputeCount: 1\n' \
-    > "$work/scale.yaml"
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
+if openstack stack show "$plan" -f value -c id >/dev/null 2>&1; then
+    step "removing the stack $plan left by an earlier demo"
+    openstack stack delete -y --wait "$plan" >&2
+fi
 if openstack overcloud plan show-history "$plan" -f value -c id >/dev/null 2>&1; then
     step "removing the plan $plan left by an earlier demo"
     openstack overcloud plan delete -y "$plan"
 fi
-step "plan create $plan: THT 18.0.0 + 2 THT environments + 1 of our own"
+step "plan create $plan: THT 18.0.0, 5 THT environments + 3 of our own"
 openstack overcloud plan create "$plan" --templates "$tht" \
-    -e "$tht/environments/docker-ha.yaml" \
-    -e "$tht/environments/network-environment.yaml" \
-    -e "$work/my-settings.yaml" \
-    -n "$tht/network-data-samples/default-network-isolation.yaml" -f json
-step "plan amend: add scale.yaml (only that file travels)"
-openstack overcloud plan amend "$plan" -e "$work/scale.yaml" -f json
+    -e "$tht/overcloud-resource-registry-puppet.yaml" \
+    -e "$tht/environments/low-memory-usage.yaml" \
+    -e "$tht/environments/debug.yaml" \
+    -e "$tht/environments/sshd-banner.yaml" \
+    -e "$work/tht18-deployed-server.yaml" \
+    -e "$work/tht18-container-images.yaml" \
+    -e "$work/my-settings.yaml" -f json
+step "plan amend: add login-defs.yaml (only that file travels)"
+openstack overcloud plan amend "$plan" \
+    -e "$tht/environments/login-defs.yaml" -f json
 step "plan amend: my-settings.yaml changed, updated in place"
 echo '  TimeZone: UTC' >> "$work/my-settings.yaml"
 openstack overcloud plan amend "$plan" -e "$work/my-settings.yaml" -f json
+step "overcloud deploy: Heat creates the stack from the plan (a few minutes)"
+openstack overcloud deploy --stack "$plan" -f json
+step "overcloud deploy again: nothing changed, Heat is not called"
+openstack overcloud deploy --stack "$plan" -f json
+step "overcloud update, no -e: the recorded list + lifecycle/update-prepare.yaml"
+openstack overcloud update --stack "$plan" -y -f json
 step "plan show-history"
 openstack overcloud plan show-history "$plan" -f json
 step "plan export"

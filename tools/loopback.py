@@ -1881,6 +1881,18 @@ HEAT_PROJECT = 'admin'                  # what the noauth middleware gives
 # 32 characters, fixed: the database keeps what Heat encrypted with it
 HEAT_AUTH_ENCRYPTION_KEY = 'tripleoplanclient-loopback-key32'
 HEAT_PIDNAMES = ['heat-engine', 'heat-api']
+# heat-engine's own entry point, run with a longer thread switch interval.
+# Heat 27's engine runs on native threads (oslo.service's threading
+# backend) and every yaql function shares one parser whose ply lexer keeps
+# the text being parsed: a thread switch in the middle of a parse lets
+# another nested stack's expression replace it, and THT 18 failed at
+# random with "Bad expression Parse error: unexpected end of statement"
+# (seen on FirewallFrontendRules).  A parse does no I/O, so with 1 s
+# between forced switches (default 5 ms) one practically never yields
+# mid-parse; threads still switch whenever one waits for I/O.
+HEAT_ENGINE_MAIN = ('import sys; sys.argv[0] = "heat-engine"; '
+                    'sys.setswitchinterval(1.0); '
+                    'from heat.cmd.engine import main; sys.exit(main())')
 # what heat-engine's master (cotyledon) logs when a worker process died
 HEAT_WORKER_DIED = 'exited with status'
 
@@ -2134,7 +2146,7 @@ def heat_start(clean: bool = False) -> None:
         raise LoopbackError('heat: %s is missing from the venv' % paste)
     db_url = postgres_url(HEAT_DB, HEAT_DB, HEAT_DB_PASSWORD)
     files = heat_files(h, venv, db_url)
-    engine_cmd = [str(venv / 'bin' / 'heat-engine'),
+    engine_cmd = [str(venv / 'bin' / 'python'), '-c', HEAT_ENGINE_MAIN,
                   '--config-file', str(h['conf'])]
     api_cmd = [str(venv / 'bin' / 'uwsgi'),
                '--ini', str(h['base'] / 'heat-api-uwsgi.ini')]

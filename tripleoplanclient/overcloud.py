@@ -210,7 +210,7 @@ def _stack_operation(services, options, plan, record, step, lifecycle):
     existing = current_stack(services, plan)
     if existing is not None and options.wait:
         marker = services.follower.last_event(plan, existing.id)
-    environments = step['environments'] + ([lifecycle] if lifecycle else [])
+    environments = record_mod.heat_environments(step)
     inputs = {
         'container': plan, 'environments': environments,
         'swift_url': services.swift_url, 'heat_url': services.heat_url,
@@ -225,8 +225,12 @@ def _stack_operation(services, options, plan, record, step, lifecycle):
         step['outcome'].update(status='FAILED', reason=str(exc))
         return
     step['execution'] = execution
+    # What assembling cost: Swift GETs (0 when the action's cache held
+    # every object) and the files Heat got.
     stack = {'id': result['stack_id'], 'operation': result['operation'],
-             'fingerprint': result['fingerprint']}
+             'fingerprint': result['fingerprint'],
+             'swift_gets': result.get('swift_gets'),
+             'files': result.get('files')}
     step['stack'] = stack
     step['outcome']['stack_id'] = result['stack_id']
     if result['operation'] == 'NONE':

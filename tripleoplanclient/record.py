@@ -139,6 +139,13 @@ def apply(record, step):
     return record
 
 
+def heat_environments(step):
+    """The environment list a stack step gave Heat: the plan's list plus
+    the lifecycle file of that step only (update/upgrade stages)."""
+    return list(step['environments']) + (
+        [step['lifecycle']] if step.get('lifecycle') else [])
+
+
 def last_stack(record):
     """``{'fingerprint', 'updated'}`` when the newest stack step succeeded.
 

@@ -98,6 +98,8 @@ class StackFollower(object):
                 where, res.resource_name)
             failed.append((getattr(res, 'stack_name', '') + ':' + label,
                            res.resource_status_reason))
-        # A nested stack's failure repeats its child's: the deepest say why.
-        failed.sort(key=lambda f: -f[0].count('-'))
+        # The causes first: resources Heat merely stopped say "aborted",
+        # and a nested stack's failure repeats its child's (deepest first).
+        failed.sort(key=lambda f: ('aborted' in (f[1] or ''),
+                                   -f[0].count('-')))
         return failed[:limit]

@@ -135,10 +135,11 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
 
     def result(self, plan, step):
         from osc_lib.cli import format_columns
+
+        from tripleoplanclient import record as record_mod
         outcome = step['outcome']
         stack = step.get('stack') or {}
-        envs = step['environments'] + (
-            [step['lifecycle']] if step.get('lifecycle') else [])
+        envs = record_mod.heat_environments(step)
         self.progress('Stack %s: %s %s (step %d recorded).' % (
             plan, stack.get('operation'), outcome.get('stack_status'),
             step['id']))

@@ -231,7 +231,7 @@ class ShowPlanHistory(PlanCommand, command.Lister):
         for step in store.steps_after(plan, record_mod.last_id(record)):
             record_mod.apply(record, step)
         rows = ((s['id'], s['time'], s['action'], s['user'],
-                 format_columns.ListColumn(s['environments']),
+                 format_columns.ListColumn(record_mod.heat_environments(s)),
                  format_columns.DictColumn(s['outcome']))
                 for s in record['history'])
         return HISTORY_COLUMNS, rows

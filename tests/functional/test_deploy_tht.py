@@ -1,0 +1,87 @@
+"""The real thing: tripleo-heat-templates 18.0.0 through deploy and update.
+
+Deployed servers (1 controller, 1 compute), rendered in Mistral, created
+and then updated by the loopback Heat: several minutes.
+"""
+
+import json
+import os
+import subprocess
+import time
+import uuid
+
+import yaml
+
+from tests.functional import base
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'fixtures')
+UPDATE_PREPARE = 'environments/lifecycle/update-prepare.yaml'
+
+
+class TestTHTDeployUpdate(base.FunctionalTest):
+
+    def setUp(self):
+        super().setUp()
+        self.tht = base.tht_dir()
+        self.plan = 'tht-%s' % uuid.uuid4().hex[:8]
+        self.addCleanup(self.delete_all)
+
+    def delete_all(self):
+        subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
+                        self.plan], env=self.env, capture_output=True,
+                       timeout=900)
+        subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
+                        self.plan], env=self.env, capture_output=True)
+
+    def test_deploy_then_update_without_environment_files(self):
+        own = [os.path.join(FIXTURES, name) for name in (
+            'tht18-deployed-server.yaml', 'tht18-container-images.yaml')]
+        args = ['overcloud', 'deploy', '--stack', self.plan, '--templates',
+                self.tht, '-e', os.path.join(
+                    self.tht, 'overcloud-resource-registry-puppet.yaml')]
+        for path in own:
+            args += ['-e', path]
+        started = time.monotonic()
+        created = self.openstack_json(*args)
+        created_s = time.monotonic() - started
+        environments = ['overcloud-resource-registry-puppet.yaml'] + [
+            'user-files' + path for path in own]
+        self.assertEqual(('CREATE', 'CREATE_COMPLETE', 'SUCCESS'), (
+            created['operation'], created['stack_status'],
+            created['status']))
+        self.assertEqual(environments, created['environments'])
+        self.assertTrue(created['rendered'])
+
+        started = time.monotonic()
+        updated = self.openstack_json('overcloud', 'update', '--stack',
+                                      self.plan, '-y')
+        updated_s = time.monotonic() - started
+        self.assertEqual(('UPDATE', 'UPDATE_COMPLETE', 'SUCCESS'), (
+            updated['operation'], updated['stack_status'],
+            updated['status']))
+        self.assertEqual(environments + [UPDATE_PREPARE],
+                         updated['environments'])
+        self.assertEqual(created['stack_id'], updated['stack_id'])
+        self.assertFalse(updated['rendered'])
+
+        history = self.openstack_json('overcloud', 'plan', 'show-history',
+                                      self.plan)
+        self.assertEqual(['create', 'deploy', 'update'],
+                         [s['action'] for s in history])
+        self.assertEqual(['SUCCESS'] * 3,
+                         [s['outcome']['status'] for s in history])
+        self.assertEqual(['CREATE_COMPLETE', 'UPDATE_COMPLETE'],
+                         [s['outcome']['stack_status'] for s in history[1:]])
+        self.assertEqual(environments + [UPDATE_PREPARE],
+                         history[-1]['environments'])
+        # The update step names its lifecycle file; the plan's list does
+        # not keep it.
+        step = yaml.safe_load(self.swift.get(
+            self.plan, 'user-environments/steps/000003.yaml'))
+        self.assertEqual(UPDATE_PREPARE, step['lifecycle'])
+        record = yaml.safe_load(self.swift.get(
+            self.plan, 'user-environments/environments.yaml'))
+        self.assertEqual(environments, record['environments'])
+        print(json.dumps({'create_s': round(created_s),
+                          'update_s': round(updated_s)}))

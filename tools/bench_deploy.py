@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Benchmark ``openstack overcloud deploy`` on THT 18.0.0.
+
+One plan, 8 environment files (5 from THT, 3 of our own outside the tree),
+deployed as deployed servers on the loopback Heat. Prints, in one run, for
+a first ``deploy --templates`` (plan create + render + stack create) and a
+redeploy with nothing changed:
+
+* every Swift request to the plan's container (client and Mistral side:
+  the proxy's access log) and every Heat request to the stack API (client
+  and Mistral side: Heat's uWSGI access log), by method;
+* renders per deploy (render steps in the plan record);
+* wall time of the command, next to Heat's own stack create time (first
+  and last event of the stack itself).
+
+And, for comparison, the naive assembly: heatclient's template utilities
+fetching every reference from Swift with one GET each, no cache (what a
+client without our content cache would send for each deploy).
+
+Anchor (the old client and tripleo-common, same kind of plan): ~3,400
+requests first deploy, ~5,700 redeploy, 7-8 renders.
+
+Needs the loopback Swift, Mistral and Heat (``python3 tools/loopback.py
+start swift mistral heat``) and the workbook (``openstack overcloud
+workbook install``). Usage: ``python3 tools/bench_deploy.py [--keep]``
+(--keep leaves the stack and plan for a look).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.join(REPO, 'tools'))
+
+import bench_plan  # noqa: E402  (tools/ helpers: env, Swift access log)
+
+FIXTURES = os.path.join(REPO, 'tests', 'functional', 'fixtures')
+THT_ENVIRONMENTS = [
+    'overcloud-resource-registry-puppet.yaml',   # rendered in Mistral
+    'environments/low-memory-usage.yaml',
+    'environments/debug.yaml',
+    'environments/sshd-banner.yaml',
+    'environments/login-defs.yaml',
+]
+MY_SETTINGS = '''# The operator's own settings, outside the templates tree.
+parameter_defaults:
+  NtpServer: [pool.ntp.org]
+  TimeZone: UTC
+'''
+_HEAT_LINE = re.compile(r'"(\w+) (\S+)')
+
+
+class HeatLog(bench_plan.AccessLog):
+    """Requests Heat's uWSGI logged since a mark (one line each)."""
+
+    def since(self, mark, path=None):
+        methods = {}
+        count = 0
+        for line in self._settled()[mark:]:
+            found = _HEAT_LINE.search(line.decode('utf-8', 'replace'))
+            if not found or (path and not found.group(2).startswith(path)):
+                continue
+            count += 1
+            methods[found.group(1)] = methods.get(found.group(1), 0) + 1
+        return count, 0, methods
+
+
+def heat_get(env, path):
+    req = urllib.request.Request(
+        env['LOOPBACK_HEAT_URL'].rstrip('/') + '/' + path,
+        headers={'Accept': 'application/json'})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        return json.loads(resp.read())
+
+
+def heat_seconds(env, plan, stack_id):
+    """Heat's own time for the stack's last operation (its own events)."""
+    events = heat_get(env, 'stacks/%s/%s/events?resource_name=%s'
+                      '&sort_dir=desc&limit=2' % (plan, stack_id, plan))
+    stamps = [e['event_time'] for e in events['events']]
+    if len(stamps) < 2:
+        return None
+    parse = '%Y-%m-%dT%H:%M:%SZ'
+    end, start = (time.mktime(time.strptime(s, parse)) for s in stamps)
+    return end - start
+
+
+def counted(logs, cmd, env):
+    """Run ``cmd``; ``(seconds, its JSON, [log.since(mark, path)])``.
+
+    ``logs``: ``[(log, path prefix)]``: only the plan's container and the
+    stack API count, not other users of the loopback services.
+    """
+    marks = [log.mark() for log, _ in logs]
+    start = time.monotonic()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if proc.returncode:
+        sys.exit('%s failed:\n%s' % (' '.join(cmd), proc.stderr[-3000:]))
+    counts = [log.since(mark, path) for (log, path), mark in zip(logs, marks)]
+    return seconds, json.loads(proc.stdout), counts
+
+
+def naive_assembly(env, plan, environments, log):
+    """Swift GETs of heatclient resolving the plan with no cache."""
+    from heatclient.common import template_utils
+
+    base = '%s/%s/' % (env['LOOPBACK_SWIFT_URL'].rstrip('/'), plan)
+
+    def object_request(method, url):
+        with urllib.request.urlopen(url, timeout=60) as resp:
+            return resp.read().decode('utf-8')
+
+    mark = log.mark()
+    start = time.monotonic()
+    files, _ = template_utils.get_template_contents(
+        template_object=base + 'overcloud.yaml',
+        object_request=object_request)
+    for path in environments:
+        env_files, _ = template_utils.process_environment_and_files(
+            env_path=base + path, env_path_is_object=lambda u: True,
+            object_request=object_request)
+        files.update(env_files)
+    seconds = time.monotonic() - start
+    requests, _, _ = log.since(mark, urllib.parse.urlsplit(base).path)
+    return requests, len(files), seconds
+
+
+def methods(counts):
+    return ' '.join('%s=%d' % kv for kv in sorted(counts.items()))
+
+
+def main():
+    env = dict(os.environ)
+    env.update(bench_plan.loopback_env())
+    os.environ.update(env)
+    tht = env.get('THT_DIR') or subprocess.run(
+        ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')], check=True,
+        capture_output=True, text=True).stdout.strip()
+    swift_log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
+    heat_log = HeatLog(env['LOOPBACK_HEAT_ACCESS_LOG'])
+    plan = 'bench-deploy-%s' % uuid.uuid4().hex[:6]
+    swift_path = urllib.parse.urlsplit(env['LOOPBACK_SWIFT_URL']).path
+    logs = [(swift_log, '%s/%s' % (swift_path.rstrip('/'), plan)),
+            (heat_log, urllib.parse.urlsplit(env['LOOPBACK_HEAT_URL']).path
+             .rstrip('/') + '/stacks')]
+    work = tempfile.mkdtemp(prefix='bench-deploy-')
+    mine = [os.path.join(work, name) for name in (
+        'deployed-server.yaml', 'container-images.yaml', 'my-settings.yaml')]
+    shutil.copy(os.path.join(FIXTURES, 'tht18-deployed-server.yaml'),
+                mine[0])
+    shutil.copy(os.path.join(FIXTURES, 'tht18-container-images.yaml'),
+                mine[1])
+    with open(mine[2], 'w') as f:
+        f.write(MY_SETTINGS)
+    cmd = ['openstack', 'overcloud', 'deploy', '--stack', plan,
+           '--templates', tht, '-f', 'json']
+    for path in THT_ENVIRONMENTS:
+        cmd += ['-e', os.path.join(tht, path)]
+    for path in mine:
+        cmd += ['-e', path]
+
+    print('overcloud deploy, THT 18.0.0, %d environment files (%d THT, %d '
+          'own), deployed servers, plan %s' % (
+              len(THT_ENVIRONMENTS) + len(mine), len(THT_ENVIRONMENTS),
+              len(mine), plan))
+    print('%-28s %6s %6s %8s %8s %8s' % (
+        '', 'Swift', 'Heat', 'renders', 'wall s', 'Heat s'))
+    rows = []
+    step = 1
+    try:
+        for label in ('first deploy', 'redeploy, nothing changed'):
+            seconds, result, counts = counted(logs, cmd, env)
+            record = json.loads(subprocess.run(
+                ['openstack', 'overcloud', 'plan', 'show-history', plan,
+                 '-f', 'json'], env=env, check=True, capture_output=True,
+                text=True).stdout)
+            n_renders = sum(1 for s in record if s['id'] >= step and
+                            s['action'] in ('create', 'amend', 'deploy')
+                            and _rendered(env, plan, s['id']))
+            step = record[-1]['id'] + 1
+            heat_s = heat_seconds(env, plan, result['stack_id']) \
+                if result['operation'] != 'NONE' else None
+            (swift_n, _, swift_m), (heat_n, _, heat_m) = counts
+            print('%-28s %6d %6d %8d %8.1f %8s' % (
+                label, swift_n, heat_n, n_renders, seconds,
+                '%.0f' % heat_s if heat_s is not None else '-'))
+            rows.append((label, result['operation'], swift_m, heat_m))
+        for label, operation, swift_m, heat_m in rows:
+            print('  %s (Heat operation %s): Swift %s; Heat %s' % (
+                label, operation, methods(swift_m), methods(heat_m)))
+        requests, n_files, seconds = naive_assembly(
+            env, plan, result['environments'], swift_log)
+        print('naive assembly (heatclient, one GET per reference, no cache):'
+              ' %d Swift requests for %d files, %.1f s, on every deploy'
+              % (requests, n_files, seconds))
+        print('anchor (old client + tripleo-common): ~3,400 requests first '
+              'deploy, ~5,700 redeploy, 7-8 renders; goals <= 400, <= 60, 1')
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if '--keep' not in sys.argv:
+            cleanup(env, plan)
+
+
+def _rendered(env, plan, step_id):
+    """True when step ``step_id`` of the plan ran a render."""
+    url = '%s/%s/user-environments/steps/%06d.yaml' % (
+        env['LOOPBACK_SWIFT_URL'].rstrip('/'), plan, step_id)
+    import yaml
+    with urllib.request.urlopen(url, timeout=60) as resp:
+        return bool((yaml.safe_load(resp.read()).get('render') or {})
+                    .get('state') == 'SUCCESS')
+
+
+def cleanup(env, plan):
+    subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait', plan],
+                   env=env, capture_output=True)
+    subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y', plan],
+                   env=env, capture_output=True)
+
+
+if __name__ == '__main__':
+    main()
