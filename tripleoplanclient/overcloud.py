@@ -247,10 +247,15 @@ def _stack_operation(services, options, plan, record, step, lifecycle):
                                stack_status='%s_IN_PROGRESS'
                                % result['operation'])
         return
-    status, reason = services.follower.follow(
-        plan, result['stack_id'], result['operation'],
-        options.timeout * 60 + _GRACE, marker)
-    final = services.heat.stacks.get('%s/%s' % (plan, result['stack_id']))
+    try:
+        status, reason = services.follower.follow(
+            plan, result['stack_id'], result['operation'],
+            options.timeout * 60 + _GRACE, marker)
+        final = services.follower.stack(plan, result['stack_id'])
+    except errors.CommandError as exc:
+        # The operation goes on in Heat: the record must still say so.
+        step['outcome'].update(status='UNKNOWN', reason=str(exc))
+        return
     stack['updated'] = getattr(final, 'updated_time', None) or \
         final.creation_time
     if status == 'TIMEOUT':

@@ -18,6 +18,12 @@ def _unreachable(exc):
                          'ConnectTimeout', 'CommunicationError'})
 
 
+def _transient(exc):
+    """Heat down or restarting (refused, or 5xx from a proxy before it)."""
+    code = getattr(exc, 'code', None)
+    return _unreachable(exc) or (isinstance(code, int) and code >= 500)
+
+
 class StackFollower(object):
     """:param heat: heatclient v1 client; :param progress: line -> stderr"""
 
@@ -34,12 +40,10 @@ class StackFollower(object):
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            if _unreachable(exc):
-                raise errors.CommandError(
-                    'Heat became unreachable while following the stack (%s); '
-                    'the operation may go on: see "openstack stack show".'
-                    % type(exc).__name__)
-            raise
+            error = _command_error(exc)
+            if error is None:
+                raise
+            raise error from None
 
     def last_event(self, name, stack_id):
         """Id of the newest event of the stack (the marker to follow from)."""
@@ -47,6 +51,9 @@ class StackFollower(object):
                             '%s/%s' % (name, stack_id), sort_dir='desc',
                             limit=1)
         return events[0].id if events else None
+
+    def stack(self, name, stack_id):
+        return self._call(self._heat.stacks.get, '%s/%s' % (name, stack_id))
 
     def follow(self, name, stack_id, action, timeout, marker=None):
         """Wait for ``action`` (CREATE/UPDATE) to end; ``(status, reason)``.
@@ -58,8 +65,23 @@ class StackFollower(object):
         deadline = self._clock() + timeout
         interval = self._interval
         while True:
-            events = self._call(self._heat.events.list, ident, marker=marker,
-                                sort_dir='asc')
+            try:
+                events = self._heat.events.list(ident, marker=marker,
+                                                sort_dir='asc')
+            except Exception as exc:
+                if not _transient(exc):
+                    error = _command_error(exc)
+                    if error is None:
+                        raise
+                    raise error from None
+                # A restart of Heat or of the proxy before it must not lose
+                # a deploy of hours: keep asking until the deadline.
+                silent = _describe(exc)
+                self._progress('Heat did not answer (%s); asking again.'
+                               % silent)
+                events = []
+            else:
+                silent = None
             for event in events:
                 marker = event.id
                 self._progress('%s %s %s %s' % (
@@ -73,10 +95,15 @@ class StackFollower(object):
                     return event.resource_status, \
                         event.resource_status_reason
             if self._clock() >= deadline:
+                if silent:
+                    return 'TIMEOUT', ('Heat did not answer (%s) until the '
+                                       'deadline of %d s' % (silent, timeout))
                 return 'TIMEOUT', 'still in progress after %d s' % timeout
-            interval = self._interval if events else min(
-                interval * 2, self._max_interval)
+            if events:
+                interval = self._interval
             self._sleep(min(interval, max(deadline - self._clock(), 0.1)))
+            if not events:
+                interval = min(interval * 2, self._max_interval)
 
     def failures(self, name, stack_id, limit=10):
         """``[(resource, reason)]`` of the failed resources, deepest first.
@@ -84,13 +111,13 @@ class StackFollower(object):
         One request: the resources of every nested stack, filtered on FAILED.
         """
         try:
-            resources = self._call(
-                self._heat.resources.list, '%s/%s' % (name, stack_id),
-                nested_depth=10, filters={'status': 'FAILED'})
-        except errors.CommandError:
-            raise
+            resources = self._heat.resources.list(
+                '%s/%s' % (name, stack_id), nested_depth=10,
+                filters={'status': 'FAILED'})
         except Exception as exc:
-            return [('(could not list failed resources)', str(exc))]
+            # The stack's failure is what matters: record it regardless.
+            return [('(could not list failed resources)', _describe(exc) +
+                     ': ' + str(exc))]
         failed = []
         for res in resources:
             where = getattr(res, 'parent_resource', None)
@@ -103,3 +130,18 @@ class StackFollower(object):
         failed.sort(key=lambda f: ('aborted' in (f[1] or ''),
                                    -f[0].count('-')))
         return failed[:limit]
+
+
+def _command_error(exc):
+    """A CommandError for a failed Heat request; None for anything else."""
+    if not (_transient(exc) or hasattr(exc, 'code')):
+        return None
+    return errors.CommandError(
+        'Heat failed to answer while following the stack (%s); the '
+        'operation may go on: see "openstack stack show".' % _describe(exc))
+
+
+def _describe(exc):
+    code = getattr(exc, 'code', None)
+    return '%s %s' % (code, type(exc).__name__) if code else \
+        type(exc).__name__

@@ -39,12 +39,13 @@ def _load(objects, path, what):
 
 def parameter_defaults(objects, plan_environment=None):
     """Generated passwords, overridden by the plan's parameter_defaults."""
+    loaded = [_load(objects, path, 'Plan environment')
+              for path in (PLAN_ENVIRONMENT, plan_environment)
+              if path and path in objects]
     merged = {}
-    for path in (PLAN_ENVIRONMENT, plan_environment):
-        if path and path in objects:
-            data = _load(objects, path, 'Plan environment')
-            merged.update(data.get('passwords') or {})
-            merged.update(data.get('parameter_defaults') or {})
+    for section in ('passwords', 'parameter_defaults'):
+        for data in loaded:
+            merged.update(data.get(section) or {})
     return merged
 
 
@@ -82,6 +83,7 @@ def assemble(objects, base_url, environments, plan_environment=None,
             texts[path] = objects.read(path).decode('utf-8')
         return texts[path]
 
+    path = template
     try:
         files, body = template_utils.get_template_contents(
             template_object=base_url + template,
@@ -100,8 +102,10 @@ def assemble(objects, base_url, environments, plan_environment=None,
             env_urls.append(url)
     except errors.CommandError:
         raise
-    except Exception as exc:    # heatclient's parse errors name the file
-        raise errors.CommandError('Plan %s: %s' % (plan, exc))
+    except Exception as exc:
+        # heatclient's parse errors do not always name the file.
+        raise errors.CommandError('Plan %s, %s (or a file it references): '
+                                  '%s' % (plan, path, exc))
     # Heat ignores the request's own environment once environment_files
     # are given: the plan's parameters go first in the list instead, as the
     # parameter_defaults of plan-environment.yaml (its other keys are not
