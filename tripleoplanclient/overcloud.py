@@ -128,6 +128,7 @@ def run(services, options, action, plan, files, remove=(), stage=None,
     from tripleoplanclient import passwords
 
     store = services.store
+    created = None
     stack = current_stack(services, plan)
     if action != 'deploy' and stack is None:
         raise errors.CommandError(
@@ -150,7 +151,7 @@ def run(services, options, action, plan, files, remove=(), stage=None,
                               environments=files.environments,
                               renders=services.renderer is not None)
         services.workflows().check()
-        record, _ = plans.create(store, plan, files, services.renderer)
+        record, created = plans.create(store, plan, files, services.renderer)
         listing = None
         files = files.__class__(files.templates)    # all of it is stored
         with_templates = False
@@ -191,6 +192,12 @@ def run(services, options, action, plan, files, remove=(), stage=None,
     services.workflows().check()
     change.write(store, plan)
     details = {'lifecycle': lifecycle} if lifecycle else {}
+    if created is not None:
+        # This command began by creating the plan (and rendering it).
+        details['plan_created'] = {
+            'step': created['id'],
+            'rendered': (created.get('render') or {}).get('state')
+            == 'SUCCESS'}
     if with_templates and files.templates != record.get('templates'):
         details['templates'] = files.templates
     step = change.step(action, **details)

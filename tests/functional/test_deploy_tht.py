@@ -85,6 +85,10 @@ class TestTHTDeployUpdate(base.FunctionalTest):
         step = yaml.safe_load(self.swift.get(
             self.plan, 'user-environments/steps/000003.yaml'))
         self.assertEqual(UPDATE_PREPARE, step['lifecycle'])
+        # The deploy began with the plan's create step, which rendered.
+        step = yaml.safe_load(self.swift.get(
+            self.plan, 'user-environments/steps/000002.yaml'))
+        self.assertEqual({'step': 1, 'rendered': True}, step['plan_created'])
         record = yaml.safe_load(self.swift.get(
             self.plan, 'user-environments/environments.yaml'))
         self.assertEqual(environments, record['environments'])

@@ -100,8 +100,13 @@ class TestPlanLifeCycle(base.FunctionalTest):
                      self.user_path(os.path.join(os.path.dirname(
                          self.own_env), 'scripts', 'hello.sh'))):
             self.assertIn(path, listing)
-        self.assertEqual(result['added'],
-                         len(local) + 4)
+        # + the 4 user files + plan-environment.yaml with the generated
+        # passwords (THT 18 has none of its own).
+        self.assertNotIn('plan-environment.yaml', local)
+        self.assertEqual(result['added'], len(local) + 5)
+        plan_env = yaml.safe_load(self.swift.get(self.plan,
+                                                 'plan-environment.yaml'))
+        self.assertIn('KeystoneFernetKeys', plan_env['passwords'])
         stored = yaml.safe_load(self.swift.get(self.plan, own))
         reg = stored['resource_registry']
         self.assertEqual('./hello.yaml',

@@ -147,7 +147,10 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
             plan, step['id'], step['action'], stack.get('operation'),
             outcome.get('stack_id'), outcome.get('stack_status'),
             format_columns.ListColumn(envs),
-            (step.get('render') or {}).get('state') == 'SUCCESS',
+            # Whether this command rendered, in its own step or in the
+            # create step it began with.
+            (step.get('render') or {}).get('state') == 'SUCCESS' or
+            (step.get('plan_created') or {}).get('rendered', False),
             outcome['status'])
 
     def templates(self, services, plan, parsed_args):
