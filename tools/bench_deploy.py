@@ -206,8 +206,9 @@ def main():
             print('%-28s %6d %6d %8d %8.1f %8s' % (
                 label, swift_n, heat_n, n_renders, seconds,
                 '%.0f' % heat_s if heat_s is not None else '-'))
-            rows.append((label, result['operation'], swift_m, heat_m))
-        for label, operation, swift_m, heat_m in rows:
+            rows.append((label, result['operation'], swift_m, heat_m,
+                         swift_n + heat_n, n_renders))
+        for label, operation, swift_m, heat_m, _, _ in rows:
             print('  %s (Heat operation %s): Swift %s; Heat %s' % (
                 label, operation, methods(swift_m), methods(heat_m)))
         requests, n_files, seconds = naive_assembly(
@@ -217,6 +218,12 @@ def main():
               % (requests, n_files, seconds))
         print('anchor (old client + tripleo-common): ~3,400 requests first '
               'deploy, ~5,700 redeploy, 7-8 renders; goals <= 400, <= 60, 1')
+        for (label, _, _, _, total, n_renders), anchor, goal in zip(
+                rows, (3400, 5700), (400, 60)):
+            print('  %s: %d requests, %.0fx fewer than the anchor, goal %s; '
+                  '%d render(s)' % (label, total, anchor / max(total, 1),
+                                    'met' if total <= goal else 'MISSED',
+                                    n_renders))
     finally:
         shutil.rmtree(work, ignore_errors=True)
         if '--keep' not in sys.argv:
