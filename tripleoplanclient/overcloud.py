@@ -118,11 +118,12 @@ def differences(record, change, lifecycle):
 
 
 def run(services, options, action, plan, files, remove=(), stage=None,
-        with_templates=False):
+        with_templates=False, record=None):
     """One deploy / update / upgrade step; returns ``(record, step)``.
 
     ``files``: environments.PlanFiles of what the user named, the whole
-    templates tree too when ``with_templates`` (deploy --templates). With
+    templates tree too when ``with_templates`` (deploy --templates).
+    ``record``: the plan's record when the caller read it already. With
     ``options.dry_run`` returns ``(None, description)``, writing nothing.
     """
     from tripleoplanclient import passwords
@@ -135,9 +136,10 @@ def run(services, options, action, plan, files, remove=(), stage=None,
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
             '%s" first. Nothing was changed.' % (plan, plan))
     headers, listing = store.listing(plan)
-    record = None
-    if listing is not None and store.is_plan(headers) and \
-            record_mod.PATH in listing:
+    if listing is None or not store.is_plan(headers) or \
+            record_mod.PATH not in listing:
+        record = None
+    elif record is None:
         record = store.read_record(plan)
     if record is None or not record_mod.succeeded(record):
         if action != 'deploy' or not with_templates:
@@ -204,17 +206,22 @@ def run(services, options, action, plan, files, remove=(), stage=None,
     if change.renders:
         plans.render_step(services.renderer, plan, step, change.render_inputs)
     if step['outcome']['status'] == 'SUCCESS':
-        _stack_operation(services, options, plan, record, step, lifecycle)
+        _stack_operation(services, options, plan, record, step, lifecycle,
+                         stack)
     record = store.commit(plan, record, step, change.rebase)
     return record, step
 
 
-def _stack_operation(services, options, plan, record, step, lifecycle):
-    """Run the deploy workflow and follow the stack; fills the step."""
+def _stack_operation(services, options, plan, record, step, lifecycle,
+                     existing):
+    """Run the deploy workflow and follow the stack; fills the step.
+
+    ``existing``: what current_stack() found when the command began (the
+    action checks again that it is not busy).
+    """
     marker = None
     unchanged = None if options.force or lifecycle else \
         record_mod.last_stack(record)
-    existing = current_stack(services, plan)
     if existing is not None and options.wait:
         marker = services.follower.last_event(plan, existing.id)
     environments = record_mod.heat_environments(step)

@@ -95,11 +95,14 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
         overcloud_plan.collect_user_files(files, parsed_args)
         return files
 
-    def removals(self, store, plan, files, parsed_args):
+    def removals(self, record, plan, files, parsed_args):
         if not parsed_args.remove_environments:
             return []
         from tripleoplanclient import plans
-        record = store.read_record(plan)
+        if record is None:
+            raise exceptions.CommandError(
+                'Plan %s does not exist: nothing to remove an environment '
+                'from. Nothing was changed.' % plan)
         return plans.resolve_removals(files, record['environments'],
                                       parsed_args.remove_environments)
 
@@ -109,9 +112,12 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
 
         plan = plans.check_name(parsed_args.stack)
         services = self.services(parsed_args)
-        files = self.plan_files(parsed_args, self.templates(services, plan,
-                                                            parsed_args))
-        remove = self.removals(services.store, plan, files, parsed_args)
+        # Read once: -e paths are relative to the recorded templates.
+        record = self.stored_record(services.store, plan)
+        files = self.plan_files(
+            parsed_args, getattr(parsed_args, 'templates', None) or
+            (record or {}).get('templates'))
+        remove = self.removals(record, plan, files, parsed_args)
         options = overcloud.Options(
             timeout=parsed_args.timeout, wait=parsed_args.wait,
             dry_run=parsed_args.dry_run,
@@ -119,7 +125,8 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
         record, step = overcloud.run(
             services, options, self.action, plan, files, remove,
             stage=getattr(parsed_args, 'stage', None),
-            with_templates=bool(getattr(parsed_args, 'templates', None)))
+            with_templates=bool(getattr(parsed_args, 'templates', None)),
+            record=record)
         if record is None:
             return self.dry_run_result(plan, step)
         overcloud.raise_if_failed(plan, step)
@@ -153,13 +160,12 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
             (step.get('plan_created') or {}).get('rendered', False),
             outcome['status'])
 
-    def templates(self, services, plan, parsed_args):
-        """The templates directory -e paths are relative to."""
+    def stored_record(self, store, plan):
+        """The plan's record, or None: run() says what to do then."""
         try:
-            record = services.store.read_record(plan)
+            return store.read_record(plan)
         except exceptions.CommandError:
-            return None     # no plan yet: run() says what to do
-        return record.get('templates')
+            return None
 
 
 class Deploy(StackCommand):
@@ -180,11 +186,6 @@ class Deploy(StackCommand):
                  'changed since the last successful deploy.')
         parser.set_defaults(no_render=False)
         return parser
-
-    def templates(self, services, plan, parsed_args):
-        if parsed_args.templates:
-            return parsed_args.templates
-        return super().templates(services, plan, parsed_args)
 
 
 class _Lifecycle(StackCommand):
