@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives import serialization
 from osc_lib import exceptions
 import yaml
 
+from tests.functional import base
 from tripleoplanclient import passwords
 
 TEMPLATE = b"""heat_template_version: wallaby
@@ -102,13 +103,7 @@ class TestNeeded(unittest.TestCase):
 
     @unittest.skipUnless(os.environ.get('THT_DIR'), 'THT_DIR is not set')
     def test_tripleo_heat_templates(self):
-        root = os.environ['THT_DIR']
-        objects = {}
-        for top, _dirs, files in os.walk(root):
-            for name in files:
-                path = os.path.join(top, name)
-                with open(path, 'rb') as f:
-                    objects[os.path.relpath(path, root)] = f.read()
+        objects = base.read_tree(os.environ['THT_DIR'])
         start = time.monotonic()
         names = passwords.needed(objects)
         self.assertLess(time.monotonic() - start, 2)
