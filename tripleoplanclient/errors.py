@@ -11,4 +11,17 @@ except ImportError:  # Mistral's environment
     class CommandError(Exception):
         pass
 
-__all__ = ['CommandError']
+# Exception class names (keystoneauth, requests, heatclient, the standard
+# library) that mean the service could not be reached at all: matched by
+# name so that no client library has to be imported to ask.
+_UNREACHABLE = frozenset([
+    'ConnectFailure', 'ConnectTimeout', 'RetriableConnectionFailure',
+    'ConnectionError', 'CommunicationError', 'ConnectionRefusedError'])
+
+
+def unreachable(exc):
+    """True when ``exc`` says the service did not answer at all."""
+    return any(c.__name__ in _UNREACHABLE for c in type(exc).__mro__)
+
+
+__all__ = ['CommandError', 'unreachable']

@@ -163,7 +163,8 @@ def run(services, options, action, plan, files, remove=(), stage=None,
     lifecycle = None
     if stage is not None:
         lifecycle = lifecycle_path(action, stage)
-        if not store.exists(plan, lifecycle):
+        # update/upgrade never create the plan: the listing is current.
+        if lifecycle not in listing:
             if stage == 'prepare':
                 raise errors.CommandError(
                     'The templates of plan %s have no %s: they do not '

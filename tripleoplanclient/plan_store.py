@@ -122,17 +122,6 @@ class PlanStore(object):
             raise exceptions.CommandError(
                 'Cannot read %s from plan %s: %s' % (name, plan, exc))
 
-    def exists(self, plan, name):
-        """True when ``name`` is in the plan (one HEAD)."""
-        try:
-            self._swift('head_object', plan, name)
-            return True
-        except _client_exception() as exc:
-            if self._status(exc) == 404:
-                return False
-            raise exceptions.CommandError(
-                'Cannot look up %s in plan %s: %s' % (name, plan, exc))
-
     def read_record(self, plan):
         """The plan's record; a clear error when the plan does not exist."""
         data = self.get(plan, record_mod.PATH)

@@ -12,16 +12,10 @@ from tripleoplanclient import errors
 TERMINAL = ('COMPLETE', 'FAILED')
 
 
-def _unreachable(exc):
-    names = {c.__name__ for c in type(exc).__mro__}
-    return bool(names & {'ConnectFailure', 'ConnectionError',
-                         'ConnectTimeout', 'CommunicationError'})
-
-
 def _transient(exc):
     """Heat down or restarting (refused, or 5xx from a proxy before it)."""
     code = getattr(exc, 'code', None)
-    return _unreachable(exc) or (isinstance(code, int) and code >= 500)
+    return errors.unreachable(exc) or (isinstance(code, int) and code >= 500)
 
 
 class StackFollower(object):

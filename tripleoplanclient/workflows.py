@@ -71,7 +71,7 @@ def install_workbook(client, url):
             raise errors.CommandError('Mistral at %s: %s' % (url, exc))
         current = None
     except Exception as exc:
-        if _unreachable(exc):
+        if errors.unreachable(exc):
             raise errors.CommandError('Mistral is unreachable at %s (%s).'
                                       % (url, type(exc).__name__))
         raise
@@ -104,12 +104,6 @@ def install_workbook(client, url):
     return status, theirs
 
 
-def _unreachable(exc):
-    names = {c.__name__ for c in type(exc).__mro__}
-    return bool(names & {'ConnectFailure', 'ConnectionError',
-                         'ConnectTimeout', 'RetriableConnectionFailure'})
-
-
 class Workflows(object):
     """Mistral, as the plan commands use it.
 
@@ -133,7 +127,7 @@ class Workflows(object):
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            if _unreachable(exc):
+            if errors.unreachable(exc):
                 raise errors.CommandError(
                     'Mistral is unreachable at %s (%s): start it or fix the '
                     'workflow endpoint; nothing was changed by %s.' % (

@@ -134,9 +134,7 @@ def _heat_call(heat_url, what, fn, *args, **kwargs):
             what, getattr(exc, 'error', None) and exc.error.get(
                 'error', {}).get('message') or exc))
     except Exception as exc:
-        names = {c.__name__ for c in type(exc).__mro__}
-        if names & {'ConnectionError', 'ConnectFailure', 'CommunicationError',
-                    'ConnectionRefusedError'}:
+        if errors.unreachable(exc):
             raise errors.CommandError('Heat is unreachable at %s (%s).'
                                       % (heat_url, type(exc).__name__))
         raise

@@ -69,12 +69,14 @@ class StackCommand(overcloud_plan.PlanCommand, command.ShowOne):
 
         wrapper = self.app.client_manager.tripleoplan
         heat = wrapper.orchestration()
+        # One Workflows for render and deploy: Mistral is checked once.
+        workflows = self._workflows_once()
         return overcloud.Services(
             store=self.plan_store(), heat=heat,
             heat_url=wrapper.endpoint('orchestration'),
             swift_url=wrapper.endpoint('object-store'),
-            workflows=self._workflows_once(),
-            renderer=self.renderer(parsed_args),
+            workflows=workflows,
+            renderer=self.renderer(parsed_args, workflows),
             follower=stack_events.StackFollower(heat, self.progress),
             progress=self.progress, confirm=self.confirm(parsed_args))
 

@@ -46,13 +46,16 @@ class PlanCommand(command.Command):
                 'clouds.yaml, or pass --no-render.')
         return workflows.Workflows(client, url, self.progress)
 
-    def renderer(self, parsed_args):
-        """The render hook of a plan step, or None with --no-render."""
+    def renderer(self, parsed_args, connect=None):
+        """The render hook of a plan step, or None with --no-render.
+
+        ``connect``: what builds the Workflows (default: self.workflows).
+        """
         if parsed_args.no_render:
             return None
         from tripleoplanclient import workflows
         return workflows.PlanRenderer(
-            self.workflows,
+            connect or self.workflows,
             self.app.client_manager.tripleoplan.endpoint('object-store'),
             parsed_args.timeout * 60)
 
