@@ -1,58 +1,27 @@
 """Mistral executions from the client: check, start, wait, report.
 
-The business logic runs in Mistral (tripleoplanclient.mistral); here the
+The business logic runs in Mistral (``tripleoplanclient.mistral``); here the
 client only makes sure the workbook is there and of its protocol, starts an
-execution and follows it to the end.
+execution with a request built by ``mistral.protocol`` and follows it to
+the end.
 """
 
 import json
-import os
 import time
 
-from tripleoplanclient import errors
-from tripleoplanclient import mistral as protocol
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import poll
+from tripleoplanclient.mistral import protocol
 
-WORKBOOK = 'tripleoplan.v1'
-RENDER = WORKBOOK + '.render'
-DEPLOY = WORKBOOK + '.deploy'
-TAG = 'tripleoplan-protocol-%d' % protocol.PROTOCOL
-WORKBOOK_FILE = os.path.join(os.path.dirname(protocol.__file__),
-                             'workbook.yaml')
+RENDER = protocol.workflow('render')
+DEPLOY = protocol.workflow('deploy')
+_RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 _INSTALL = 'run "openstack overcloud workbook install"'
 
 
-class PlanRenderer(object):
-    """What plan steps call to render: ``check()`` first, then the render.
-
-    Mistral is reached only when a step does render: ``connect`` builds the
-    Workflows on first use.
-    """
-
-    def __init__(self, connect, swift_url, timeout):
-        self._connect = connect
-        self._workflows = None
-        self._swift_url = swift_url
-        self._timeout = timeout
-
-    def check(self):
-        if self._workflows is None:
-            self._workflows = self._connect()
-        self._workflows.check()
-
-    def __call__(self, plan, inputs):
-        # The objects have landed by now: a Mistral that vanished since
-        # check() becomes a failed render on record, not a lost step.
-        try:
-            self.check()
-            return self._workflows.render(plan, self._swift_url, inputs,
-                                          self._timeout)
-        except errors.CommandError as exc:
-            return {'state': 'ERROR', 'info': str(exc)}
-
-
-def workbook_definition():
-    with open(WORKBOOK_FILE) as f:
-        return f.read()
+def _output(execution):
+    output = execution.output
+    return json.loads(output) if isinstance(output, str) else (output or {})
 
 
 def install_workbook(client, url):
@@ -63,17 +32,17 @@ def install_workbook(client, url):
     """
     from mistralclient.api import base as mistral_base
 
-    definition = workbook_definition()
+    definition = protocol.workbook()
     try:
-        current = client.workbooks.get(WORKBOOK)
+        current = client.workbooks.get(protocol.WORKBOOK)
     except mistral_base.APIException as exc:
         if getattr(exc, 'error_code', None) != 404:
-            raise errors.CommandError('Mistral at %s: %s' % (url, exc))
+            raise exceptions.CommandError('Mistral at %s: %s' % (url, exc))
         current = None
     except Exception as exc:
-        if errors.unreachable(exc):
-            raise errors.CommandError('Mistral is unreachable at %s (%s).'
-                                      % (url, type(exc).__name__))
+        if exceptions.unreachable(exc):
+            raise exceptions.CommandError('Mistral is unreachable at %s (%s).'
+                                          % (url, type(exc).__name__))
         raise
     if current is None:
         client.workbooks.create(definition)
@@ -85,18 +54,16 @@ def install_workbook(client, url):
         status = 'unchanged'
     try:
         result = client.action_executions.create(
-            'tripleoplan.version', {}, run_sync=True, save_result=False)
+            protocol.VERSION_ACTION, {}, run_sync=True, save_result=False)
     except mistral_base.APIException as exc:
-        raise errors.CommandError(
+        raise exceptions.CommandError(
             'The workbook is %s, but Mistral at %s cannot run the tripleoplan '
             'actions (%s): install them in Mistral\'s environment (pip '
             'install "tripleoplanclient[mistral]") and restart Mistral.'
             % (status, url, exc))
-    output = result.output
-    output = json.loads(output) if isinstance(output, str) else output
-    theirs = ((output or {}).get('result') or {}).get('protocol')
+    theirs = (_output(result).get('result') or {}).get('protocol')
     if theirs != protocol.PROTOCOL:
-        raise errors.CommandError(
+        raise exceptions.CommandError(
             'The workbook is %s, but the tripleoplan actions in Mistral at %s '
             'speak protocol %s and this client %d: install the same '
             'tripleoplanclient version in Mistral\'s environment and restart '
@@ -105,9 +72,10 @@ def install_workbook(client, url):
 
 
 class Workflows(object):
-    """Mistral, as the plan commands use it.
+    """Mistral, as the plan and stack steps use it.
 
-    :param client: a python-mistralclient v2 client
+    :param client: a python-mistralclient v2 client, or None when no
+        Mistral is configured (the first use says so)
     :param url: Mistral's endpoint, for messages
     :param progress: callable taking one line for stderr
     """
@@ -127,8 +95,8 @@ class Workflows(object):
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            if errors.unreachable(exc):
-                raise errors.CommandError(
+            if exceptions.unreachable(exc):
+                raise exceptions.CommandError(
                     'Mistral is unreachable at %s (%s): start it or fix the '
                     'workflow endpoint; nothing was changed by %s.' % (
                         self._url, type(exc).__name__, what))
@@ -138,50 +106,56 @@ class Workflows(object):
         """Refuse early when Mistral is down or the workbook is not ours."""
         if self._checked:
             return
+        if self._client is None:
+            raise exceptions.CommandError(
+                'No workflow (Mistral) endpoint: rendering and stack '
+                'operations run in Mistral. Add one to the catalog or set '
+                'workflow_endpoint_override in clouds.yaml (plan commands '
+                'also take --no-render).')
         from mistralclient.api import base as mistral_base
         try:
             workflow = self._call('this command', self._client.workflows.get,
                                   RENDER)
         except mistral_base.APIException as exc:
             if getattr(exc, 'error_code', None) == 404:
-                raise errors.CommandError(
+                raise exceptions.CommandError(
                     'Mistral at %s has no workflow %s: %s, then run this '
                     'command again.' % (self._url, RENDER, _INSTALL))
-            raise errors.CommandError('Mistral at %s: %s' % (self._url, exc))
+            raise exceptions.CommandError('Mistral at %s: %s'
+                                          % (self._url, exc))
         tags = getattr(workflow, 'tags', None) or []
-        if TAG not in tags:
-            raise errors.CommandError(
+        if protocol.TAG not in tags:
+            raise exceptions.CommandError(
                 'The workbook %s in Mistral at %s is of another version (tags '
                 '%s, this client needs %s): %s.' % (
-                    WORKBOOK, self._url, ', '.join(tags) or 'none', TAG,
-                    _INSTALL))
+                    protocol.WORKBOOK, self._url, ', '.join(tags) or 'none',
+                    protocol.TAG, _INSTALL))
         self._checked = True
 
-    def start(self, workflow, inputs):
+    def start(self, workflow, request):
         self.check()
         execution = self._call('this command', self._client.executions.create,
-                               workflow, workflow_input=inputs)
+                               workflow, workflow_input={'request': request})
         self._progress('Mistral execution %s of %s started' % (
             execution.id, workflow))
         return execution
 
     def wait(self, execution, timeout):
         """Follow ``execution`` until it ends or ``timeout`` seconds pass."""
-        deadline = self._clock() + timeout
-        state = execution.state
-        interval = self._interval
-        while execution.state in ('IDLE', 'RUNNING', 'PAUSED'):
-            if self._clock() >= deadline:
-                break
-            # Quick answers for quick executions, few requests for long ones.
-            self._sleep(min(interval, max(deadline - self._clock(), 0)))
-            interval = min(interval * 2, self._max_interval)
-            execution = self._call('waiting', self._client.executions.get,
-                                   execution.id)
-            if execution.state != state:
+        # Quick answers for quick executions, few requests for long ones.
+        rounds = poll.Poll(timeout, self._interval, self._max_interval,
+                           sleep=self._sleep, clock=self._clock)
+        for attempt in rounds:
+            if attempt > 1:
                 state = execution.state
-                self._progress('Mistral execution %s: %s'
-                               % (execution.id, state))
+                execution = self._call('waiting', self._client.executions.get,
+                                       execution.id)
+                if execution.state != state:
+                    self._progress('Mistral execution %s: %s'
+                                   % (execution.id, execution.state))
+            if execution.state not in _RUNNING:
+                break
+            rounds.quiet()
         return execution
 
     def render(self, plan, swift_url, inputs, timeout):
@@ -193,23 +167,19 @@ class Workflows(object):
         ``info`` carries Mistral's state_info when it is not SUCCESS.
         """
         started = self._clock()
-        execution = self.wait(self.start(RENDER, {
-            'container': plan, 'swift_url': swift_url,
-            'roles_data': inputs.get('roles_data'),
-            'network_data': inputs.get('network_data'),
-            'protocol': protocol.PROTOCOL}), timeout)
+        execution = self.wait(self.start(RENDER, protocol.request(
+            'render', container=plan, swift_url=swift_url,
+            roles_data=inputs.get('roles_data'),
+            network_data=inputs.get('network_data'))), timeout)
         entry = {'execution': execution.id, 'state': execution.state}
-        if execution.state in ('IDLE', 'RUNNING', 'PAUSED'):
+        if execution.state in _RUNNING:
             entry.update(state='TIMEOUT', info=(
                 'still %s after %d s; see "openstack workflow execution show '
                 '%s"' % (execution.state, timeout, execution.id)))
         elif execution.state != 'SUCCESS':
             entry['info'] = execution.state_info
         else:
-            output = execution.output
-            output = json.loads(output) if isinstance(output, str) else (
-                output or {})
-            summary = output.get('render') or {}
+            summary = _output(execution).get('render') or {}
             entry.update(outputs=summary.get('outputs', 0),
                          written=len(summary.get('written', [])),
                          removed=len(summary.get('removed', [])))
@@ -219,25 +189,48 @@ class Workflows(object):
                              entry['written'], entry['removed']))
         return entry
 
-    def deploy(self, inputs, timeout):
+    def deploy(self, request, timeout):
         """Run the deploy workflow: ``(its summary, execution id)``.
 
-        The workflow ends once Heat accepted (or refused) the operation;
-        a refusal is a CommandError with Heat's reason.
+        ``request``: ``protocol.request('deploy', ...)``. The workflow ends
+        once Heat accepted (or refused) the operation; a refusal is a
+        CommandError with Heat's reason.
         """
-        execution = self.wait(self.start(DEPLOY, dict(
-            inputs, protocol=protocol.PROTOCOL)), timeout)
-        if execution.state in ('IDLE', 'RUNNING', 'PAUSED'):
-            raise errors.CommandError(
+        execution = self.wait(self.start(DEPLOY, request), timeout)
+        if execution.state in _RUNNING:
+            raise exceptions.CommandError(
                 'The deploy workflow is still %s after %d s; see "openstack '
                 'workflow execution show %s".'
                 % (execution.state, timeout, execution.id))
         if execution.state != 'SUCCESS':
-            raise errors.CommandError(_reason(execution.state_info))
-        output = execution.output
-        output = json.loads(output) if isinstance(output, str) else (
-            output or {})
-        return output.get('deploy') or {}, execution.id
+            raise exceptions.CommandError(_reason(execution.state_info))
+        return _output(execution).get('deploy') or {}, execution.id
+
+
+class PlanRenderer(object):
+    """What plan steps call to render: ``check()`` first, then the render.
+
+    :param workflows: a Workflows; Mistral is reached only when a step
+        does render
+    """
+
+    def __init__(self, workflows, swift_url, timeout):
+        self._workflows = workflows
+        self._swift_url = swift_url
+        self._timeout = timeout
+
+    def check(self):
+        self._workflows.check()
+
+    def __call__(self, plan, inputs):
+        # The objects have landed by now: a Mistral that vanished since
+        # check() becomes a failed render on record, not a lost step.
+        try:
+            self.check()
+            return self._workflows.render(plan, self._swift_url, inputs,
+                                          self._timeout)
+        except exceptions.CommandError as exc:
+            return {'state': 'ERROR', 'info': str(exc)}
 
 
 def _reason(state_info):

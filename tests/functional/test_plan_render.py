@@ -7,6 +7,7 @@ import uuid
 import yaml
 
 from tests.functional import base
+from tripleoplanclient.mistral import protocol
 
 RECORD = 'user-environments/environments.yaml'
 
@@ -41,7 +42,7 @@ class TestRenderInMistral(base.FunctionalTest):
     def test_00_workbook_install_is_idempotent_and_checks_actions(self):
         result = self.openstack_json('overcloud', 'workbook', 'install')
         self.assertEqual('unchanged', result['status'])
-        self.assertEqual(2, result['actions_protocol'])
+        self.assertEqual(protocol.PROTOCOL, result['actions_protocol'])
         self.assertEqual(result['protocol'], result['actions_protocol'])
 
     def test_01_create_renders_in_mistral(self):

@@ -15,7 +15,7 @@ import unittest
 import yaml
 
 from tests.functional import base
-from tripleoplanclient import rendering
+from tripleoplanclient.plan import rendering
 
 
 ISOLATION = 'network-data-samples/default-network-isolation.yaml'

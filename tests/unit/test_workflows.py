@@ -2,48 +2,30 @@
 requests-mock and the real python-mistralclient."""
 
 import json
-import unittest
 
-from keystoneauth1 import noauth
-from keystoneauth1 import session as ksa_session
-from mistralclient.api import client as mistral_client
 import requests
-import requests_mock
+import yaml
 
-from tripleoplanclient import errors
-from tripleoplanclient import mistral as protocol
+from tests.unit import fakes
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import protocol
 from tripleoplanclient import workflows
 
-URL = 'http://mistral.test/v2'
+URL = fakes.MISTRAL
 
 
-class FakeClock(object):
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
-
-
-class WorkflowsTest(unittest.TestCase):
+class WorkflowsTest(fakes.HttpTestCase):
 
     def setUp(self):
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
+        super().setUp()
         self.lines = []
-        self.clock = FakeClock()
-        client = mistral_client.client(
-            session=ksa_session.Session(auth=noauth.NoAuth()),
-            mistral_url=URL)
-        self.wf = workflows.Workflows(client, URL, self.lines.append,
+        self.clock = fakes.FakeClock()
+        self.wf = workflows.Workflows(fakes.mistral_client(), URL,
+                                      self.lines.append,
                                       sleep=self.clock.sleep,
                                       clock=self.clock)
 
-    def workflow(self, tags=(workflows.TAG,), status=200):
+    def workflow(self, tags=(protocol.TAG,), status=200):
         return self.m.get(URL + '/workflows/' + workflows.RENDER,
                           status_code=status, json={
                               'id': 'w', 'name': workflows.RENDER,
@@ -69,10 +51,10 @@ class WorkflowsTest(unittest.TestCase):
         self.assertEqual(2, gets.call_count)
         body = self.m.request_history[1].json()
         self.assertEqual(workflows.RENDER, body['workflow_name'])
-        self.assertEqual({'container': 'p', 'swift_url': 'http://swift/v1/A',
-                          'roles_data': 'r.yaml', 'network_data': None,
-                          'protocol': protocol.PROTOCOL},
-                         json.loads(body['input']))
+        self.assertEqual({'request': {
+            'container': 'p', 'swift_url': 'http://swift/v1/A',
+            'roles_data': 'r.yaml', 'network_data': None,
+            'protocol': protocol.PROTOCOL}}, json.loads(body['input']))
         self.assertIn('Rendered 50 templates', self.lines[-1])
 
     def test_error_carries_state_info(self):
@@ -92,20 +74,20 @@ class WorkflowsTest(unittest.TestCase):
 
     def test_missing_workbook(self):
         self.workflow(status=404)
-        with self.assertRaisesRegex(errors.CommandError,
+        with self.assertRaisesRegex(exceptions.CommandError,
                                     'workbook install'):
             self.wf.check()
 
     def test_workbook_of_another_protocol(self):
         self.workflow(tags=['tripleoplan-protocol-0'])
-        with self.assertRaisesRegex(errors.CommandError,
+        with self.assertRaisesRegex(exceptions.CommandError,
                                     'another version.*protocol-0'):
             self.wf.check()
 
     def test_mistral_unreachable(self):
         self.m.get(URL + '/workflows/' + workflows.RENDER,
                    exc=requests.exceptions.ConnectionError)
-        with self.assertRaisesRegex(errors.CommandError,
+        with self.assertRaisesRegex(exceptions.CommandError,
                                     'Mistral is unreachable at ' + URL):
             self.wf.check()
 
@@ -116,15 +98,11 @@ class WorkflowsTest(unittest.TestCase):
         self.assertEqual(1, get.call_count)
 
 
-class InstallWorkbookTest(unittest.TestCase):
+class InstallWorkbookTest(fakes.HttpTestCase):
 
     def setUp(self):
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.client = mistral_client.client(
-            session=ksa_session.Session(auth=noauth.NoAuth()),
-            mistral_url=URL)
+        super().setUp()
+        self.client = fakes.mistral_client()
 
     def version(self, protocol=protocol.PROTOCOL, status=201):
         return self.m.post(URL + '/action_executions', status_code=status,
@@ -133,29 +111,51 @@ class InstallWorkbookTest(unittest.TestCase):
                                      'protocol': protocol}})})
 
     def test_creates_when_missing(self):
-        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, status_code=404,
+        self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, status_code=404,
                    json={'faultstring': 'not found'})
         create = self.m.post(URL + '/workbooks', status_code=201,
-                             json={'name': workflows.WORKBOOK})
+                             json={'name': protocol.WORKBOOK})
         self.version()
         self.assertEqual(('created', protocol.PROTOCOL),
                          workflows.install_workbook(self.client, URL))
-        self.assertEqual(workflows.workbook_definition(),
+        self.assertEqual(protocol.workbook(),
                          create.last_request.text)
 
     def test_unchanged_is_not_rewritten(self):
-        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, json={
-            'name': workflows.WORKBOOK,
-            'definition': workflows.workbook_definition()})
+        self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, json={
+            'name': protocol.WORKBOOK,
+            'definition': protocol.workbook()})
         self.version()
         self.assertEqual(('unchanged', protocol.PROTOCOL),
                          workflows.install_workbook(self.client, URL))
 
     def test_actions_of_another_protocol(self):
-        self.m.get(URL + '/workbooks/' + workflows.WORKBOOK, json={
-            'name': workflows.WORKBOOK, 'definition': 'old'})
-        self.m.put(URL + '/workbooks', json={'name': workflows.WORKBOOK})
+        self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, json={
+            'name': protocol.WORKBOOK, 'definition': 'old'})
+        self.m.put(URL + '/workbooks', json={'name': protocol.WORKBOOK})
         self.version(protocol=7)
-        with self.assertRaisesRegex(errors.CommandError,
+        with self.assertRaisesRegex(exceptions.CommandError,
                                     'updated.*protocol 7'):
             workflows.install_workbook(self.client, URL)
+
+    def test_no_mistral_configured_is_a_clear_error(self):
+        wf = workflows.Workflows(None, None, lambda line: None)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'No workflow \\(Mistral\\) endpoint'):
+            wf.check()
+
+
+class WorkbookTest(fakes.HttpTestCase):
+    """The generated workbook hands each workflow's request to its action."""
+
+    def test_every_workflow_passes_its_request_to_its_action(self):
+        book = yaml.safe_load(protocol.workbook())
+        self.assertEqual(protocol.WORKBOOK, book['name'])
+        self.assertEqual(set(protocol.WORKFLOWS), set(book['workflows']))
+        for name, (action, _, _) in protocol.WORKFLOWS.items():
+            flow = book['workflows'][name]
+            self.assertEqual(['request'], flow['input'])
+            self.assertIn(protocol.TAG, flow['tags'])
+            task = flow['tasks'][name]
+            self.assertEqual(action, task['action'])
+            self.assertEqual({'request': '<% $.request %>'}, task['input'])

@@ -2,9 +2,6 @@
 
 Installed into Mistral's own environment with
 ``pip install tripleoplanclient[mistral]``; Mistral loads the actions from
-the ``mistral.actions`` entry point when it starts.
+the ``mistral.actions`` entry point when it starts. ``protocol`` is what
+the client and these actions agree on.
 """
-
-# Bumped whenever the workbook, the actions' inputs or their results change
-# incompatibly; the client refuses to drive another protocol.
-PROTOCOL = 2

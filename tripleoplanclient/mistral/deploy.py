@@ -11,36 +11,27 @@ import hashlib
 import json
 from urllib import parse
 
-import yaml
-
-from tripleoplanclient import errors
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
-
-TEMPLATE = 'overcloud.yaml'
-PLAN_ENVIRONMENT = 'plan-environment.yaml'
-_BUSY = '_IN_PROGRESS'
-_DONE = ('CREATE_COMPLETE', 'UPDATE_COMPLETE')
+from tripleoplanclient.plan import layout
+from tripleoplanclient.stack import status
 
 
 def _load(objects, path, what):
-    try:
-        data = yaml.safe_load(objects.read(path)) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, 'problem_mark', None)
-        raise errors.CommandError(
-            '%s %s of plan %s is not valid YAML%s.' % (
-                what, path, objects.plan,
-                ' (line %d)' % (mark.line + 1) if mark else ''))
+    # Not quoted: plan environments hold the passwords.
+    data = content.load_yaml(objects.read(path), '%s %s of plan %s' % (
+        what, path, objects.plan), quote=False) or {}
     if not isinstance(data, dict):
-        raise errors.CommandError('%s %s of plan %s is not a mapping.'
-                                  % (what, path, objects.plan))
+        raise exceptions.CommandError(
+            '%s %s of plan %s is not a mapping.' % (what, path, objects.plan))
     return data
 
 
 def parameter_defaults(objects, plan_environment=None):
     """Generated passwords, overridden by the plan's parameter_defaults."""
     loaded = [_load(objects, path, 'Plan environment')
-              for path in (PLAN_ENVIRONMENT, plan_environment)
+              for path in (layout.PLAN_ENVIRONMENT, plan_environment)
               if path and path in objects]
     merged = {}
     for section in ('passwords', 'parameter_defaults'):
@@ -50,7 +41,7 @@ def parameter_defaults(objects, plan_environment=None):
 
 
 def assemble(objects, base_url, environments, plan_environment=None,
-             template=TEMPLATE):
+             template=layout.TEMPLATE):
     """The create/update fields Heat needs, all from the plan.
 
     ``base_url``: the container's URL; the keys of ``files`` are object URLs
@@ -61,20 +52,20 @@ def assemble(objects, base_url, environments, plan_environment=None,
     plan = objects.plan
     for path in [template] + list(environments):
         if path not in objects:
-            raise errors.CommandError(
+            raise exceptions.CommandError(
                 'Plan %s has no %s; add it with "openstack overcloud plan '
                 'amend" or fix the environment list.' % (plan, path))
     texts = {}
 
     def object_request(method, url):
         if not url.startswith(base_url):
-            raise errors.CommandError(
+            raise exceptions.CommandError(
                 'Plan %s references %s, which is outside the plan; store the '
                 'file in the plan (-e or --upload-file).' % (plan, url))
         path = parse.unquote(url[len(base_url):])
         if path not in texts:
             if path not in objects:
-                raise errors.CommandError(
+                raise exceptions.CommandError(
                     'Plan %s references %s, which it does not hold; store '
                     'the file in the plan (-e or --upload-file).'
                     % (plan, path))
@@ -100,17 +91,17 @@ def assemble(objects, base_url, environments, plan_environment=None,
             # with its registry paths made absolute as above.
             files[url] = json.dumps(env)
             env_urls.append(url)
-    except errors.CommandError:
+    except exceptions.CommandError:
         raise
     except Exception as exc:
         # heatclient's parse errors do not always name the file.
-        raise errors.CommandError('Plan %s, %s (or a file it references): '
-                                  '%s' % (plan, path, exc))
+        raise exceptions.CommandError(
+            'Plan %s, %s (or a file it references): %s' % (plan, path, exc))
     # Heat ignores the request's own environment once environment_files
     # are given: the plan's parameters go first in the list instead, as the
     # parameter_defaults of plan-environment.yaml (its other keys are not
     # Heat environment sections).
-    first = base_url + PLAN_ENVIRONMENT
+    first = base_url + layout.PLAN_ENVIRONMENT
     files[first] = json.dumps({'parameter_defaults': parameter_defaults(
         objects, plan_environment)})
     return {'template': body, 'files': files,
@@ -127,59 +118,51 @@ def _heat_call(heat_url, what, fn, *args, **kwargs):
     from heatclient import exc as heat_exc
     try:
         return fn(*args, **kwargs)
-    except heat_exc.HTTPNotFound:
-        raise
     except heat_exc.HTTPException as exc:
-        raise errors.CommandError('Heat refused the stack %s: %s' % (
+        raise exceptions.CommandError('Heat refused the stack %s: %s' % (
             what, getattr(exc, 'error', None) and exc.error.get(
                 'error', {}).get('message') or exc))
     except Exception as exc:
-        if errors.unreachable(exc):
-            raise errors.CommandError('Heat is unreachable at %s (%s).'
-                                      % (heat_url, type(exc).__name__))
+        if exceptions.unreachable(exc):
+            raise exceptions.CommandError(
+                'Heat is unreachable at %s (%s).' % (heat_url,
+                                                     type(exc).__name__))
         raise
 
 
-def stack_status(heat, heat_url, name):
-    """The stack named ``name``, or None."""
-    from heatclient import exc as heat_exc
-    try:
-        return _heat_call(heat_url, 'lookup', heat.stacks.get, name)
-    except heat_exc.HTTPNotFound:
-        return None
+def deploy(store, heat, req):
+    """Create or update stack ``container`` from the plan; a summary.
 
-
-def deploy(store, heat, heat_url, swift_url, plan, environments,
-           plan_environment=None, timeout=240, unchanged=None):
-    """Create or update stack ``plan`` from the plan; returns a summary.
-
-    ``unchanged``: ``{'fingerprint', 'updated'}`` of the last successful
-    deploy; when the assembled fields have that fingerprint and the stack
-    is COMPLETE and untouched since, Heat is not called (operation NONE).
+    ``req``: the deploy request (``protocol.WORKFLOWS['deploy']``) with
+    both endpoints known. ``unchanged`` is ``{'fingerprint', 'updated'}``
+    of the last successful deploy: when the assembled fields have that
+    fingerprint and the stack is COMPLETE and untouched since, Heat is not
+    called (operation NONE).
     """
+    plan, heat_url = req['container'], req['heat_url']
     headers, listing = store.listing(plan)
-    if listing is None or not store.is_plan(headers):
-        raise errors.CommandError('Plan %s does not exist.' % plan)
+    if listing is None or not layout.is_plan(headers):
+        raise exceptions.CommandError('Plan %s does not exist.' % plan)
     objects = plan_objects.PlanObjects(store, plan, listing)
-    base_url = '%s/%s/' % (swift_url.rstrip('/'), parse.quote(plan))
-    fields = assemble(objects, base_url, environments, plan_environment)
+    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), parse.quote(plan))
+    fields = assemble(objects, base_url, req['environments'],
+                      req['plan_environment'])
     digest = fingerprint(fields)
     summary = {'fingerprint': digest, 'swift_gets': objects.gets,
                'cache_hits': objects.hits, 'files': len(fields['files']),
                'environment_files': len(fields['environment_files'])}
-    stack = stack_status(heat, heat_url, plan)
-    if stack is not None and stack.stack_status.endswith(_BUSY):
-        raise errors.CommandError(
-            'Stack %s is %s: wait for it to end (or cancel it), then run '
-            'the command again.' % (plan, stack.stack_status))
+    stack = status.check_idle(status.lookup(heat, plan, heat_url), plan)
+    unchanged = req['unchanged']
     if stack is not None and unchanged and \
             unchanged.get('fingerprint') == digest and \
-            stack.stack_status in _DONE and \
-            unchanged.get('updated') == _updated(stack):
+            stack.stack_status in status.DONE and \
+            unchanged.get('updated') == status.updated(stack):
         summary.update(operation='NONE', stack_id=stack.id,
-                       status=stack.stack_status, updated=_updated(stack))
+                       status=stack.stack_status,
+                       updated=status.updated(stack))
         return summary
-    common = dict(fields, timeout_mins=int(timeout), disable_rollback=True)
+    common = dict(fields, timeout_mins=int(req['timeout']),
+                  disable_rollback=True)
     if stack is None:
         result = _heat_call(heat_url, 'create', heat.stacks.create,
                             stack_name=plan, **common)
@@ -189,7 +172,3 @@ def deploy(store, heat, heat_url, swift_url, plan, environments,
                    existing=False, **common)
         summary.update(operation='UPDATE', stack_id=stack.id)
     return summary
-
-
-def _updated(stack):
-    return getattr(stack, 'updated_time', None) or stack.creation_time

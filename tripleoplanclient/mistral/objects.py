@@ -10,8 +10,8 @@ right after a render finds the rendered templates here already.
 import collections
 import threading
 
-from tripleoplanclient import environments
-from tripleoplanclient import errors
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
 
 MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
 
@@ -33,7 +33,7 @@ class ContentCache(object):
             return data
 
     def put(self, data):
-        md5 = environments.md5(data)
+        md5 = content.md5(data)
         with self._lock:
             if md5 not in self._data:
                 self._data[md5] = data
@@ -76,7 +76,7 @@ class PlanObjects(object):
             return data
         data = self.store.get(self.plan, path)
         if data is None:
-            raise errors.CommandError(
+            raise exceptions.CommandError(
                 '%s vanished from plan %s while it was read; run the command '
                 'again.' % (path, self.plan))
         with self._lock:

@@ -10,15 +10,11 @@ import concurrent.futures
 
 import yaml
 
-from tripleoplanclient import environments
-from tripleoplanclient import errors
-from tripleoplanclient import rendering
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
-
-# What the last render read and produced (path -> MD5): the next render
-# removes outputs no longer produced, and has nothing to do when no input
-# changed and no output was touched since.
-MANIFEST = 'user-environments/rendered.yaml'
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import rendering
 
 
 def render_plan(store, plan, inputs=None, workers=8, cache=None):
@@ -29,19 +25,19 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
     may not hold the step being made yet.
     """
     headers, listing = store.listing(plan)
-    if listing is None or not store.is_plan(headers):
-        raise errors.CommandError('Plan %s does not exist.' % plan)
+    if listing is None or not layout.is_plan(headers):
+        raise exceptions.CommandError('Plan %s does not exist.' % plan)
     roles, (networks,) = rendering.data_paths(inputs or {}, listing)
     if roles not in listing:
-        raise errors.CommandError(
+        raise exceptions.CommandError(
             'Plan %s has no roles data (%s).' % (plan, roles))
 
     data_inputs = {'roles_data': roles, 'network_data': networks}
     fingerprint = {p: e['hash'] for p, e in listing.items()
                    if rendering.is_input(p, data_inputs)}
     last = {}
-    if MANIFEST in listing:
-        last = yaml.safe_load(store.get(plan, MANIFEST)) or {}
+    if layout.RENDER_MANIFEST in listing:
+        last = yaml.safe_load(store.get(plan, layout.RENDER_MANIFEST)) or {}
     last_outputs = last.get('outputs') or {}
     if last.get('inputs') == fingerprint and all(
             listing.get(p, {}).get('hash') == md5
@@ -67,9 +63,9 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
     try:
         outputs = rendering.render(listing, read, roles, networks)
     except rendering.RenderError as exc:
-        raise errors.CommandError(str(exc))
+        raise exceptions.CommandError(str(exc))
 
-    hashes = {p: environments.md5(d) for p, d in outputs.items()}
+    hashes = {p: content.md5(d) for p, d in outputs.items()}
     changed = {p: outputs[p] for p in outputs
                if listing.get(p, {}).get('hash') != hashes[p]}
     stale = sorted(p for p in set(last_outputs) - set(outputs)
@@ -78,7 +74,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
     for data in changed.values():     # the deploy that follows reads them
         cache.put(data)
     store.delete_objects(plan, stale)
-    store.write(plan, {MANIFEST: yaml.safe_dump(
+    store.write(plan, {layout.RENDER_MANIFEST: yaml.safe_dump(
         {'inputs': fingerprint, 'outputs': hashes}).encode('utf-8')})
     return _summary(hashes, changed, stale, roles, networks)
 

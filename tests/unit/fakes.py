@@ -1,0 +1,184 @@
+"""What the unit tests share: services faked at the HTTP level.
+
+Swift, Heat and Mistral are requests-mock URLs driven through the real
+client libraries (swiftclient, heatclient, mistralclient); time is a
+``FakeClock`` handed to the code as its ``sleep`` and ``clock``. Nothing
+of this package is mocked.
+"""
+
+import io
+import json
+import unittest
+from unittest import mock
+
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ksa_session
+import requests_mock
+
+from tripleoplanclient.common import content
+from tripleoplanclient.software import signals
+
+SWIFT = 'http://swift.test/v1/AUTH_t'
+SWIFT_INFO = 'http://swift.test/info'
+HEAT = 'http://heat.test/v1/admin'
+MISTRAL = 'http://mistral.test/v2'
+JSON = {'Content-Type': 'application/json'}
+PLAN_HEADERS = {'X-Container-Meta-Usage-Tripleo': 'plan'}
+SIGNALS = SWIFT + '/' + signals.CONTAINER
+
+
+class FakeClock(object):
+    """A clock that moves only when the code under test sleeps."""
+
+    def __init__(self, now=0.0):
+        self.now = now
+        self.sleeps = []
+
+    def __call__(self):
+        return self.now
+
+    clock = __call__
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def session():
+    return ksa_session.Session(auth=noauth.NoAuth())
+
+
+def swift_connection(url=SWIFT):
+    from swiftclient import client as swift_client
+    return swift_client.Connection(preauthurl=url, preauthtoken='tok',
+                                   retries=0)
+
+
+def plan_store(url=SWIFT, **kwargs):
+    from tripleoplanclient.plan import store
+    return store.PlanStore(lambda: swift_connection(url), **kwargs)
+
+
+def heat_client():
+    from heatclient import client
+    return client.Client('1', session=session(), endpoint_override=HEAT)
+
+
+def mistral_client():
+    from mistralclient.api import client
+    return client.client(session=session(), mistral_url=MISTRAL)
+
+
+def bulk_body(created, errors=()):
+    """What Swift's bulk middleware answers: whitespace, then the JSON
+    verdict, always with status 200."""
+    return '  \n' + json.dumps({
+        'Number Files Created': created, 'Response Status':
+        '400 Bad Request' if errors else '201 Created',
+        'Response Body': '', 'Errors': [list(e) for e in errors]})
+
+
+def make_app(endpoints):
+    """A cliff app whose client manager is the real plugin wrapper over a
+    session with no auth; ``endpoints``: service type -> URL."""
+    from osc_lib import clientmanager
+
+    from tripleoplanclient.osc import plugin
+
+    instance = mock.Mock(spec=clientmanager.ClientManager)
+    instance.session = session()
+    instance.region_name = None
+    instance.interface = 'public'
+    instance.get_endpoint_for_service_type.side_effect = (
+        lambda service_type, **kw: endpoints.get(service_type))
+    app = mock.Mock(spec=['client_manager', 'stderr'])
+    app.client_manager = mock.Mock(spec=['tripleoplan'])
+    app.client_manager.tripleoplan = plugin.make_client(instance)
+    app.stderr = io.StringIO()
+    return app
+
+
+class HttpTestCase(unittest.TestCase):
+    """A requests-mock Mocker per test, and helpers to fill it."""
+
+    def setUp(self):
+        super().setUp()
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+
+    def swift_plan(self, objects, plan='p', url=SWIFT, is_plan=True):
+        """A plan container holding ``{name: bytes}``, listing and GETs."""
+        self.m.get('%s/%s' % (url, plan),
+                   headers=PLAN_HEADERS if is_plan else {}, json=[
+                       {'name': n, 'hash': content.md5(d), 'bytes': len(d)}
+                       for n, d in sorted(objects.items())])
+        for name, data in objects.items():
+            self.m.get('%s/%s/%s' % (url, plan, name), content=data)
+
+    def swift_info(self, bulk=True):
+        body = {'swift': {}}
+        if bulk:
+            body.update(bulk_upload={}, bulk_delete={
+                'max_deletes_per_request': 10000})
+        self.m.get(SWIFT_INFO, json=body)
+
+    def on_heat(self, method, path, *bodies, status=200):
+        """Heat answers ``bodies`` in turn, the last one from then on."""
+        return self.m.register_uri(method, HEAT + path, [
+            {'json': body, 'headers': JSON, 'status_code': status}
+            for body in bodies])
+
+
+class SoftwareTestCase(HttpTestCase):
+    """Heat and the client's Swift account, for triggered deployments."""
+
+    def setUp(self):
+        super().setUp()
+        from swiftclient import client as swift_client
+
+        self.heat = heat_client()
+        self.swift = swift_client.Connection(
+            session=session(), os_options={'object_storage_url': SWIFT},
+            retries=0)
+        self.now = 1000.0
+        self.signals = signals.SignalStore(
+            lambda: self.swift, SWIFT, clock=lambda: self.now)
+        self.lines = []
+
+
+# A SoftwareComponent as Heat stores it: two configs, typed inputs, and an
+# error output.
+COMPONENT = {
+    'id': 'c1', 'name': 'stack-component-x', 'group': 'component',
+    'config': {'configs': [
+        {'actions': ['CREATE'], 'tool': 'script', 'config': 'create'},
+        {'actions': ['BACKUP', 'Restore'], 'tool': 'script',
+         'config': 'backup'}]},
+    'options': {},
+    'inputs': [{'name': 'target', 'type': 'String', 'default': '/var'},
+               {'name': 'level', 'type': 'Number', 'default': 1},
+               {'name': 'extra', 'type': 'Json', 'default': {}}],
+    'outputs': [{'name': 'archive'},
+                {'name': 'error', 'error_output': True}],
+}
+
+
+def stack_derived(source, values, resource='deployment', **changes):
+    """A derived config as Heat's deployment resource writes it."""
+    derived = dict(source, id='d1', **changes)
+    inputs = [dict(i, value=values.get(i['name'], i.get('default')))
+              for i in source['inputs']]
+    inputs += [{'name': n, 'value': v} for n, v in values.items()
+               if n not in {i['name'] for i in source['inputs']}]
+    inputs += [{'name': 'deploy_server_id', 'value': 's1'},
+               {'name': 'deploy_action', 'value': 'CREATE'},
+               {'name': 'deploy_stack_id', 'value': 'stack/1234'},
+               {'name': 'deploy_resource_name', 'value': resource},
+               {'name': 'deploy_signal_transport', 'value': 'NO_SIGNAL'}]
+    derived['inputs'] = inputs
+    return derived
+
+
+def inputs_of(body):
+    return {i['name']: i['value'] for i in body['inputs']}

@@ -1,0 +1,179 @@
+import os
+import tempfile
+import unittest
+
+from osc_lib import exceptions
+import yaml
+
+from tripleoplanclient.plan import files as files_mod
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+class TestPlanFiles(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.root = self.tmp.name
+        self.tht = os.path.join(self.root, 'tht')
+        write(os.path.join(self.tht, 'overcloud.j2.yaml'), 'x: 1\n')
+        write(os.path.join(self.tht, 'deployment', 'a.yaml'),
+              'heat_template_version: rocky\n')
+        write(os.path.join(self.tht, 'environments', 'ha.yaml'),
+              'resource_registry:\n  OS::TripleO::A: ../deployment/a.yaml\n')
+        write(os.path.join(self.tht, 'environments',
+                           'net-iso.j2.yaml'), 'x: 1\n')
+        write(os.path.join(self.tht, '.git', 'HEAD'), 'ref\n')
+        self.user = os.path.join(self.root, 'home', 'stack')
+
+    def files(self):
+        return files_mod.PlanFiles(self.tht)
+
+    def test_templates_keep_their_relative_paths_and_skip_vcs(self):
+        files = self.files()
+        files.add_templates()
+        self.assertEqual(
+            ['deployment/a.yaml', 'environments/ha.yaml',
+             'environments/net-iso.j2.yaml', 'overcloud.j2.yaml'],
+            sorted(files.objects))
+
+    def test_environment_inside_templates_is_referenced_not_copied(self):
+        files = self.files()
+        path = files.add_environment(
+            os.path.join(self.tht, 'environments', 'ha.yaml'))
+        self.assertEqual('environments/ha.yaml', path)
+        self.assertEqual({}, files.objects)
+        self.assertEqual(['environments/ha.yaml'], files.environments)
+
+    def test_rendered_environment_is_accepted_by_its_output_name(self):
+        files = self.files()
+        files.add_environment(
+            os.path.join(self.tht, 'environments', 'net-iso.yaml'))
+        self.assertEqual(['environments/net-iso.yaml'], files.environments)
+
+    def test_j2_environment_suggests_the_rendered_name(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'instead: .*net-iso\.yaml'):
+            self.files().add_environment(
+                os.path.join(self.tht, 'environments', 'net-iso.j2.yaml'))
+
+    def test_user_environment_and_references_go_to_user_files(self):
+        script = write(os.path.join(self.user, 'scripts', 'run.sh'), 'echo\n')
+        write(os.path.join(self.user, 'nested.yaml'),
+              'heat_template_version: rocky\nresources:\n  r:\n'
+              '    type: OS::Heat::SoftwareConfig\n    properties:\n'
+              '      config: {get_file: scripts/run.sh}\n')
+        env = write(os.path.join(self.user, 'env.yaml'),
+                    '# my settings\nresource_registry:\n'
+                    '  OS::TripleO::N: ./nested.yaml  # keep me\n'
+                    '  OS::TripleO::A: %s/deployment/a.yaml\n'
+                    '  OS::TripleO::B: file://%s\n'
+                    '  OS::TripleO::None: OS::Heat::None\n'
+                    'parameter_defaults:\n  Foo: ./nested.yaml\n'
+                    % (self.tht, os.path.join(self.user, 'nested.yaml')))
+        files = self.files()
+        plan_path = files.add_environment(env)
+        prefix = 'user-files' + self.user
+        self.assertEqual(prefix + '/env.yaml', plan_path)
+        self.assertEqual(
+            sorted([prefix + '/env.yaml', prefix + '/nested.yaml',
+                    prefix + '/scripts/run.sh']), sorted(files.objects))
+        self.assertEqual(script, files.sources[prefix + '/scripts/run.sh'])
+        stored = files.objects[prefix + '/env.yaml'].decode()
+        data = yaml.safe_load(stored)
+        registry = data['resource_registry']
+        depth = prefix.count('/') + 1
+        self.assertEqual('../' * depth + 'deployment/a.yaml',
+                         registry['OS::TripleO::A'])
+        self.assertEqual('nested.yaml', registry['OS::TripleO::B'])
+        self.assertEqual('./nested.yaml', registry['OS::TripleO::N'])
+        self.assertEqual('OS::Heat::None', registry['OS::TripleO::None'])
+        # Parameters are not references, comments survive the rewrite.
+        self.assertEqual('./nested.yaml', data['parameter_defaults']['Foo'])
+        self.assertIn('# my settings', stored)
+        self.assertIn('# keep me', stored)
+
+    def test_reference_to_missing_file_names_both(self):
+        env = write(os.path.join(self.user, 'env.yaml'),
+                    'resource_registry:\n  OS::TripleO::X: missing.yaml\n')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'env.yaml references missing.yaml'):
+            self.files().add_environment(env)
+
+    def test_invalid_yaml_names_file_and_line(self):
+        env = write(os.path.join(self.user, 'bad.yaml'),
+                    'parameter_defaults:\n  A: [1, 2\n  B: 3\n')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'bad.yaml is not valid YAML \(line'):
+            self.files().add_environment(env)
+
+    def test_missing_environment_file(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'nope.yaml does not exist'):
+            self.files().add_environment(os.path.join(self.user, 'nope.yaml'))
+
+    def test_environment_must_be_a_mapping_of_known_sections(self):
+        env = write(os.path.join(self.user, 'list.yaml'), '- a\n')
+        with self.assertRaisesRegex(exceptions.CommandError, 'mapping'):
+            self.files().add_environment(env)
+        env = write(os.path.join(self.user, 'typo.yaml'),
+                    'parameter_default:\n  A: 1\n')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'parameter_default'):
+            self.files().add_environment(env)
+
+    def test_environment_directory_is_sorted_and_skips_j2(self):
+        d = os.path.join(self.user, 'envs')
+        for name in ('b.yaml', 'a.yaml', 'c.j2.yaml', 'notes.txt'):
+            write(os.path.join(d, name), 'parameter_defaults: {}\n')
+        files = self.files()
+        files.add_environment_directory(d)
+        self.assertEqual(['user-files%s/%s' % (d, n) for n in
+                          ('a.yaml', 'b.yaml')], files.environments)
+
+    def test_repeated_environment_is_listed_once(self):
+        env = write(os.path.join(self.user, 'e.yaml'), '{}\n')
+        files = self.files()
+        files.add_environment(env)
+        files.add_environment(env)
+        self.assertEqual(1, len(files.environments))
+
+    def test_upload_file_targets(self):
+        local = write(os.path.join(self.user, 'cert.pem'), 'PEM\n')
+        files = self.files()
+        self.assertEqual('user-files' + local, files.add_upload(local))
+        self.assertEqual('ssl/cert.pem',
+                         files.add_upload(local + '=ssl/cert.pem'))
+        for bad in ('../x', '/etc/x', 'a/../../x', 'a/./b', 'dir/',
+                    'user-environments/environments.yaml', ''):
+            with self.assertRaises(exceptions.CommandError, msg=bad):
+                files.add_upload(local + '=' + bad)
+
+    def test_roles_file_is_checked_and_recorded_as_input(self):
+        roles = write(os.path.join(self.user, 'roles.yaml'),
+                      '- name: Controller\n- name: Compute\n')
+        files = self.files()
+        files.add_input('roles_data', roles, '--roles-file')
+        self.assertEqual({'roles_data': 'user-files' + roles}, files.inputs)
+        bad = write(os.path.join(self.user, 'bad-roles.yaml'),
+                    '- name: Controller\n- count: 1\n')
+        with self.assertRaisesRegex(exceptions.CommandError, 'name'):
+            files.add_input('roles_data', bad, '--roles-file')
+
+
+class TestRewriteText(unittest.TestCase):
+
+    def test_ambiguous_text_falls_back_to_a_fresh_dump(self):
+        # The same string is a reference once and a plain value once: the
+        # textual replace would change both, so the data is dumped anew.
+        text = 'a: x.yaml\nb: x.yaml\n'
+        expected = {'a': '../x.yaml', 'b': 'x.yaml'}
+        out = files_mod._rewrite_text(text, {'x.yaml': '../x.yaml'},
+                                      expected)
+        self.assertEqual(expected, yaml.safe_load(out))

@@ -1,0 +1,109 @@
+"""What the client and our Mistral actions agree on, defined once.
+
+The protocol number, the workbook and its workflows, and the request each
+workflow hands its action. The workbook installed in Mistral is generated
+from here, the client builds its requests here, and the actions read them
+here: a field added or renamed in one place reaches all three.
+"""
+
+from tripleoplanclient.common import exceptions
+
+# Bumped whenever a request or a result changes incompatibly; the client
+# refuses a workbook, and the actions a request, of another protocol.
+PROTOCOL = 3
+WORKBOOK = 'tripleoplan.v1'
+TAG = 'tripleoplan-protocol-%d' % PROTOCOL
+VERSION_ACTION = 'tripleoplan.version'
+
+_REQUIRED = object()
+
+# workflow -> (action, description, {request field: default})
+WORKFLOWS = {
+    'render': (
+        'tripleoplan.render',
+        "Render the plan's jinja2 templates in place in Swift.",
+        {'container': _REQUIRED,
+         'swift_url': None,         # else the catalog's object-store
+         'roles_data': None,        # plan paths; else the templates' own
+         'network_data': None}),
+    'deploy': (
+        'tripleoplan.deploy',
+        "Create or update the plan's Heat stack from the plan in Swift.",
+        {'container': _REQUIRED,
+         'environments': _REQUIRED,  # plan paths, in Heat's merge order
+         'swift_url': None,
+         'heat_url': None,          # else the catalog's orchestration
+         'plan_environment': None,  # the -p file's plan path
+         'timeout': 240,            # minutes, Heat's stack timeout
+         'unchanged': None}),       # the last deploy: skip Heat if same
+}
+
+
+def workflow(name):
+    """The full name of one of our workflows in Mistral."""
+    return '%s.%s' % (WORKBOOK, name)
+
+
+def request(name, **fields):
+    """The request the client sends to workflow ``name``."""
+    _, _, spec = WORKFLOWS[name]
+    unknown = sorted(set(fields) - set(spec))
+    if unknown:
+        raise TypeError('%s request: unknown field(s) %s'
+                        % (name, ', '.join(unknown)))
+    out = {k: fields.get(k, None if v is _REQUIRED else v)
+           for k, v in spec.items()}
+    out['protocol'] = PROTOCOL
+    return out
+
+
+def read(name, req):
+    """A request as an action receives it: checked, defaults filled in."""
+    req = dict(req or {})
+    theirs = req.pop('protocol', None)
+    if theirs != PROTOCOL:
+        raise exceptions.CommandError(
+            'The tripleoplan actions in this Mistral speak protocol %d, the '
+            'client protocol %s: install the same tripleoplanclient version '
+            'in Mistral\'s environment (pip install -U '
+            '"tripleoplanclient[mistral]") and restart Mistral.'
+            % (PROTOCOL, theirs))
+    _, _, spec = WORKFLOWS[name]
+    unknown = sorted(set(req) - set(spec))
+    missing = sorted(k for k, v in spec.items()
+                     if v is _REQUIRED and req.get(k) is None)
+    if unknown or missing:
+        raise exceptions.CommandError(
+            'Bad %s request: %s.' % (name, '; '.join(
+                filter(None, ['unknown %s' % ', '.join(unknown) if unknown
+                              else '', 'missing %s' % ', '.join(missing)
+                              if missing else '']))))
+    return {k: req.get(k, None if v is _REQUIRED else v)
+            for k, v in spec.items()}
+
+
+def workbook():
+    """The workbook's definition (YAML text), as installed in Mistral.
+
+    Each workflow passes its one ``request`` input to its action and
+    publishes the action's result under the workflow's name.
+    """
+    import yaml
+
+    workflows = {}
+    for name, (action, description, _) in WORKFLOWS.items():
+        workflows[name] = {
+            'description': description,
+            'tags': [TAG],
+            'input': ['request'],
+            'output': {name: '<%% $.%s %%>' % name},
+            'tasks': {name: {
+                'action': action,
+                'input': {'request': '<% $.request %>'},
+                'publish': {name: '<% task().result %>'}}},
+        }
+    book = {'version': '2.0', 'name': WORKBOOK,
+            'description': 'tripleoplanclient plan workflows (generated '
+                           'from tripleoplanclient.mistral.protocol)',
+            'tags': [TAG], 'workflows': workflows}
+    return yaml.safe_dump(book, default_flow_style=False, sort_keys=False)

@@ -1,0 +1,146 @@
+"""What the commands share: stderr progress, the objects they hand to the
+layers below, confirmation, and the options several commands take.
+
+Every ``openstack`` run imports the command modules, so this one imports
+only the standard library, cliff and light osc-lib modules at module level
+(osc_lib.utils and format_columns pull in yaml and requests); the rest is
+imported when a command runs.
+"""
+
+import sys
+
+from osc_lib.command import command
+from osc_lib import exceptions
+
+
+class Command(command.Command):
+    """Base of every command: progress on stderr, clients built lazily."""
+
+    def progress(self, line):
+        self.app.stderr.write(line + '\n')
+        self.app.stderr.flush()
+
+    @property
+    def clients(self):
+        """The plugin's osc.plugin.ClientWrapper."""
+        return self.app.client_manager.tripleoplan
+
+    def plan_store(self):
+        from tripleoplanclient.plan import store
+        return store.PlanStore(self.clients.object_store,
+                               progress=self.progress)
+
+    def workflows(self):
+        """The Mistral side (it says so on first use when none is set)."""
+        from tripleoplanclient import workflows
+        client, url = self.clients.workflow_engine()
+        return workflows.Workflows(client, url, self.progress)
+
+    def renderer(self, parsed_args, workflows=None):
+        """The render hook of a plan step, or None with --no-render."""
+        if parsed_args.no_render:
+            return None
+        from tripleoplanclient import workflows as workflows_mod
+        return workflows_mod.PlanRenderer(
+            workflows or self.workflows(),
+            self.clients.endpoint('object-store'), parsed_args.timeout * 60)
+
+    def heat(self):
+        heat = self.clients.orchestration()
+        if heat is None:
+            raise exceptions.CommandError(
+                'No orchestration (Heat) endpoint: add one to the catalog or '
+                'set orchestration_endpoint_override in clouds.yaml.')
+        return heat
+
+    @staticmethod
+    def confirm(question, yes):
+        """True when the user agrees (or passed -y); never asks a script."""
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            raise exceptions.CommandError(
+                'No terminal to ask "%s", and refusing without --yes: pass '
+                '-y to go on. Nothing was changed.' % question)
+        answer = input('%s [y/N] ' % question)
+        return answer.strip().lower() in ('y', 'yes')
+
+
+def add_yes_option(parser):
+    parser.add_argument('-y', '--yes', action='store_true',
+                        help='Do not ask for confirmation.')
+
+
+def add_environment_options(parser):
+    parser.add_argument(
+        '-e', '--environment-file', metavar='<file>', action='append',
+        dest='environment_files', default=[],
+        help='Environment file, in the order Heat merges them; may be '
+             'repeated. Files outside --templates and what they reference '
+             'are stored in the plan under user-files/.')
+    parser.add_argument(
+        '--upload-file', metavar='<local>[=<plan-path>]', action='append',
+        dest='upload_files', default=[],
+        help='Store any other file in the plan (default plan path: '
+             'user-files/<absolute local path>); may be repeated.')
+
+
+def add_remove_option(parser):
+    parser.add_argument(
+        '--remove-environment', metavar='<file>', action='append',
+        dest='remove_environments', default=[],
+        help='Drop an environment file from the list (local path or plan '
+             'path); the stored file stays in the plan. May be repeated.')
+
+
+def add_input_options(parser):
+    parser.add_argument(
+        '--environment-directory', metavar='<dir>', action='append',
+        dest='environment_directories', default=[],
+        help='Add every *.yaml of this directory, sorted by name, before '
+             'the -e files; may be repeated.')
+    parser.add_argument('-r', '--roles-file', metavar='<file>',
+                        help='Roles data file (default: roles_data.yaml '
+                             'of --templates).')
+    parser.add_argument('-n', '--networks-file', metavar='<file>',
+                        help='Networks data file (default: network_data.yaml '
+                             'of --templates).')
+    parser.add_argument('-p', '--plan-environment-file', metavar='<file>',
+                        help='Plan environment file (default: '
+                             'plan-environment.yaml of --templates).')
+
+
+def add_render_options(parser):
+    parser.add_argument(
+        '--no-render', action='store_true',
+        help='Do not render the jinja2 templates now; the next command '
+             'that can render will.')
+    parser.add_argument(
+        '--timeout', metavar='<minutes>', type=float, default=10,
+        help='How long to wait for the render in Mistral (default 10).')
+
+
+def plan_files(parsed_args, templates, with_tree=False):
+    """A plan.files.PlanFiles of everything the options name.
+
+    ``with_tree``: the whole templates tree too (create, deploy
+    --templates). Any input error surfaces here, before the first request.
+    """
+    from tripleoplanclient.plan import files as files_mod
+
+    files = files_mod.PlanFiles(templates)
+    if with_tree:
+        files.add_templates()
+    for directory in getattr(parsed_args, 'environment_directories', []):
+        files.add_environment_directory(directory)
+    for path in parsed_args.environment_files:
+        files.add_environment(path)
+    for kind, option in (('roles_data', 'roles_file'),
+                         ('network_data', 'networks_file'),
+                         ('plan_environment', 'plan_environment_file')):
+        path = getattr(parsed_args, option, None)
+        if path:
+            files.add_input(kind, path, '--' + option.replace('_', '-'))
+    for spec in parsed_args.upload_files:
+        files.add_upload(spec)
+    return files

@@ -1,0 +1,241 @@
+"""``openstack overcloud plan`` commands.
+
+Loaded on every ``openstack`` run: standard library, cliff and light
+osc-lib modules only at module level (see ``base``).
+"""
+
+import os
+import tempfile
+
+from osc_lib.command import command
+from osc_lib import exceptions
+
+from tripleoplanclient.osc import base
+
+STEP_COLUMNS = ('plan', 'step', 'action', 'environments', 'added',
+                'changed', 'removed', 'status')
+HISTORY_COLUMNS = ('id', 'time', 'action', 'user', 'environments',
+                   'outcome')
+
+
+def step_result(plan, record, step):
+    """ShowOne columns of the step a command recorded (or the plan now)."""
+    from osc_lib.cli import format_columns
+    if step is None:
+        values = (plan, None, None, record['environments'], 0, 0, 0,
+                  'UNCHANGED')
+    else:
+        objects = step['objects']
+        values = (plan, step['id'], step['action'], step['environments'],
+                  objects['added'], objects['changed'], objects['removed'],
+                  step['outcome']['status'])
+    values = list(values)
+    values[3] = format_columns.ListColumn(values[3])
+    return STEP_COLUMNS, values
+
+
+class CreatePlan(base.Command, command.ShowOne):
+    _description = 'Create a deployment plan from templates and user files'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>',
+                            help='Plan name (also the Heat stack name).')
+        parser.add_argument('--templates', metavar='<dir>', required=True,
+                            help='The templates tree, e.g. '
+                                 '/usr/share/openstack-tripleo-heat-'
+                                 'templates.')
+        base.add_environment_options(parser)
+        base.add_input_options(parser)
+        base.add_render_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.plan import steps
+
+        plan = layout.check_name(parsed_args.plan)
+        files = base.plan_files(parsed_args, parsed_args.templates,
+                                with_tree=True)
+        record, step = steps.create(self.plan_store(), plan, files,
+                                    self.renderer(parsed_args))
+        self.progress('Plan %s created: %d objects, %d environment files.'
+                      % (plan, step['objects']['added']
+                         + step['objects']['changed'],
+                         len(step['environments'])))
+        return step_result(plan, record, step)
+
+
+class AmendPlan(base.Command, command.ShowOne):
+    _description = 'Change only the named files of a deployment plan'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        base.add_environment_options(parser)
+        base.add_remove_option(parser)
+        base.add_input_options(parser)
+        base.add_render_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.plan import steps
+
+        plan = layout.check_name(parsed_args.plan)
+        if not (parsed_args.environment_files or parsed_args.upload_files
+                or parsed_args.remove_environments
+                or parsed_args.environment_directories
+                or parsed_args.roles_file or parsed_args.networks_file
+                or parsed_args.plan_environment_file):
+            raise exceptions.CommandError(
+                'Nothing to amend: give -e, --remove-environment, '
+                '--upload-file, --environment-directory, -r, -n or -p.')
+        store = self.plan_store()
+        record = store.read_record(plan)
+        files = base.plan_files(parsed_args, record.get('templates'))
+        remove = steps.resolve_removals(
+            files, record['environments'], parsed_args.remove_environments)
+        record, step = steps.amend(
+            store, plan, record, files, remove,
+            render=self.renderer(parsed_args),
+            no_render=parsed_args.no_render)
+        if step is None:
+            self.progress('Plan %s: nothing changed, no step recorded.'
+                          % plan)
+        return step_result(plan, record, step)
+
+
+class ShowPlanHistory(base.Command, command.Lister):
+    _description = 'Show the life cycle story of a deployment plan'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from osc_lib.cli import format_columns
+
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.plan import record as record_mod
+
+        plan = layout.check_name(parsed_args.plan)
+        store = self.plan_store()
+        record = store.read_record(plan)
+        # Steps another writer committed after this record was written.
+        for step in store.steps_after(plan, record_mod.last_id(record)):
+            record_mod.apply(record, step)
+        rows = ((s['id'], s['time'], s['action'], s['user'],
+                 format_columns.ListColumn(record_mod.heat_environments(s)),
+                 format_columns.DictColumn(s['outcome']))
+                for s in record['history'])
+        return HISTORY_COLUMNS, rows
+
+
+class ListPlans(base.Command, command.Lister):
+    _description = 'List deployment plans'
+
+    def take_action(self, parsed_args):
+        # Container HEADs are exact; account listing counts may lag.
+        return (('Plan', 'Objects', 'Bytes'),
+                ((name, int(h.get('x-container-object-count', 0)),
+                  int(h.get('x-container-bytes-used', 0)))
+                 for name, h in self.plan_store().plans()))
+
+
+class DeletePlan(base.Command):
+    _description = 'Delete deployment plans that have no Heat stack'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plans', metavar='<plan>', nargs='+',
+                            help='Plan(s) to delete.')
+        base.add_yes_option(parser)
+        return parser
+
+    def _stack_exists(self, heat, plan):
+        from heatclient import exc as heat_exc
+        try:
+            heat.stacks.get(plan)
+            return True
+        except heat_exc.HTTPNotFound:
+            return False
+        except Exception as exc:
+            raise exceptions.CommandError(
+                'Cannot tell whether stack %s exists (%s); not deleting plan '
+                '%s.' % (plan, exc, plan))
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+
+        names = [layout.check_name(p) for p in parsed_args.plans]
+        store = self.plan_store()
+        heat = self.clients.orchestration()
+        if heat is None:
+            self.progress('No orchestration (Heat) endpoint configured: not '
+                          'checking for stacks.')
+        listings = {}
+        for plan in names:          # check every plan before deleting any
+            headers, listing = store.listing(plan)
+            if listing is None or not layout.is_plan(headers):
+                raise exceptions.CommandError(
+                    'Plan %s does not exist; see "openstack overcloud plan '
+                    'list". Nothing was deleted.' % plan)
+            if heat is not None and self._stack_exists(heat, plan):
+                raise exceptions.CommandError(
+                    'Stack %s exists: delete the stack before its plan. '
+                    'Nothing was deleted.' % plan)
+            listings[plan] = listing
+        if not self.confirm('Delete plan(s) %s and every file in them?'
+                            % ', '.join(names), parsed_args.yes):
+            raise exceptions.CommandError('Not confirmed: nothing was '
+                                          'deleted.')
+        for plan in names:
+            store.delete(plan, listings[plan])
+            self.progress('Deleted plan %s (%d objects).'
+                          % (plan, len(listings[plan])))
+
+
+class ExportPlan(base.Command, command.ShowOne):
+    _description = 'Export a whole deployment plan to a tar.gz file'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        parser.add_argument('--output-file', metavar='<file>',
+                            help='Tarball to write (default: '
+                                 '<plan>.tar.gz).')
+        parser.add_argument('--force-overwrite', action='store_true',
+                            help='Overwrite an existing output file.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+
+        plan = layout.check_name(parsed_args.plan)
+        output = os.path.abspath(parsed_args.output_file
+                                 or '%s.tar.gz' % plan)
+        if os.path.exists(output) and not parsed_args.force_overwrite:
+            raise exceptions.CommandError(
+                'Output file %s exists; pass --force-overwrite to replace '
+                'it.' % output)
+        store = self.plan_store()
+        headers, listing = store.listing(plan)
+        if listing is None or not layout.is_plan(headers):
+            raise exceptions.CommandError(
+                'Plan %s does not exist; see "openstack overcloud plan '
+                'list".' % plan)
+        # Write beside the target and rename: no half-written tarball.
+        fd, partial = tempfile.mkstemp(
+            prefix='.%s.' % os.path.basename(output),
+            dir=os.path.dirname(output))
+        try:
+            with os.fdopen(fd, 'wb') as f:
+                store.export(plan, listing, f)
+            os.replace(partial, output)
+        except BaseException:
+            os.unlink(partial)
+            raise
+        return (('plan', 'file', 'objects', 'bytes'),
+                (plan, output, len(listing), os.path.getsize(output)))

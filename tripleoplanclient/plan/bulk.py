@@ -1,0 +1,114 @@
+"""Swift's bulk middleware: many objects written or deleted per request.
+
+A bulk request answers 200 as soon as Swift starts on it; the real outcome
+is in the JSON body, which is read here every time. swiftclient has no
+call that returns that body, so requests go through its HTTP connection
+with the same URL and token.
+"""
+
+import io
+import json
+import tarfile
+from urllib import parse
+
+from tripleoplanclient.common import exceptions
+
+# One extract-archive request carries at most this much; a THT tree
+# (1,790 files, 5 MB) goes as four archives written side by side.
+MAX_OBJECTS = 1000
+MAX_BYTES = 32 * 1024 * 1024
+CONCURRENCY = 4
+MIN_OBJECTS = 100
+
+
+def transport_errors():
+    import requests
+    return (requests.exceptions.RequestException, OSError)
+
+
+def batches(objects):
+    """Split ``{name: bytes}`` into archives within the size limits,
+    CONCURRENCY of them at least once there is enough to share (MIN_OBJECTS
+    each).
+    """
+    names = sorted(objects)
+    total = sum(len(d) for d in objects.values())
+    count = max(-(-len(names) // MAX_OBJECTS), -(-total // MAX_BYTES),
+                min(CONCURRENCY, len(names) // MIN_OBJECTS), 1)
+    out = [{} for _ in range(count)]
+    sizes = [0] * count
+    # Largest first onto the lightest archive: even sizes, every archive
+    # within MAX_BYTES unless one object alone exceeds it.
+    for name in sorted(names, key=lambda n: -len(objects[n])):
+        i = sizes.index(min(sizes))
+        if len(out[i]) >= MAX_OBJECTS:
+            i = min(range(count), key=lambda j: len(out[j]))
+        out[i][name] = objects[name]
+        sizes[i] += len(objects[name])
+    return [b for b in out if b]
+
+
+def request(conn, method, suffix, body, content_type):
+    """One bulk request: ``(status, JSON verdict or None)``.
+
+    ``conn``: an authenticated swiftclient Connection.
+    """
+    try:
+        _, http = conn.http_connection()
+        resp = http.request(
+            method, parse.urlparse(conn.url).path + suffix, body,
+            {'X-Auth-Token': conn.token, 'Accept': 'application/json',
+             'Content-Type': content_type})
+    except transport_errors() as exc:
+        raise exceptions.CommandError(
+            'Swift is unreachable at %s (%s).' % (conn.url,
+                                                  type(exc).__name__))
+    if resp.status_code >= 300:
+        return resp.status_code, None
+    try:
+        return resp.status_code, json.loads(
+            resp.content.decode('utf-8').strip())
+    except ValueError:
+        return resp.status_code, None
+
+
+def extract_archive(conn, plan, batch):
+    """Upload one archive; returns ``[(name, error)]`` of rejected members."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) \
+            as tar:
+        for name, data in batch.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = 0o644
+            tar.addfile(info, io.BytesIO(data))
+    status_code, result = request(
+        conn, 'PUT', '/' + parse.quote(plan) + '?extract-archive=tar',
+        buf.getvalue(), 'application/x-tar')
+    if result is None:
+        return [(n, 'HTTP %d' % status_code) for n in batch]
+    failed = [(name, status) for name, status in result.get('Errors', [])]
+    status = result.get('Response Status', '')
+    if not failed and (not status.startswith('2') or result.get(
+            'Number Files Created') != len(batch)):
+        failed = [('(bulk request)', ('%s %s' % (
+            status, result.get('Response Body', ''))).strip())]
+    # Members are named relative to the container in the error list.
+    prefix = '/%s/' % plan
+    return [(n[len(prefix):] if n.startswith(prefix) else n, s)
+            for n, s in failed]
+
+
+def delete(conn, plan, names):
+    """Delete ``names`` in one request; CommandError naming what stayed."""
+    body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
+    status_code, result = request(conn, 'POST', '?bulk-delete',
+                                  body.encode('utf-8'), 'text/plain')
+    if result is None:
+        result = {'Errors': [['(bulk request)', 'HTTP %d' % status_code]]}
+    if result.get('Errors'):
+        raise exceptions.CommandError(
+            'Swift could not delete %d objects of plan %s: %s' % (
+                len(result['Errors']), plan,
+                '; '.join('%s: %s' % tuple(e)
+                          for e in result['Errors'][:10])))

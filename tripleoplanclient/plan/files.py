@@ -1,0 +1,306 @@
+"""Which local files a plan needs, and where each one lives in the plan.
+
+Files inside ``--templates`` keep their path relative to it. Every other
+file the user gives or references is stored under ``user-files/`` at its
+absolute local path, and the stored copies' references are rewritten to
+relative plan paths, so the plan in Swift is self-contained.
+"""
+
+import copy
+import os
+import posixpath
+import re
+from urllib import parse
+
+import yaml
+
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import layout
+
+# Version-control and build leftovers are not part of a templates tree.
+_SKIP_DIRS = frozenset(['.git', '.tox', '.stestr', '.eggs', '__pycache__'])
+_SKIP_SUFFIXES = ('.pyc', '.pyo', '.egg-info')
+_URL = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*://')
+# resource_registry keys whose values are not template references.
+_REGISTRY_SKIP = frozenset(['base_url', 'hooks', 'restricted_actions'])
+_ENV_KEYS = frozenset(['resource_registry', 'parameter_defaults', 'parameters',
+                       'parameter_merge_strategies', 'event_sinks',
+                       'encrypted_param_names'])
+
+
+def _read(path, what):
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except FileNotFoundError:
+        raise exceptions.CommandError(
+            '%s %s does not exist.' % (what, path))
+    except IsADirectoryError:
+        raise exceptions.CommandError('%s %s is a directory, not a file.'
+                                      % (what, path))
+    except OSError as exc:
+        raise exceptions.CommandError('%s %s cannot be read: %s.'
+                                      % (what, path, exc.strerror))
+
+
+def _walk(node, visit):
+    """Call ``visit(kind, value)`` on every file reference in a template.
+
+    ``kind`` is 'file' for ``get_file`` and 'template' for nested template
+    ``type``. A non-None return value replaces the reference in place.
+    """
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and (
+                    key == 'get_file' or (
+                        key == 'type'
+                        and value.endswith(('.yaml', '.template')))):
+                new = visit('file' if key == 'get_file' else 'template',
+                            value)
+                if new is not None:
+                    node[key] = new
+            else:
+                _walk(value, visit)
+    elif isinstance(node, list):
+        for item in node:
+            _walk(item, visit)
+
+
+def _walk_registry(registry, visit):
+    """Call ``visit('template', value)`` on each resource_registry path.
+
+    As in Heat, a value holding '::' names a type, not a file.
+    """
+    if not isinstance(registry, dict):
+        return
+    for key, value in registry.items():
+        if key in _REGISTRY_SKIP:
+            continue
+        if isinstance(value, dict):
+            _walk_registry(value, visit)
+        elif isinstance(value, str) and '::' not in value:
+            new = visit('template', value)
+            if new is not None:
+                registry[key] = new
+
+
+def _rewrite_text(text, old_new, expected):
+    """Replace reference scalars in YAML text, keeping comments and layout.
+
+    The result is trusted only when it parses to ``expected``; otherwise the
+    data is dumped afresh (comments are lost, references are right).
+    """
+    new_text = text
+    for old, new in sorted(old_new.items()):
+        pattern = re.compile(
+            r'(?P<pre>(?:^|[\s:,\[{-]))(?P<q>["\']?)' + re.escape(old)
+            + r'(?P=q)(?=\s*(?:#.*)?$|\s*[,\]}])', re.MULTILINE)
+        new_text = pattern.sub(
+            lambda m: m.group('pre') + m.group('q') + new + m.group('q'),
+            new_text)
+    try:
+        if yaml.load(new_text, Loader=content.Loader) == expected:
+            return new_text
+    except yaml.YAMLError:
+        pass
+    return yaml.safe_dump(expected, default_flow_style=False,
+                          sort_keys=False)
+
+
+class PlanFiles(object):
+    """The objects one command wants in the plan, computed locally.
+
+    Nothing here talks to Swift: every input error surfaces before the
+    first request, so a bad command line never touches the stored plan.
+    """
+
+    def __init__(self, templates=None):
+        self.templates = os.path.abspath(templates) if templates else None
+        self.objects = {}        # plan path -> bytes to store
+        self.sources = {}        # plan path -> local path (user files only)
+        self.environments = []   # plan paths, in the order given
+        self.inputs = {}         # rendering inputs: kind -> plan path
+        self._scanned = set()
+
+    # -- paths ---------------------------------------------------------
+
+    def _in_templates(self, local):
+        t = self.templates
+        return bool(t) and (local == t or local.startswith(t + os.sep))
+
+    def plan_path(self, local):
+        local = os.path.abspath(local)
+        if self._in_templates(local):
+            return os.path.relpath(local, self.templates).replace(os.sep, '/')
+        return layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
+
+    def _renders_to(self, local):
+        """True when the templates' jinja sources will produce ``local``."""
+        if not self._in_templates(local):
+            return False
+        base, ext = os.path.splitext(local)
+        if os.path.exists(base + '.j2' + ext):
+            return True
+        folder = os.path.dirname(local)
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return False
+        return any(n.endswith(('.role.j2.yaml', '.network.j2.yaml'))
+                   for n in names)
+
+    # -- the templates tree -------------------------------------------
+
+    def add_templates(self):
+        if not os.path.isdir(self.templates or ''):
+            raise exceptions.CommandError(
+                '--templates %s is not a directory.' % self.templates)
+        for top, dirs, files in os.walk(self.templates):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS
+                             and not d.endswith(_SKIP_SUFFIXES))
+            for name in files:
+                if name.endswith(_SKIP_SUFFIXES):
+                    continue
+                local = os.path.join(top, name)
+                if os.path.islink(local) and not os.path.exists(local):
+                    continue
+                self.objects[self.plan_path(local)] = _read(local, 'Template')
+
+    # -- user files ----------------------------------------------------
+
+    def add_environment(self, path):
+        """Add one ``-e`` file to the environment list and the plan."""
+        local = os.path.abspath(path)
+        if local.endswith('.j2.yaml'):
+            raise exceptions.CommandError(
+                'Environment %s is a jinja2 source; pass the file it renders '
+                'to instead: %s' % (path, path[:-len('.j2.yaml')] + '.yaml'))
+        if not os.path.exists(local) and self._renders_to(local):
+            # A THT environment rendered inside the plan (e.g.
+            # environments/network-isolation.yaml): nothing to upload.
+            plan_path = self.plan_path(local)
+        else:
+            plan_path = self._add_file(local, 'Environment file', 'env')
+        if plan_path not in self.environments:
+            self.environments.append(plan_path)
+        return plan_path
+
+    def add_environment_directory(self, directory):
+        if not os.path.isdir(directory):
+            raise exceptions.CommandError(
+                '--environment-directory %s is not a directory.' % directory)
+        for name in sorted(os.listdir(directory)):
+            if name.endswith(('.yaml', '.yml')) and not name.endswith(
+                    '.j2.yaml'):
+                self.add_environment(os.path.join(directory, name))
+
+    def add_input(self, kind, path, option):
+        """Add a rendering input (roles, networks or plan environment)."""
+        plan_path = self._add_file(os.path.abspath(path), option, 'data')
+        data = content.load_yaml(_read(path, option), path)
+        want = dict if kind == 'plan_environment' else list
+        if not isinstance(data, want):
+            raise exceptions.CommandError(
+                '%s %s must hold a YAML %s.' % (
+                    option, path, 'mapping' if want is dict else 'list'))
+        if kind == 'roles_data' and not all(
+                isinstance(r, dict) and r.get('name') for r in data):
+            raise exceptions.CommandError(
+                '%s %s: every role needs a "name".' % (option, path))
+        self.inputs[kind] = plan_path
+        return plan_path
+
+    def add_upload(self, spec):
+        """``--upload-file LOCAL[=PLAN_PATH]``."""
+        local, sep, target = spec.partition('=')
+        if sep:
+            layout.check_plan_path(target, '--upload-file %s' % spec)
+        local = os.path.abspath(local)
+        data = _read(local, '--upload-file')
+        plan_path = target if sep else self.plan_path(local)
+        self.objects[plan_path] = data
+        if not self._in_templates(local) or sep:
+            self.sources[plan_path] = local
+        return plan_path
+
+    def _add_file(self, local, what, kind):
+        """Read a user-given file (and what it references) into the plan.
+
+        A file inside the templates tree is only checked: the tree itself
+        is synced by add_templates, never piecemeal.
+        """
+        plan_path = self.plan_path(local)
+        if plan_path in self._scanned:
+            return plan_path
+        self._scanned.add(plan_path)
+        inside = self._in_templates(local)
+        if inside and kind != 'env':
+            _read(local, what)
+            return plan_path
+        data = _read(local, what)
+        if kind in ('env', 'template'):
+            parsed = content.load_yaml(data, local)
+            if kind == 'env':
+                self._check_environment(parsed, local)
+            if not inside:
+                data = self._follow(local, plan_path, data, parsed, kind)
+        if not inside:
+            self.sources[plan_path] = local
+            self.objects[plan_path] = data
+        return plan_path
+
+    @staticmethod
+    def _check_environment(parsed, local):
+        if parsed is None:
+            return
+        if not isinstance(parsed, dict):
+            raise exceptions.CommandError(
+                'Environment file %s must hold a YAML mapping (with '
+                'resource_registry, parameter_defaults, ...).' % local)
+        unknown = sorted(set(parsed) - _ENV_KEYS)
+        if unknown:
+            raise exceptions.CommandError(
+                'Environment file %s has unknown section(s) %s; Heat accepts '
+                '%s.' % (local, ', '.join(map(str, unknown)),
+                         ', '.join(sorted(_ENV_KEYS))))
+
+    def _follow(self, local, plan_path, data, parsed, kind):
+        """Add what a user file references; return its bytes for the plan."""
+        if not isinstance(parsed, dict):
+            return data
+        base = os.path.dirname(local)
+        plan_dir = posixpath.dirname(plan_path)
+        rewrites = {}
+
+        def visit(ref_kind, ref):
+            if _URL.match(ref) and not ref.startswith('file://'):
+                return None        # a remote URL: Heat's business
+            target = os.path.normpath(os.path.join(
+                base, parse.unquote(ref[len('file://'):])
+                if ref.startswith('file://') else ref))
+            if not os.path.exists(target) and not self._renders_to(target):
+                raise exceptions.CommandError(
+                    '%s references %s (%s), which does not exist. Create it '
+                    'or fix the reference.' % (local, ref, target))
+            if os.path.exists(target):
+                self._add_file(target, 'File referenced by %s' % local,
+                               ref_kind if ref_kind == 'template' else 'file')
+            target_path = self.plan_path(target)
+            if not _URL.match(ref) and not ref.startswith('/') and (
+                    posixpath.normpath(posixpath.join(plan_dir, ref))
+                    == target_path):
+                return None        # already right inside the plan
+            new = posixpath.relpath(target_path, plan_dir)
+            rewrites[ref] = new
+            return new
+
+        expected = copy.deepcopy(parsed)
+        if kind == 'env':
+            _walk_registry(expected.get('resource_registry'), visit)
+        else:
+            _walk(expected, visit)
+        if not rewrites:
+            return data
+        text = data.decode('utf-8')
+        return _rewrite_text(text, rewrites, expected).encode('utf-8')

@@ -1,0 +1,229 @@
+"""Render a plan's jinja2 templates the way tripleo-heat-templates does.
+
+Pure: the caller hands in the plan's paths and a ``read(path) -> bytes``
+callable and gets ``{output path: bytes}`` back. The output is meant to be
+byte-identical to THT's ``tools/process-templates.py`` run in place on the
+same tree (tests/functional/test_rendering.py checks it):
+
+* ``*.role.j2.yaml`` once per role, to ``<role>-<name>.yaml`` beside it
+  (``<role>.yaml`` under ``network/config``); the role is the role's data
+  when the source says ``{{role.name}}``, else its bare name;
+* ``*.network.j2.yaml`` once per enabled network, ``port``/``network`` in
+  the file name replaced by the network's ``name_lower``;
+* any other ``*.j2.yaml`` once, with every role and network;
+* ``j2_excludes.yaml`` names role and network outputs not to produce;
+* jinja2 defaults, includes searched beside the template, then at the root.
+
+Unlike the THT script, one jinja2 environment serves the whole render, so
+a source or an include is parsed and compiled once, not once per output.
+"""
+
+import posixpath
+
+import jinja2
+import yaml
+
+from tripleoplanclient.common import content
+
+ROLE_SUFFIX = '.role.j2.yaml'
+NETWORK_SUFFIX = '.network.j2.yaml'
+J2_SUFFIX = '.j2.yaml'
+EXCLUDES = 'j2_excludes.yaml'
+# Without -r / -n the plan renders with the templates' own data files.
+DEFAULT_ROLES = 'roles_data.yaml'
+DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
+_SEP = '\x00'    # between the search directory and the name of an include
+
+# Deprecated THT behaviour, kept for identical output: roles named like
+# these get the tag even when roles data forgets it.
+_TAGS_BY_NAME = (
+    (('Compute', 'HciCeph', 'DistributedCompute'), 'compute'),
+    (('Ceph',), 'ceph'),
+    (('ComputeOvsDpdk',), 'ovsdpdk'),
+    (('ObjectStorage', 'BlockStorage', 'Ceph'), 'storage'),
+)
+
+
+class RenderError(Exception):
+    """A template or its data cannot be rendered; the message says which."""
+
+
+def is_source(path):
+    """True for the paths THT renders (hidden directories are skipped)."""
+    return path.endswith(J2_SUFFIX) and not any(
+        part.startswith('.') for part in path.split('/'))
+
+
+def data_paths(inputs, paths=None):
+    """``(roles, networks)`` plan paths a render uses.
+
+    ``inputs`` is the record's (``roles_data``/``network_data``); without
+    ``paths`` the networks default is every candidate name.
+    """
+    roles = inputs.get('roles_data') or DEFAULT_ROLES
+    networks = inputs.get('network_data')
+    if networks:
+        return roles, (networks,)
+    if paths is None:
+        return roles, DEFAULT_NETWORKS
+    return roles, tuple(p for p in DEFAULT_NETWORKS if p in paths)[:1] or (
+        DEFAULT_NETWORKS[0],)
+
+
+def is_input(path, inputs):
+    """True when a change of ``path`` can change what a render produces."""
+    roles, networks = data_paths(inputs)
+    return (is_source(path) or path.endswith('.j2') or path == EXCLUDES
+            or path == roles or path in networks)
+
+
+class _PlanLoader(jinja2.BaseLoader):
+    """Templates by plan path; an include looks beside its top template
+    first, then at the plan root, as THT's FileSystemLoader does."""
+
+    def __init__(self, paths, read):
+        self.paths = paths
+        self.read = read
+
+    def get_source(self, environment, name):
+        directory, _, rel = name.rpartition(_SEP)
+        for candidate in ([posixpath.join(directory, rel), rel]
+                          if directory else [rel]):
+            candidate = posixpath.normpath(candidate)
+            if candidate in self.paths:
+                text = _text(self.read(candidate))
+                return text, candidate, lambda: True
+        raise jinja2.TemplateNotFound(rel)
+
+
+class _MemoryBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates by source checksum, kept for the process.
+
+    A Mistral executor renders the same THT sources again and again; jinja2
+    checks the checksum, so a changed source is simply compiled anew.
+    """
+
+    def __init__(self, limit=2000):
+        self._code = {}
+        self._limit = limit
+
+    def load_bytecode(self, bucket):
+        code = self._code.get(bucket.key)
+        if code is not None and code[0] == bucket.checksum:
+            bucket.code = code[1]
+
+    def dump_bytecode(self, bucket):
+        if len(self._code) >= self._limit:
+            self._code.clear()
+        self._code[bucket.key] = (bucket.checksum, bucket.code)
+
+
+_BYTECODE = _MemoryBytecodeCache()
+
+
+class _PlanEnvironment(jinja2.Environment):
+
+    def join_path(self, template, parent):
+        # Keep the top template's directory with the include's name, so
+        # nested includes search where THT would, and the cache keys
+        # differ when the same name resolves differently.
+        directory = (parent.rpartition(_SEP)[0] if _SEP in parent
+                     else posixpath.dirname(parent))
+        return directory + _SEP + template
+
+
+def _text(data):
+    # THT reads in text mode: universal newlines.
+    text = data.decode('utf-8') if isinstance(data, bytes) else data
+    return text.replace('\r\n', '\n').replace('\r', '\n')
+
+
+def _load(read, path, default):
+    try:
+        data = read(path)
+    except KeyError:
+        data = None
+    if data is None:
+        return default
+    try:
+        return yaml.load(data, Loader=content.Loader)
+    except yaml.YAMLError as exc:
+        raise RenderError('%s is not valid YAML: %s' % (path, exc))
+
+
+def _tag_roles(roles):
+    for role in roles:
+        role['tags'] = role.get('tags', [])
+        name = role.get('name', str())
+        for prefixes, tag in _TAGS_BY_NAME:
+            if name.startswith(prefixes) and tag not in role['tags']:
+                role['tags'].append(tag)
+
+
+def render(paths, read, roles_path=DEFAULT_ROLES,
+           networks_path=DEFAULT_NETWORKS[0]):
+    """Render every source among ``paths``; returns ``{path: bytes}``."""
+    paths = frozenset(paths)
+    roles = _load(read, roles_path, None)
+    if not isinstance(roles, list) or not all(
+            isinstance(r, dict) and r.get('name') for r in roles):
+        raise RenderError('%s must be a YAML list of roles, each with a '
+                          'name.' % roles_path)
+    networks = _load(read, networks_path, None) or []
+    if not isinstance(networks, list) or not all(
+            isinstance(n, dict) and n.get('name') for n in networks):
+        raise RenderError('%s must be a YAML list of networks, each with a '
+                          'name.' % networks_path)
+    excludes = (_load(read, EXCLUDES, {}) if EXCLUDES in paths else {}) or {}
+    excluded = set(excludes.get('name') or [])
+
+    for idx, network in enumerate(networks):
+        network['idx'] = idx
+    _tag_roles(roles)
+    by_role = {r['name']: r for r in roles}
+    enabled = {}
+    for network in networks:
+        if network.get('enabled') is not False:
+            if not network.get('name_lower'):
+                network['name_lower'] = network['name'].lower()
+            enabled[network['name']] = network
+
+    env = _PlanEnvironment(loader=_PlanLoader(paths, read),
+                           bytecode_cache=_BYTECODE)
+    outputs = {}
+
+    def emit(source, out_path, data):
+        try:
+            text = env.get_template(source).render(**data)
+        except jinja2.TemplateError as exc:
+            raise RenderError('Error rendering template %s: %s'
+                              % (out_path, exc))
+        outputs[out_path] = text.encode('utf-8')
+
+    for source in sorted(p for p in paths if is_source(p)):
+        folder, name = posixpath.split(source)
+        if name.endswith(ROLE_SUFFIX):
+            by_data = '{{role.name}}' in _text(read(source))
+            for role in by_role:
+                out = '%s-%s' % (role.lower(),
+                                 name.replace(ROLE_SUFFIX, '.yaml'))
+                if 'network/config' in source:
+                    out = '%s.yaml' % role.lower()
+                out_path = posixpath.join(folder, out)
+                if out_path not in excluded:
+                    emit(source, out_path, {
+                        'role': by_role[role] if by_data else role,
+                        'networks': networks})
+        elif name.endswith(NETWORK_SUFFIX):
+            for network in enabled.values():
+                out = name.replace(NETWORK_SUFFIX, '.yaml')
+                out = out.replace('port' if folder.endswith('ports')
+                                  else 'network', network['name_lower'])
+                out_path = posixpath.join(folder, out)
+                if out_path not in excluded:
+                    emit(source, out_path, {'network': network})
+        else:
+            emit(source, posixpath.join(
+                folder, name.replace(J2_SUFFIX, '.yaml')),
+                {'roles': roles, 'networks': networks})
+    return outputs

@@ -1,0 +1,228 @@
+"""Plan life-cycle steps: what create and amend change, decided once.
+
+Each step computes the objects to write against what Swift (or the record)
+already holds, writes only those in one batch, then commits the step.
+``Change`` is shared with the stack steps (deploy, update, upgrade).
+"""
+
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import record as record_mod
+
+
+def _manifest(files, paths):
+    """Record entries (local source, MD5) of the user files among ``paths``."""
+    return {p: {'source': files.sources[p],
+                'md5': content.md5(files.objects[p])}
+            for p in paths if p in files.sources}
+
+
+def _diff(stored_md5, objects):
+    """``(added, changed)``: objects that are new or differ from Swift's."""
+    added, changed = [], []
+    for path, data in objects.items():
+        old = stored_md5(path)
+        if old is None:
+            added.append(path)
+        elif old != content.md5(data):
+            changed.append(path)
+    return sorted(added), sorted(changed)
+
+
+def sync(store, plan, files, listing):
+    """Write what ``files`` holds that ``listing`` lacks or has otherwise.
+
+    One listing in, one batch out: returns ``(added, changed)``. Objects
+    the plan holds and ``files`` does not (rendered templates, the record,
+    earlier user files) are left alone.
+    """
+    added, changed = _diff(
+        lambda p: listing[p]['hash'] if p in listing else None,
+        files.objects)
+    store.write(plan, {p: files.objects[p] for p in added + changed})
+    return added, changed
+
+
+def render_step(render, plan, step, inputs):
+    """Render after the objects landed; the entry and outcome go in the step.
+
+    ``inputs``: the roles / networks paths in force once the step lands.
+
+    ``render`` is None with --no-render: the step says SKIPPED and the next
+    step that can render will.
+    """
+    if render is None:
+        step['render'] = {'state': 'SKIPPED'}
+        return step
+    step['render'] = render(plan, inputs)
+    if step['render']['state'] != 'SUCCESS':
+        step['outcome']['status'] = 'FAILED'
+        step['outcome']['reason'] = 'render %s: %s' % (
+            step['render']['state'], step['render'].get('info'))
+    return step
+
+
+def _raise_if_failed(plan, step):
+    if step['outcome']['status'] != 'SUCCESS':
+        raise exceptions.CommandError(
+            'Plan %s: step %d recorded as FAILED. %s. Fix the cause and run '
+            'the command again.' % (plan, step['id'],
+                                    step['outcome']['reason']))
+
+
+def _add_passwords(store, plan, files, listing):
+    """plan-environment.yaml with a value for every password the templates
+    need, written with the rest; values an earlier attempt stored stay."""
+    from tripleoplanclient.plan import passwords
+
+    path = layout.PLAN_ENVIRONMENT
+    stored = store.get(plan, path) if listing and path in listing else None
+    values = passwords.generate(passwords.needed(files.objects),
+                                passwords.stored(stored) if stored else None)
+    files.objects[path] = passwords.plan_environment(
+        files.objects.get(path) if stored is None else stored, values,
+        plan=plan)
+
+
+def create(store, plan, files, render=None):
+    """Create the plan: container, templates, user files, render, record."""
+    headers, listing = store.listing(plan)
+    record = record_mod.new(plan, files.templates)
+    if listing is not None and not layout.is_plan(headers):
+        raise exceptions.CommandError(
+            'Container %s exists and is not a plan; choose another plan '
+            'name.' % plan)
+    if listing is not None and record_mod.PATH in listing:
+        record = store.read_record(plan)
+        if record_mod.succeeded(record):
+            raise exceptions.CommandError(
+                'Plan %s already exists. Change it with "openstack overcloud '
+                'plan amend" or "openstack overcloud deploy", or delete it '
+                'first.' % plan)
+        # Only failed creates so far: this one carries on from them.
+    if render is not None:
+        render.check()
+    if files.templates:
+        _add_passwords(store, plan, files, listing)
+    if listing is None:
+        store.create_container(plan)
+        listing = {}
+    # A container without a successful step is a create that stopped
+    # half-way: carry on from what already landed.
+    added, changed = sync(store, plan, files, listing)
+    step = record_mod.make_step(
+        'create', files.environments, added, changed,
+        inputs=dict(files.inputs),
+        files=_manifest(files, files.sources))
+    render_step(render, plan, step, files.inputs)
+
+    def rebase(record, step):
+        raise exceptions.CommandError(
+            'Plan %s was created by another command at the same time; see '
+            '"openstack overcloud plan show-history %s".' % (plan, plan))
+
+    record = store.commit(plan, record, step, rebase)
+    _raise_if_failed(plan, step)
+    return record, step
+
+
+def _amended(current, add, remove):
+    """The environment list after adding ``add`` and removing ``remove``.
+
+    A file already in the list keeps its place; new ones go last.
+    """
+    result = [e for e in current if e not in remove]
+    result.extend(e for e in add if e not in result)
+    return result
+
+
+def resolve_removals(files, current, names):
+    """Plan paths of ``--remove-environment`` values (local or plan paths)."""
+    paths = []
+    for name in names:
+        candidates = [name, files.plan_path(name)]
+        match = next((c for c in candidates if c in current), None)
+        if match is None:
+            raise exceptions.CommandError(
+                '--remove-environment %s: not in the environment list of the '
+                'plan (%s). See "openstack overcloud plan show-history".' % (
+                    name, ', '.join(current) or 'empty'))
+        paths.append(match)
+    return paths
+
+
+def _needs_render(record, paths, inputs):
+    from tripleoplanclient.plan import rendering
+
+    merged = dict(record['inputs'], **inputs)
+    return (record_mod.render_state(record) != 'SUCCESS'
+            or any(record['inputs'].get(k) != v for k, v in inputs.items())
+            or any(rendering.is_input(p, merged) for p in paths))
+
+
+class Change(object):
+    """What a step would change in a plan, worked out before writing."""
+
+    def __init__(self, record, files, remove=(), listing=None):
+        if listing is not None:     # templates too: compare with Swift
+            def stored(p):
+                return listing[p]['hash'] if p in listing else None
+        else:                       # user files only: the record knows them
+            known = record['files']
+
+            def stored(p):
+                return known[p]['md5'] if p in known else None
+        self.files = files
+        self.remove = list(remove)
+        self.added, self.changed = _diff(stored, files.objects)
+        self.environments = _amended(record['environments'],
+                                     files.environments, remove)
+        self.inputs = dict(files.inputs)
+        self.empty = not (self.added or self.changed) and \
+            self.environments == record['environments'] and all(
+                record['inputs'].get(k) == v for k, v in self.inputs.items())
+        self.renders = _needs_render(record, self.added + self.changed,
+                                     self.inputs)
+        self.render_inputs = dict(record['inputs'], **self.inputs)
+
+    def write(self, store, plan):
+        store.write(plan, {p: self.files.objects[p]
+                           for p in self.added + self.changed})
+
+    def step(self, action, **details):
+        return record_mod.make_step(
+            action, self.environments, self.added, self.changed,
+            inputs=self.inputs,
+            files=_manifest(self.files, self.added + self.changed),
+            **details)
+
+    def rebase(self, newer, step):
+        """Another writer got in first: apply our change on top of theirs."""
+        step['environments'] = _amended(newer['environments'],
+                                        self.files.environments, self.remove)
+        return step
+
+
+def amend(store, plan, record, files, remove=(), render=None,
+          no_render=False):
+    """Change only what the user named; returns ``(record, step)``.
+
+    ``step`` is None when nothing changed (nothing is written then). A
+    render runs only when a rendering input changed (or the last render
+    did not succeed).
+    """
+    change = Change(record, files, remove)
+    if change.empty:
+        return record, None
+    renders = change.renders and not no_render
+    if renders:
+        render.check()
+    change.write(store, plan)
+    step = change.step('amend')
+    if change.renders:
+        render_step(render if renders else None, plan, step,
+                    change.render_inputs)
+    record = store.commit(plan, record, step, change.rebase)
+    _raise_if_failed(plan, step)
+    return record, step

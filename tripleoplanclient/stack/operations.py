@@ -1,0 +1,311 @@
+"""deploy, update, upgrade: plan, at most one render, stack, record.
+
+Each command is one recorded step, in two calls:
+
+1. ``prepare`` refuses early, before anything is written (no Heat, stack
+   busy, unknown stack or plan, missing lifecycle file) and works out what
+   the step would change; ``describe`` and ``Prepared.differences`` tell
+   it (``--dry-run``, and the question before an update or upgrade);
+2. ``execute`` writes only the plan objects that changed (one pass),
+   renders only when a rendering input changed, has the deploy workflow in
+   Mistral create or update the stack, follows its events (unless
+   --no-wait) and records the step with its outcome.
+
+Only a step that succeeded changes the plan's current environment list, so
+``update`` always starts from what last worked.
+"""
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import protocol
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import steps
+from tripleoplanclient.stack import status
+
+LIFECYCLE_DIR = 'environments/lifecycle/'
+STAGES = ('prepare', 'converge')
+# Seconds to keep following after --timeout: Heat's own stack timeout ends
+# the stack at the same moment, and its FAILED event is worth waiting for.
+_GRACE = 10
+
+
+def lifecycle_path(action, stage):
+    return '%s%s-%s.yaml' % (LIFECYCLE_DIR, action, stage)
+
+
+class Services(object):
+    """What the steps talk to, built by the command.
+
+    :param store: plan.store.PlanStore
+    :param heat: heatclient v1 client (None: no Heat configured)
+    :param workflows: workflows.Workflows
+    :param renderer: workflows.PlanRenderer or None (--no-render)
+    :param follower: stack.events.StackFollower
+    :param progress: line -> stderr
+    """
+
+    def __init__(self, store, heat, heat_url, swift_url, workflows, renderer,
+                 follower, progress):
+        self.store = store
+        self.heat = heat
+        self.heat_url = heat_url
+        self.swift_url = swift_url
+        self.workflows = workflows
+        self.renderer = renderer
+        self.follower = follower
+        self.progress = progress
+
+
+class Options(object):
+    def __init__(self, timeout=240, wait=True, force=False):
+        self.timeout = timeout          # minutes, for Heat and for waiting
+        self.wait = wait
+        self.force = force
+
+
+def current_stack(services, plan):
+    """The stack of ``plan`` or None; refuses when Heat is absent or busy."""
+    if services.heat is None:
+        raise exceptions.CommandError(
+            'No orchestration (Heat) endpoint: add one to the catalog or set '
+            'orchestration_endpoint_override in clouds.yaml. Nothing was '
+            'changed.')
+    return status.check_idle(
+        status.lookup(services.heat, plan, services.heat_url), plan)
+
+
+class Prepared(object):
+    """One deploy / update / upgrade, worked out before anything is written.
+
+    ``change`` is None when the plan does not exist yet and the step begins
+    by creating it (deploy --templates).
+    """
+
+    def __init__(self, action, plan, files, remove, stack, record, change,
+                 lifecycle=None, with_templates=False):
+        self.action = action
+        self.plan = plan
+        self.files = files
+        self.remove = list(remove)
+        self.stack = stack
+        self.record = record
+        self.change = change
+        self.lifecycle = lifecycle
+        self.with_templates = with_templates
+
+    @property
+    def creates_plan(self):
+        return self.change is None
+
+    def differences(self):
+        """Lines that tell what differs from the last successful step."""
+        record, change = self.record, self.change
+        lines = ['%s of stack %s, against the last successful step (%d):'
+                 % (self.action.capitalize(), self.plan,
+                    record_mod.last_success_id(record))]
+        before, after = record['environments'], change.environments
+        diff = ['  - %s' % e for e in before if e not in after]
+        diff += ['  + %s' % e for e in after if e not in before]
+        if [e for e in before if e in after] != [e for e in after
+                                                 if e in before]:
+            diff.append('  (order changed)')
+        diff += ['  ~ %s (content changed)' % p for p in change.changed
+                 if p in record['files']]
+        if self.lifecycle:
+            diff.append('  + %s (this step only)' % self.lifecycle)
+        return lines + (diff or ['  (the same environment list)'])
+
+
+def prepare(services, action, plan, files, remove=(), stage=None,
+            with_templates=False, record=None):
+    """Check and work out one step; writes nothing. Returns ``Prepared``.
+
+    ``files``: plan.files.PlanFiles of what the user named, the whole
+    templates tree too when ``with_templates`` (deploy --templates).
+    ``record``: the plan's record when the caller read it already.
+    """
+    store = services.store
+    stack = current_stack(services, plan)
+    if action != 'deploy' and stack is None:
+        raise exceptions.CommandError(
+            'Stack %s does not exist: run "openstack overcloud deploy --stack '
+            '%s" first. Nothing was changed.' % (plan, plan))
+    headers, listing = store.listing(plan)
+    if listing is None or not layout.is_plan(headers) or \
+            record_mod.PATH not in listing:
+        record = None
+    elif record is None:
+        record = store.read_record(plan)
+    if record is None or not record_mod.succeeded(record):
+        if action != 'deploy' or not with_templates:
+            raise exceptions.CommandError(
+                'Plan %s does not exist: run "openstack overcloud deploy '
+                '--stack %s --templates <dir> ..." first. Nothing was '
+                'changed.' % (plan, plan))
+        return Prepared(action, plan, files, remove, stack, record, None,
+                        with_templates=True)
+    if with_templates:
+        # The stored plan-environment.yaml holds the generated passwords.
+        files.objects.pop(layout.PLAN_ENVIRONMENT, None)
+    lifecycle = None
+    if stage is not None:
+        lifecycle = lifecycle_path(action, stage)
+        # update/upgrade never create the plan: the listing is current.
+        if lifecycle not in listing:
+            if stage == 'prepare':
+                raise exceptions.CommandError(
+                    'The templates of plan %s have no %s: they do not '
+                    'support "%s --stage prepare". Nothing was changed.'
+                    % (plan, lifecycle, action))
+            lifecycle = None    # THT 18: converge is the plain list
+    # Templates are compared with the listing, user files with the record.
+    change = steps.Change(record, files, remove,
+                          listing if with_templates else None)
+    return Prepared(action, plan, files, remove, stack, record, change,
+                    lifecycle, with_templates)
+
+
+def describe(prepared, renders_on_create=True):
+    """What the step would do, for --dry-run."""
+    change, files = prepared.change, prepared.files
+    out = {
+        'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
+        'plan_created': prepared.creates_plan,
+    }
+    if change is None:
+        out.update(objects_added=sorted(files.objects), objects_changed=[],
+                   environments=list(files.environments),
+                   renders=renders_on_create)
+    else:
+        out.update(objects_added=change.added,
+                   objects_changed=change.changed,
+                   environments=change.environments + (
+                       [prepared.lifecycle] if prepared.lifecycle else []),
+                   renders=change.renders)
+    return out
+
+
+def execute(services, options, prepared):
+    """Write, render, run the stack operation, record: ``(record, step)``."""
+    store, plan = services.store, prepared.plan
+    record, change, created = prepared.record, prepared.change, None
+    if prepared.creates_plan:
+        services.workflows.check()
+        record, created = steps.create(store, plan, prepared.files,
+                                       services.renderer)
+        # All of it is stored now: the deploy step itself changes nothing.
+        change = steps.Change(record, prepared.files.__class__(
+            prepared.files.templates), prepared.remove)
+    if change.renders:
+        if services.renderer is None:
+            raise exceptions.CommandError(
+                'Plan %s needs a render before its stack can be deployed; '
+                'run the command without --no-render. Nothing was changed.'
+                % plan)
+        services.renderer.check()
+    services.workflows.check()
+    change.write(store, plan)
+    details = {'lifecycle': prepared.lifecycle} if prepared.lifecycle else {}
+    if created is not None:
+        # This command began by creating the plan (and rendering it).
+        details['plan_created'] = {
+            'step': created['id'],
+            'rendered': (created.get('render') or {}).get('state')
+            == 'SUCCESS'}
+    elif prepared.with_templates and \
+            prepared.files.templates != record.get('templates'):
+        details['templates'] = prepared.files.templates
+    step = change.step(prepared.action, **details)
+    if change.renders:
+        steps.render_step(services.renderer, plan, step,
+                          change.render_inputs)
+    if step['outcome']['status'] == 'SUCCESS':
+        _stack_operation(services, options, plan, record, step,
+                         prepared.lifecycle, prepared.stack)
+    record = store.commit(plan, record, step, change.rebase)
+    return record, step
+
+
+def _stack_operation(services, options, plan, record, step, lifecycle,
+                     existing):
+    """Run the deploy workflow and follow the stack; fills the step.
+
+    ``existing``: what current_stack() found when the command began (the
+    action checks again that it is not busy).
+    """
+    marker = None
+    unchanged = None if options.force or lifecycle else \
+        record_mod.last_stack(record)
+    if existing is not None and options.wait:
+        marker = services.follower.last_event(plan, existing.id)
+    environments = record_mod.heat_environments(step)
+    request = protocol.request(
+        'deploy', container=plan, environments=environments,
+        swift_url=services.swift_url, heat_url=services.heat_url,
+        plan_environment=record['inputs'].get('plan_environment'),
+        timeout=int(max(1, round(options.timeout))), unchanged=unchanged)
+    try:
+        result, execution = services.workflows.deploy(
+            request, options.timeout * 60)
+    except exceptions.CommandError as exc:
+        step['outcome'].update(status='FAILED', reason=str(exc))
+        return
+    step['execution'] = execution
+    # What assembling cost: Swift GETs (0 when the action's cache held
+    # every object) and the files Heat got.
+    stack = {'id': result['stack_id'], 'operation': result['operation'],
+             'fingerprint': result['fingerprint'],
+             'swift_gets': result.get('swift_gets'),
+             'files': result.get('files')}
+    step['stack'] = stack
+    step['outcome']['stack_id'] = result['stack_id']
+    if result['operation'] == 'NONE':
+        services.progress('Stack %s is up to date with the plan (nothing '
+                          'changed since step %s): Heat was not called.'
+                          % (plan, record_mod.last_id(record)))
+        stack.update(status=result['status'], updated=result['updated'])
+        step['outcome']['stack_status'] = result['status']
+        return
+    services.progress('Stack %s: %s started (%s).' % (
+        plan, result['operation'], result['stack_id']))
+    if not options.wait:
+        step['outcome'].update(status='IN_PROGRESS',
+                               stack_status='%s_IN_PROGRESS'
+                               % result['operation'])
+        return
+    try:
+        state, reason = services.follower.follow(
+            plan, result['stack_id'], result['operation'],
+            options.timeout * 60 + _GRACE, marker)
+        final = services.follower.stack(plan, result['stack_id'])
+    except exceptions.CommandError as exc:
+        # The operation goes on in Heat: the record must still say so.
+        step['outcome'].update(status='UNKNOWN', reason=str(exc))
+        return
+    stack['updated'] = status.updated(final)
+    if state == 'TIMEOUT':
+        step['outcome'].update(
+            status='TIMEOUT', stack_status=final.stack_status,
+            reason='%s not finished after the --timeout of %s minutes; it '
+                   'goes on in Heat' % (result['operation'], options.timeout))
+        return
+    state, reason = final.stack_status, final.stack_status_reason or reason
+    step['outcome'].update(stack_status=state, reason=reason)
+    if not state.endswith('_COMPLETE'):
+        failed = services.follower.failures(plan, result['stack_id'])
+        step['outcome'].update(status='FAILED', failed_resources=[
+            '%s: %s' % f for f in failed])
+
+
+def raise_if_failed(plan, step):
+    outcome = step['outcome']
+    if outcome['status'] == 'SUCCESS':
+        return
+    lines = ['Stack %s: step %s recorded as %s. %s' % (
+        plan, step['id'], outcome['status'], outcome.get('reason') or '')]
+    for failure in outcome.get('failed_resources', []):
+        lines.append('  failed: %s' % failure)
+    if outcome['status'] == 'IN_PROGRESS':
+        return
+    lines.append('Fix the cause and run the command again.')
+    raise exceptions.CommandError('\n'.join(lines))
