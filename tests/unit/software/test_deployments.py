@@ -7,17 +7,11 @@ from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.software import deployments
 
-SWIFT = fakes.SWIFT
-HEAT = fakes.HEAT
-SIGNALS = fakes.SIGNALS
-JSON = fakes.JSON
-COMPONENT = fakes.COMPONENT
-
 
 class OutcomeTest(unittest.TestCase):
 
     def test_zero_status_code_completes(self):
-        status, reason, values = deployments.outcome(COMPONENT, {
+        status, reason, values = deployments.outcome(fakes.COMPONENT, {
             'deploy_status_code': 0, 'deploy_stdout': 'ok',
             'archive': '/a.tgz', 'undeclared': 'dropped'})
         self.assertEqual(('COMPLETE', 'Outputs received'), (status, reason))
@@ -27,18 +21,18 @@ class OutcomeTest(unittest.TestCase):
 
     def test_non_zero_status_code_or_error_output_fails(self):
         status, reason, _ = deployments.outcome(
-            COMPONENT, {'deploy_status_code': '2'})
+            fakes.COMPONENT, {'deploy_status_code': '2'})
         self.assertEqual('FAILED', status)
         self.assertIn('non-zero status code: 2', reason)
         status, reason, values = deployments.outcome(
-            COMPONENT, {'deploy_status_code': 0, 'error': 'disk full'})
+            fakes.COMPONENT, {'deploy_status_code': 0, 'error': 'disk full'})
         self.assertEqual(('FAILED', 'error : disk full'), (status, reason))
         self.assertEqual('disk full', values['error'])
 
 
 class DeploymentsTest(fakes.SoftwareTestCase):
 
-    SIGNAL = SIGNALS + '/obj?temp_url_sig=x&temp_url_expires=1'
+    SIGNAL = fakes.SIGNALS + '/obj?temp_url_sig=x&temp_url_expires=1'
     SD = '/software_deployments/sd1'
 
     def setUp(self):
@@ -47,9 +41,11 @@ class DeploymentsTest(fakes.SoftwareTestCase):
         self.deployments = deployments.Deployments(
             self.heat, self.signals, self.lines.append,
             sleep=self.sleep, clock=lambda: self.now)
-        config = dict(COMPONENT, id='t1', name='deployment-BACKUP', inputs=[
-            {'name': 'deploy_signal_transport', 'value': 'TEMP_URL_SIGNAL'},
-            {'name': 'deploy_signal_id', 'value': self.SIGNAL}])
+        config = dict(
+            fakes.COMPONENT, id='t1', name='deployment-BACKUP', inputs=[
+                {'name': 'deploy_signal_transport',
+                 'value': 'TEMP_URL_SIGNAL'},
+                {'name': 'deploy_signal_id', 'value': self.SIGNAL}])
         self.on_heat('GET', '/software_configs/t1',
                      {'software_config': config})
 
@@ -66,7 +62,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_watch_applies_the_answer_heat_did_not(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(SIGNALS + '/obj', [
+        self.m.get(fakes.SIGNALS + '/obj', [
             {'content': b''},
             {'json': {'deploy_status_code': 0, 'deploy_stdout': 'ok',
                       'archive': '/a.tgz'}}])
@@ -82,7 +78,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
     def test_watch_stops_when_heat_applied_it(self):
         self.on_heat('GET', self.SD, self.deployment(),
                      self.deployment('FAILED'))
-        self.m.get(SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNALS + '/obj', content=b'')
         put = self.on_heat('PUT', self.SD, {})
         state, _, _ = self.deployments.watch('sd1', 60, 2)
         self.assertEqual('FAILED', state)
@@ -90,7 +86,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_watch_times_out_and_leaves_it_in_progress(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNALS + '/obj', content=b'')
         put = self.on_heat('PUT', self.SD, {})
         state, deployment, _ = self.deployments.watch('sd1', 10, 3)
         self.assertEqual('TIMEOUT', state)
@@ -101,7 +97,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_an_answer_that_is_not_json_fails_the_deployment(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(SIGNALS + '/obj', content=b'<html>')
+        self.m.get(fakes.SIGNALS + '/obj', content=b'<html>')
         put = self.on_heat('PUT', self.SD, self.deployment('FAILED'))
         state, _, _ = self.deployments.watch('sd1', 10, 3)
         self.assertEqual('FAILED', state)
@@ -109,9 +105,9 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_cancel_marks_failed_and_drops_the_signal(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNALS + '/obj', content=b'')
         put = self.on_heat('PUT', self.SD, self.deployment('FAILED'))
-        delete = self.m.delete(SIGNALS + '/obj', status_code=204)
+        delete = self.m.delete(fakes.SIGNALS + '/obj', status_code=204)
         self.deployments.cancel('sd1', 'window closed')
         self.assertEqual({'status': 'FAILED', 'status_reason':
                           'Deployment cancelled: window closed'},
@@ -120,9 +116,9 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_cancel_applies_a_waiting_answer_instead(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(SIGNALS + '/obj', json={'deploy_status_code': 0})
+        self.m.get(fakes.SIGNALS + '/obj', json={'deploy_status_code': 0})
         put = self.on_heat('PUT', self.SD, self.deployment('COMPLETE'))
-        delete = self.m.delete(SIGNALS + '/obj', status_code=204)
+        delete = self.m.delete(fakes.SIGNALS + '/obj', status_code=204)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'already COMPLETE'):
             self.deployments.cancel('sd1', None)

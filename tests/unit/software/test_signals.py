@@ -13,11 +13,6 @@ from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.software import signals
 
-SWIFT = fakes.SWIFT
-SIGNALS = fakes.SIGNALS
-
-JSON = fakes.JSON
-
 
 class RedactTest(unittest.TestCase):
 
@@ -50,12 +45,12 @@ class RedactTest(unittest.TestCase):
 class SignalStoreTest(fakes.SoftwareTestCase):
 
     def test_create_sets_a_missing_key_and_signs_a_put(self):
-        heads = self.m.head(SWIFT, [
+        heads = self.m.head(fakes.SWIFT, [
             {'status_code': 204, 'headers': {}},
             {'status_code': 204, 'headers': {
                 'X-Account-Meta-Temp-Url-Key': 'k3y'}}])
-        post = self.m.post(SWIFT, status_code=204)
-        self.m.put(SIGNALS, status_code=201)
+        post = self.m.post(fakes.SWIFT, status_code=204)
+        self.m.put(fakes.SIGNALS, status_code=201)
         obj = self.m.put(requests_mock.ANY, status_code=201)
         url = self.signals.create(60)
         self.assertEqual(2, heads.call_count)
@@ -69,32 +64,32 @@ class SignalStoreTest(fakes.SoftwareTestCase):
         expected = hmac.new(b'k3y', ('PUT\n1060\n%s' % parts.path).encode(),
                             hashlib.sha256).hexdigest()
         self.assertEqual(expected, query['temp_url_sig'])
-        self.assertTrue(url.startswith(SIGNALS + '/'))
+        self.assertTrue(url.startswith(fakes.SIGNALS + '/'))
 
     def test_create_keeps_an_existing_key(self):
-        self.m.head(SWIFT, status_code=204,
+        self.m.head(fakes.SWIFT, status_code=204,
                     headers={'X-Account-Meta-Temp-Url-Key': 'old'})
-        post = self.m.post(SWIFT, status_code=204)
+        post = self.m.post(fakes.SWIFT, status_code=204)
         self.m.put(requests_mock.ANY, status_code=201)
         self.signals.create(60)
         self.assertFalse(post.called)
 
     def test_a_key_swift_hides_is_a_clear_error(self):
-        self.m.head(SWIFT, status_code=204, headers={})
-        self.m.post(SWIFT, status_code=204)
+        self.m.head(fakes.SWIFT, status_code=204, headers={})
+        self.m.post(fakes.SWIFT, status_code=204)
         with self.assertRaisesRegex(exceptions.CommandError, 'NO_SIGNAL'):
             self.signals.create(60)
 
     def test_read_and_drop(self):
-        url = SIGNALS + '/obj?temp_url_sig=x&temp_url_expires=1'
-        self.m.get(SIGNALS + '/obj', [{'content': b''},
-                                      {'json': {'deploy_status_code': 0}},
-                                      {'status_code': 404}])
+        url = fakes.SIGNALS + '/obj?temp_url_sig=x&temp_url_expires=1'
+        self.m.get(fakes.SIGNALS + '/obj', [
+            {'content': b''}, {'json': {'deploy_status_code': 0}},
+            {'status_code': 404}])
         self.assertIsNone(self.signals.read(url))
         self.assertEqual({'deploy_status_code': 0}, self.signals.read(url))
         self.assertIsNone(self.signals.read(url))
-        self.m.delete(SIGNALS + '/obj', [{'status_code': 204},
-                                         {'status_code': 404}])
+        self.m.delete(fakes.SIGNALS + '/obj', [{'status_code': 204},
+                                               {'status_code': 404}])
         self.assertTrue(self.signals.drop(url))
         self.assertFalse(self.signals.drop(url))
         # another account's object is none of our business: no request

@@ -8,15 +8,10 @@ import requests_mock
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.software import trigger
-
-SWIFT = fakes.SWIFT
-HEAT = fakes.HEAT
-
-JSON = fakes.JSON
+# Used in almost every test here.
 COMPONENT = fakes.COMPONENT
 stack_derived = fakes.stack_derived
 inputs_of = fakes.inputs_of
-SIGNALS = fakes.SIGNALS
 
 
 class DeriveConfigTest(unittest.TestCase):
@@ -129,7 +124,7 @@ class ActionAndInputsTest(unittest.TestCase):
 class CreateTest(fakes.SoftwareTestCase):
 
     def test_a_failed_deployment_create_leaves_nothing_behind(self):
-        self.m.head(SWIFT, status_code=204,
+        self.m.head(fakes.SWIFT, status_code=204,
                     headers={'X-Account-Meta-Temp-Url-Key': 'k'})
         self.m.put(requests_mock.ANY, status_code=201)
         object_delete = self.m.delete(requests_mock.ANY, status_code=204)
@@ -137,7 +132,7 @@ class CreateTest(fakes.SoftwareTestCase):
                      {'software_config': dict(COMPONENT, id='t9')})
         self.on_heat('POST', '/software_deployments',
                      {'error': {'message': 'boom'}}, status=500)
-        config_delete = self.m.delete(HEAT + '/software_configs/t9',
+        config_delete = self.m.delete(fakes.HEAT + '/software_configs/t9',
                                       status_code=204)
         with self.assertRaises(Exception):
             trigger.create(
@@ -146,7 +141,8 @@ class CreateTest(fakes.SoftwareTestCase):
                 self.lines.append)
         self.assertTrue(config_delete.called)
         self.assertTrue(object_delete.called)
-        self.assertTrue(object_delete.last_request.url.startswith(SIGNALS))
+        self.assertTrue(
+            object_delete.last_request.url.startswith(fakes.SIGNALS))
 
     def test_no_signal_creates_a_complete_deployment_without_swift(self):
         configs = self.on_heat('POST', '/software_configs',
@@ -166,5 +162,5 @@ class CreateTest(fakes.SoftwareTestCase):
                          deployments.last_request.json())
         self.assertEqual(body, configs.last_request.json())
         self.assertEqual(2, inputs_of(body)['level'])
-        self.assertFalse(any(r.url.startswith(SWIFT)
+        self.assertFalse(any(r.url.startswith(fakes.SWIFT)
                              for r in self.m.request_history))
