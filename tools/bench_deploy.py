@@ -20,7 +20,7 @@ client without our content cache would send for each deploy).
 Anchor (the old client and tripleo-common, same kind of plan): ~3,400
 requests first deploy, ~5,700 redeploy, 7-8 renders.
 
-Needs the loopback Swift, Mistral and Heat (``python3 tools/loopback.py
+Needs the loopback Swift, Mistral and Heat (``python3 tools/loopback
 start swift mistral heat``) and the workbook (``openstack overcloud
 workbook install``). Usage: ``python3 tools/bench_deploy.py [--keep]
 [--warm]``: --keep leaves the stack and plan for a look; Mistral is
@@ -174,7 +174,7 @@ def main():
     if '--warm' not in sys.argv:
         # The actions' content cache lives as long as Mistral's executor:
         # a fresh one makes the first deploy read every object.
-        loopback = [sys.executable, os.path.join(REPO, 'tools', 'loopback.py')]
+        loopback = [sys.executable, os.path.join(REPO, 'tools', 'loopback')]
         subprocess.run(loopback + ['stop', 'mistral'], check=True,
                        capture_output=True)
         subprocess.run(loopback + ['start', 'mistral'], check=True,

@@ -8,7 +8,7 @@ requests, bytes and time of ``plan amend -e one.yaml``. Requests are
 counted where Swift sees them: the proxy's access log (client requests
 only; bulk's internal sub-requests are logged elsewhere).
 
-Needs the loopback Swift (``python3 tools/loopback.py start swift``) and
+Needs the loopback Swift (``python3 tools/loopback start swift``) and
 this project installed with ``openstack`` on PATH (tools/run-tests.sh
 prepares both). Usage: ``python3 tools/bench_plan.py``.
 """
@@ -27,7 +27,7 @@ sys.path.insert(0, REPO)
 
 def loopback_env():
     out = subprocess.run([sys.executable, os.path.join(REPO, 'tools',
-                                                       'loopback.py'), 'env'],
+                                                       'loopback'), 'env'],
                          check=True, capture_output=True, text=True).stdout
     env = {}
     for line in out.splitlines():
@@ -103,9 +103,9 @@ def main():
     url = env['LOOPBACK_SWIFT_URL']
 
     from swiftclient import client as swift_client
-    from tripleoplanclient import environments
-    from tripleoplanclient import plan_store
-    from tripleoplanclient import plans
+    from tripleoplanclient.plan import files as files_mod
+    from tripleoplanclient.plan import steps
+    from tripleoplanclient.plan import store as store_mod
 
     local = threading.local()
 
@@ -115,7 +115,7 @@ def main():
                 preauthurl=url, preauthtoken='bench', retries=0)
         return local.conn
 
-    store = plan_store.PlanStore(connect)
+    store = store_mod.PlanStore(connect)
     tmp = tempfile.mkdtemp(prefix='bench-plan-')
     own = []
     for i in range(3):
@@ -126,7 +126,7 @@ def main():
     tht_envs = [os.path.join(tht, 'environments', n) for n in (
         'docker-ha.yaml', 'network-environment.yaml')]
     env_args = [a for p in tht_envs + own for a in ('-e', p)]
-    files = environments.PlanFiles(tht)
+    files = files_mod.PlanFiles(tht)
     files.add_templates()
     for path in tht_envs + own:
         files.add_environment(path)
@@ -162,7 +162,7 @@ def main():
     mark = log.mark()
     start = time.monotonic()
     _, listing = store.listing(ours)
-    added, changed = plans.sync(store, ours, files, listing)
+    added, changed = steps.sync(store, ours, files, listing)
     t_sync = time.monotonic() - start
     r_sync, _, m_sync = log.since(mark)
     row('second sync, nothing changed (in-process)', r_sync, t_sync,

@@ -9,7 +9,7 @@ Prints, in one run:
   in the loopback proxy's access log, first and with nothing changed;
 * wall time of ``openstack overcloud plan create`` end to end with render.
 
-Needs the loopback Swift and Mistral (``python3 tools/loopback.py start
+Needs the loopback Swift and Mistral (``python3 tools/loopback start
 swift mistral``) and the workbook (``openstack overcloud workbook
 install``). Usage: ``python3 tools/bench_render.py``.
 """
@@ -35,7 +35,7 @@ COLD = '''
 import os, sys, time
 sys.path.insert(0, %(repo)r)
 start = time.monotonic()
-from tripleoplanclient import rendering
+from tripleoplanclient.plan import rendering
 files = {}
 for top, dirs, names in os.walk(%(tree)r):
     for name in names:
@@ -84,7 +84,7 @@ def render_times(tht):
         t_cmd = best(3, ours_command)
         t_cold = ours_command.render
 
-        from tripleoplanclient import rendering
+        from tripleoplanclient.plan import rendering
         files = base.read_tree(tht)
 
         def warm():

@@ -3,7 +3,7 @@
 #   memcached        Swift's cache (optional: Swift runs without it, ~2x slower)
 #   rabbitmq-server  the message broker of Mistral and Heat
 #   postgresql       the database of Mistral and Heat
-# tools/loopback.py runs private instances of these on 127.0.0.1 with their
+# tools/loopback runs private instances of these on 127.0.0.1 with their
 # state under its state directory; the system services the packages bring
 # are neither needed nor touched.
 set -eu -o pipefail

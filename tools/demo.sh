@@ -15,9 +15,9 @@ bash tools/bootstrap.sh >&2
 "$venv/bin/pip" install -q --no-deps -e . >&2
 export PATH=$venv/bin:$PATH
 
-trap 'python3 tools/loopback.py stop >&2 || true' EXIT
-python3 tools/loopback.py start swift mistral heat >&2
-eval "$(python3 tools/loopback.py env)"
+trap 'python3 tools/loopback stop >&2 || true' EXIT
+python3 tools/loopback start swift mistral heat >&2
+eval "$(python3 tools/loopback env)"
 openstack overcloud workbook install -f json
 tht=$(bash tools/fetch-tht.sh)
 plan=${DEMO_PLAN:-overcloud}

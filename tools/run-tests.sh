@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Pass every test from a fresh machine: install what is needed, start the
 # loopback services (Swift, RabbitMQ, PostgreSQL, Mistral with our actions,
-# Heat), install our workbook, run unit + functional tests and pep8, stop
-# them.
+# Heat), install our workbook, run unit + functional tests, stop them; then
+# pep8 and the documentation build (warnings are errors).
 #   tools/run-tests.sh            everything
-#   tools/run-tests.sh unit       unit tests and pep8 only (no services)
+#   tools/run-tests.sh unit       unit tests, pep8 and docs (no services)
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -35,14 +35,15 @@ OS_TEST_PATH=./tests/unit stestr run || status=1
 read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
 
 if [ "$what" = all ]; then
-    trap 'python3 tools/loopback.py stop >&2 || true' EXIT
-    python3 tools/loopback.py start swift mistral heat >&2
-    eval "$(python3 tools/loopback.py env)"
+    trap 'python3 tools/loopback stop >&2 || true' EXIT
+    python3 tools/loopback start swift mistral heat >&2
+    eval "$(python3 tools/loopback env)"
     openstack overcloud workbook install -f value >&2
     OS_TEST_PATH=./tests/functional stestr run --concurrency 2 || status=1
     read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
 fi
 
 flake8 tripleoplanclient tests tools || status=1
+bash tools/build-docs.sh >&2 || status=1
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -1,6 +1,6 @@
 """Run the real ``openstack`` CLI against the loopback services.
 
-The services are started by ``tools/loopback.py start`` (``tox -e
+The services are started by ``tools/loopback start`` (``tox -e
 functional`` and ``.ci/run`` do it); these tests fail, never skip, when they
 are not running.
 """
@@ -43,7 +43,7 @@ def read_tree(root):
 
 def loopback_env():
     out = subprocess.run(
-        ['python3', os.path.join(REPO, 'tools', 'loopback.py'), 'env'],
+        ['python3', os.path.join(REPO, 'tools', 'loopback'), 'env'],
         check=True, capture_output=True, text=True).stdout
     env = {}
     for line in out.splitlines():

@@ -1,0 +1,50 @@
+"""Real OpenStack services on 127.0.0.1, for functional tests, benchmarks
+and the demo.
+
+Standard library only (Python 3.11): it runs with the system python3
+before any virtualenv exists.  Each service is a module (swift, rabbitmq,
+postgres, mistral, heat) with a service.Service subclass, registered in
+registry.py; the subcommands (cli.py) iterate that registry.  Python
+services run from their own virtualenv under
+``$LOOPBACK_CACHE/venvs/<name>``, installed from PyPI on first use with the
+pins in requirements/; RabbitMQ and PostgreSQL are Debian's packages
+(``tools/bootstrap.sh`` installs them), run as private instances, not as the
+system services.  Configuration files are rendered from templates/.  Every
+service keeps its configuration, data, logs and pid files under the state
+directory ``$LOOPBACK_DIR``.
+
+Usage::
+
+    python3 tools/loopback start [--clean] [SERVICE...]  # idempotent
+    python3 tools/loopback stop [SERVICE...]     # by PID, safe to repeat
+    python3 tools/loopback status [SERVICE...]   # exit 3 if not running
+    python3 tools/loopback env                   # shell export lines
+    python3 tools/loopback logs [SERVICE...]     # the log files
+    eval "$(python3 tools/loopback env)"
+
+SERVICE is swift, rabbitmq, postgres, mistral or heat (default: all).
+``start mistral`` (or heat) starts rabbitmq and postgres first (``--clean``
+wipes only the services named); ``stop rabbitmq`` (or postgres) stops
+mistral and heat first.  ``start`` and ``stop`` hold ``<state>/lock``: a
+second one at the same time waits for the first.
+
+Environment:
+
+    LOOPBACK_CACHE   virtualenvs + downloads (def. ~/.cache/tripleoplanclient)
+    LOOPBACK_DIR     state directory          (default <repo>/.loopback)
+    LOOPBACK_PYTHON  interpreter for the venvs (default: the one running this)
+    LOOPBACK_SWIFT_PORT (18080), LOOPBACK_SWIFT_OBJECT_PORT (16010),
+    LOOPBACK_SWIFT_CONTAINER_PORT (16011), LOOPBACK_SWIFT_ACCOUNT_PORT (16012),
+    LOOPBACK_MEMCACHED_PORT (16013), LOOPBACK_SWIFT_LOG_PORT (16014; the log
+    sink uses this port and the next five), LOOPBACK_MEMCACHED=0 to never run
+    memcached even when it is on PATH.
+    LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
+    distribution, 16673), LOOPBACK_EPMD_PORT (16369),
+    LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest
+    /usr/lib/postgresql/*/bin), LOOPBACK_MISTRAL_PORT (18989),
+    LOOPBACK_HEAT_PORT (18004).
+
+Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
+listens on the loopback addresses).  ``stop`` signals only the PIDs recorded
+in ``<state>/pids/*.pid`` (see process.py).
+"""

@@ -1,0 +1,116 @@
+"""The command line: start, stop, status, env, logs (and the internal
+_syslog-sink), over the services in registry.SERVICES."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+
+from . import process, state, syslog_sink
+from .common import LoopbackError, say
+from .registry import (SERVICES, check_requirements, with_dependents,
+                       with_requirements)
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    named = args.services or list(SERVICES)
+    with state.locked('start %s' % ' '.join(named)):
+        for name in with_requirements(named):
+            check_requirements(name)
+            # --clean wipes the named services only, not what they pull in
+            SERVICES[name].start(clean=args.clean and name in named)
+            state.set_started(state.started() | {name})
+        path = state.write_clouds_yaml(SERVICES.values())
+    say('clouds.yaml: %s (cloud "loopback")' % path)
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    names = with_dependents(args.services or list(SERVICES))
+    with state.locked('stop %s' % ' '.join(names)):
+        for name in reversed(names):
+            SERVICES[name].stop()
+        state.set_started(state.started() - set(names))
+        state.write_clouds_yaml(SERVICES.values())
+        if not args.services and state.pids_dir().is_dir():
+            # anything else with a pid file here (a service removed since?)
+            for path in sorted(state.pids_dir().glob('*.pid')):
+                say(process.stop_pidfile(path))
+    process.wait_reaped()
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    ok = True
+    for name in args.services or list(SERVICES):
+        ok = SERVICES[name].status() and ok
+    if not args.services:
+        return 0
+    return 0 if ok else 3
+
+
+def cmd_env(args: argparse.Namespace) -> int:
+    for key, value in state.env_vars(SERVICES.values()).items():
+        print('export %s=%s' % (key, shlex.quote(value)))
+    return 0
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    for name in args.services or list(SERVICES):
+        for what, path in SERVICES[name].logs().items():
+            if path.exists():
+                print('%-9s %-12s %s' % (name, what, path))
+    return 0
+
+
+def cmd_syslog_sink(args: argparse.Namespace) -> int:
+    return syslog_sink.main(args)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog='python3 tools/loopback',
+        description='Run real OpenStack services on 127.0.0.1.')
+    sub = top.add_subparsers(dest='command', required=True,
+                             metavar='{start,stop,status,env,logs}')
+
+    def command(name: str, func, help: str, services: bool = True):
+        p = sub.add_parser(name, help=help)
+        if services:
+            p.add_argument('services', nargs='*', metavar='SERVICE',
+                           help='one of: %s (default: all)' %
+                           ', '.join(SERVICES))
+        p.set_defaults(func=func)
+        return p
+
+    p = command('start', cmd_start, 'install if needed and start services')
+    p.add_argument('--clean', action='store_true',
+                   help='wipe the services\' data first')
+    command('stop', cmd_stop, 'stop services started here, by PID')
+    command('status', cmd_status, 'show which services run')
+    command('env', cmd_env, 'print shell export lines', services=False)
+    command('logs', cmd_logs, 'list the services\' log files')
+    # no help: left out of --help (started by the swift service)
+    p = sub.add_parser('_syslog-sink')
+    syslog_sink.add_arguments(p)
+    p.set_defaults(func=cmd_syslog_sink)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    top = parser()
+    args = top.parse_args(argv)
+    for name in getattr(args, 'services', None) or []:
+        if name not in SERVICES:
+            top.error('unknown service %r (known: %s)' % (
+                name, ', '.join(SERVICES)))
+    try:
+        return args.func(args)
+    except LoopbackError as e:
+        say('ERROR: %s' % e.args[0])
+        return 1
+    except subprocess.CalledProcessError as e:
+        say('ERROR: command failed (exit %d): %s' % (
+            e.returncode, ' '.join(shlex.quote(str(c)) for c in e.cmd)))
+        return 1

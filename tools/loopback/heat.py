@@ -1,0 +1,316 @@
+"""Heat (from PyPI), without Keystone.
+
+Heat 27 has no heat-all, and heat-engine forks a worker even with one, so
+the API cannot reach the engine over fake:// messaging: two programs, from
+one venv, on the rabbitmq and postgres services:
+
+  heat-engine  the stock engine (a master and one worker process)
+  heat-api     the WSGI application heat.wsgi.api under uWSGI (the
+               pyuwsgi wheel: nothing to compile), a master and 2 workers
+               of 4 threads, HTTP on 127.0.0.1:18004
+
+``heat-manage db_sync`` runs when the ``heat`` database is new (or Heat or
+the cluster changed).  The legacy engine (``convergence_engine = false``)
+is several times faster than convergence on a small machine.  Heat waits
+one second between the steps of a task (a constant: there is no setting
+for it), so a resource takes about a second.
+
+No Keystone (templates/heat/):
+
+* Paste flavor ``noauth``: each request runs as user ``admin`` (or the
+  X-Auth-User header), project ``admin`` (or X-Auth-Project), roles
+  ``admin`` only.  Heat's URLs carry the project: the API is
+  http://127.0.0.1:18004/v1/admin, clouds.yaml's
+  ``orchestration_endpoint_override`` and, for python-heatclient's own
+  ``openstack stack ...`` commands, which ignore that, ``auth: endpoint``.
+* Heat 27's policy defaults ask for the roles member or reader, which that
+  identity lacks: ``[oslo_policy] enforce_new_defaults = false`` lets each
+  rule's deprecated check (mostly "not role:heat_stack_user") grant it,
+  and policy.yaml grants the one rule that still refuses the admin role.
+* ``keystone_backend``: Heat's own FakeKeystoneClient, so stack domain
+  users (OS::Heat::DeployedServer with POLL_SERVER_HEAT), trusts and the
+  like are stubs.
+* ``[noauth] token_response``: a token with a service catalog that the
+  noauth middleware attaches to every request: this Heat as
+  ``orchestration`` (OS::Heat::DeployedServer refuses to exist without
+  one) and the loopback Swift as ``object-store``, account AUTH_admin
+  (Heat signs temp URLs for /v1/AUTH_<project>).  Heat does use that
+  Swift, but Swift shows and accepts X-Account-Meta-Temp-URL-Key only for
+  a "swift owner", which no request is without auth middleware:
+  POLL_TEMP_URL and TEMP_URL_SIGNAL would fail (KeyError); the proxy's
+  ``swift_owner_headers = x-account-access-control`` leaves the temp-url
+  keys out of the owner-only headers, and both work.
+* A signal to a resource (``openstack stack resource signal``,
+  signal_transport HEAT_SIGNAL) runs with the stack's stored credentials,
+  which only Keystone can turn into a session: it fails.  Complete a
+  deployment with NO_SIGNAL, or by updating it (PUT
+  /software_deployments/<id> with status COMPLETE).
+
+Request counting: uWSGI writes one line per request, after its response
+went out, to <state>/heat/api-access.log, e.g.
+
+  [21/Nov/2026:15:49:18 +0000] "GET /v1/admin/stacks HTTP/1.1" 200 343 37ms
+
+The readiness polls of ``start`` and ``status`` are requests too (GET /,
+/v1/admin/services, /v1/admin/stacks).  Other logs, in the same directory:
+heat-engine.log, heat-api.log (uWSGI and the application),
+heat-manage.log.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+from . import postgres, process, rabbitmq, swift
+from .common import (HOST, LoopbackError, env_port, http_get, log_since,
+                     log_size, render, say)
+from .service import Service
+from .venv import ensure_venv, requirements, venv_dir
+
+DB = 'heat'                             # database, and its owner role
+DB_PASSWORD = 'heat-loopback'
+PROJECT = 'admin'                       # what the noauth middleware gives
+# 32 characters, fixed: the database keeps what Heat encrypted with it
+AUTH_ENCRYPTION_KEY = 'tripleoplanclient-loopback-key32'
+# heat-engine's own entry point, run with a longer thread switch interval.
+# Heat 27's engine runs on native threads (oslo.service's threading
+# backend) and every yaql function shares one parser whose ply lexer keeps
+# the text being parsed: a thread switch in the middle of a parse lets
+# another nested stack's expression replace it, and THT 18 failed at
+# random with "Bad expression Parse error: unexpected end of statement"
+# (seen on FirewallFrontendRules).  A parse does no I/O, so with 1 s
+# between forced switches (default 5 ms) one practically never yields
+# mid-parse; threads still switch whenever one waits for I/O.
+ENGINE_MAIN = ('import sys; sys.argv[0] = "heat-engine"; '
+               'sys.setswitchinterval(1.0); '
+               'from heat.cmd.engine import main; sys.exit(main())')
+# what heat-engine's master (cotyledon) logs when a worker process died
+WORKER_DIED = 'exited with status'
+
+
+def port() -> int:
+    return env_port('LOOPBACK_HEAT_PORT', 18004)
+
+
+def url(path: str = '') -> str:
+    return 'http://%s:%d/v1/%s%s' % (HOST, port(), PROJECT, path)
+
+
+def get_json(address: str, timeout: float) -> tuple[int, dict | None]:
+    try:
+        status, body = http_get(address, timeout=timeout)
+        return status, json.loads(body)
+    except (OSError, ValueError):
+        return 0, None
+
+
+def answers() -> bool:
+    """The API answers (GET / lists the versions: 300)."""
+    status, body = get_json('http://%s:%d/' % (HOST, port()), timeout=5)
+    return status == 300 and bool(body)
+
+
+def engine_registered(since: str) -> bool:
+    """A heat-engine registered itself (in the database, from its RPC
+    server's start) at ``since`` (UTC, ISO) or later."""
+    status, body = get_json(url('/services'), timeout=5)
+    if status != 200 or not isinstance(body, dict):
+        return False
+    return any(s.get('binary') == 'heat-engine' and
+               str(s.get('created_at') or '') >= since
+               for s in body.get('services') or [])
+
+
+def api_ready() -> bool:
+    """A stack list (an RPC call to the engine) gives 200."""
+    status, body = get_json(url('/stacks'), timeout=10)
+    return status == 200 and isinstance(body, dict) and 'stacks' in body
+
+
+def token_response() -> str:
+    """What the noauth middleware attaches to each request as its
+    Keystone token: the identity it uses, and a service catalog."""
+    def service(kind: str, name: str, address: str) -> dict:
+        return {'type': kind, 'name': name, 'id': name, 'endpoints': [
+            {'id': '%s-%s' % (name, interface), 'interface': interface,
+             'region': 'RegionOne', 'region_id': 'RegionOne',
+             'url': address}
+            for interface in ('public', 'internal', 'admin')]}
+    domain = {'id': 'default', 'name': 'Default'}
+    return json.dumps({'token': {
+        'methods': ['token'],
+        'issued_at': '2020-01-01T00:00:00.000000Z',
+        'expires_at': '2999-12-31T23:59:59.000000Z',
+        'user': {'id': 'admin', 'name': 'admin', 'domain': domain},
+        'project': {'id': PROJECT, 'name': PROJECT, 'domain': domain},
+        'roles': [{'id': 'admin', 'name': 'admin'}],
+        # Heat signs temp URLs for /v1/AUTH_<project>: its own account
+        'catalog': [service('orchestration', 'heat', url()),
+                    service('object-store', 'swift',
+                            swift.url('/v1/AUTH_' + PROJECT))],
+    }}, indent=1) + '\n'
+
+
+def environ() -> dict[str, str]:
+    """Our environment; requests from Heat to 127.0.0.1 (Swift) bypass
+    any HTTP proxy."""
+    env = dict(os.environ)
+    for var in ('no_proxy', 'NO_PROXY'):
+        hosts = [x for x in env.get(var, '').split(',') if x]
+        env[var] = ','.join(hosts + [HOST, 'localhost'])
+    return env
+
+
+class Heat(Service):
+    name = 'heat'
+    requires = ('rabbitmq', 'postgres')
+    port_variables = 'LOOPBACK_HEAT_PORT'
+    unhealthy = 'a stack list fails'
+
+    @property
+    def conf(self) -> Path:
+        return self.base / 'heat.conf'
+
+    def location(self) -> str:
+        return 'at %s' % url()
+
+    def details(self) -> str:
+        return ' (access log %s)' % self.logs()['access']
+
+    def cloud(self) -> dict:
+        # python-heatclient's own OSC commands (openstack stack ...) ignore
+        # orchestration_endpoint_override: they ask the session, whose auth
+        # plugin (none) then answers with its endpoint, for any service that
+        # has no override of its own
+        return {'orchestration_endpoint_override': url(),
+                'auth': {'endpoint': url()}}
+
+    def env(self) -> dict[str, str]:
+        logs = self.logs()
+        return {'LOOPBACK_HEAT_URL': url(),
+                'LOOPBACK_HEAT_ENGINE_LOG': str(logs['engine']),
+                'LOOPBACK_HEAT_API_LOG': str(logs['api']),
+                'LOOPBACK_HEAT_ACCESS_LOG': str(logs['access'])}
+
+    def logs(self) -> dict[str, Path]:
+        return {'engine': self.base / 'heat-engine.log',
+                'api': self.base / 'heat-api.log',
+                'access': self.base / 'api-access.log',
+                'manage': self.base / 'heat-manage.log'}
+
+    def pidnames(self) -> list[str]:
+        # stop goes the other way: the API first, no new requests for the
+        # engine
+        return ['heat-engine', 'heat-api']
+
+    def ports(self) -> dict[str, int]:
+        return {'api': port()}
+
+    def healthy(self) -> bool:
+        return api_ready()
+
+    def commands(self) -> dict[str, list[str]]:
+        bindir = venv_dir('heat') / 'bin'
+        return {'heat-engine': [str(bindir / 'python'), '-c', ENGINE_MAIN,
+                                '--config-file', str(self.conf)],
+                'heat-api': [str(bindir / 'uwsgi'), '--ini',
+                             str(self.base / 'heat-api-uwsgi.ini')]}
+
+    def configs(self) -> dict[str, str]:
+        return {
+            'heat.conf': render(
+                'heat/heat.conf', transport_url=rabbitmq.transport_url(),
+                key=AUTH_ENCRYPTION_KEY, paste=self.paste_config(),
+                token=self.base / 'token-response.json',
+                policy=self.base / 'policy.yaml',
+                db_url=postgres.url(DB, DB, DB_PASSWORD), host=HOST,
+                port=port()),
+            'policy.yaml': render('heat/policy.yaml'),
+            'token-response.json': token_response(),
+            'heat-api-uwsgi.ini': render(
+                'heat/heat-api-uwsgi.ini', host=HOST, port=port(),
+                conf=self.conf, access_log=self.logs()['access']),
+        }
+
+    def run_stamp(self, files: dict[str, str]) -> str:
+        commands = self.commands()
+        return hashlib.sha256(json.dumps(
+            [requirements('heat'), files, commands['heat-engine'],
+             commands['heat-api']]).encode()).hexdigest()
+
+    def paste_config(self) -> Path:
+        return venv_dir('heat') / 'etc' / 'heat' / 'api-paste.ini'
+
+    def install(self) -> None:
+        ensure_venv('heat', 'heat.version, psycopg2, pyuwsgi')
+        if ' ' in str(self.conf):
+            raise LoopbackError('heat: uWSGI cannot pass a path with spaces '
+                                'to Heat (%s): set LOOPBACK_DIR' % self.conf)
+        if not self.paste_config().exists():
+            raise LoopbackError('heat: %s is missing from the venv' %
+                                self.paste_config())
+
+    def prepare(self, clean: bool) -> None:
+        if clean:
+            say('heat: dropping database %s' % DB)
+            postgres.drop_database(DB)
+        postgres.ensure_database(DB, DB_PASSWORD)
+
+    def configure(self, files: dict[str, str]) -> None:
+        super().configure(files)
+        self.sync_db()
+
+    def launch(self) -> None:
+        logs, commands = self.logs(), self.commands()
+        # the engine's registration, in its clock (UTC, to the second)
+        since = (datetime.datetime.now(datetime.timezone.utc) -
+                 datetime.timedelta(seconds=1)).strftime('%Y-%m-%dT%H:%M:%S')
+        env = environ()
+        offset = log_size(logs['engine'])
+
+        def registered() -> bool:
+            # the engine's master forks a new worker whenever one dies
+            # (e.g. no database): give up at the first death
+            if WORKER_DIED in log_since(logs['engine'], offset):
+                raise LoopbackError('heat: the heat-engine worker exited '
+                                    'during start', logs['engine'])
+            return engine_registered(since)
+        process.spawn('heat-engine', commands['heat-engine'], logs['engine'],
+                      self.base, env=env, stop_timeout=20.0)
+        process.spawn('heat-api', commands['heat-api'], logs['api'],
+                      self.base, env=env, stop_timeout=15.0)
+        engine = {'heat-engine': logs['engine']}
+        api = {'heat-api': logs['api']}
+        process.wait_until('heat', 'the API did not answer on %s:%d' % (
+            HOST, port()), answers, engine | api, 120)
+        # a request before the engine consumes its queue would wait for
+        # rpc_response_timeout: first the engine's registration (a
+        # database read), then one stack list (an RPC call)
+        process.wait_until('heat', 'the engine did not register (GET %s)' %
+                           url('/services'), registered, api | engine, 120)
+        process.wait_until('heat', 'GET %s gave no 200' % url('/stacks'),
+                           api_ready, engine | api, 60)
+
+    def sync_db(self) -> None:
+        """The schema, when the database is new (or Heat or the cluster
+        changed)."""
+        db_stamp = self.base / 'db.stamp'
+
+        def stamp() -> str:
+            return json.dumps([requirements('heat'), postgres.cluster_id(),
+                               postgres.alembic_version(DB)])
+        if db_stamp.exists() and db_stamp.read_text() == stamp():
+            return
+        started = time.monotonic()
+        process.run('heat', 'heat-manage db_sync', [
+            str(venv_dir('heat') / 'bin' / 'heat-manage'),
+            '--config-file', str(self.conf), 'db_sync'],
+            self.logs()['manage'], self.base)
+        db_stamp.write_text(stamp())
+        say('heat: database schema ready in %.1f s' % (
+            time.monotonic() - started))

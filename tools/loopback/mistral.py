@@ -1,0 +1,213 @@
+"""Mistral (from PyPI), with this checkout's actions.
+
+One ``mistral-server --server api,engine,executor,notifier`` (a master
+that forks one process per component, oslo.service; ``all`` would add
+event-engine and periodic, which serve event and cron triggers, unused
+here) on the rabbitmq and postgres services: the RPC between the
+components needs the real broker, and ``mistral-db-manage upgrade head``
+a real database.  The API listens on 127.0.0.1:18989 with auth off (no
+Keystone): the X-Auth-Token / X-Project-Id headers of a request reach an
+action as ``context.security.auth_token`` / ``project_id``, while every
+execution is stored under the project ``<default-project>``.
+
+The venv also holds this checkout, installed editable with its
+``mistral`` extra: the actions load from the ``mistral.actions`` entry
+point when the server starts.  Entry points live in the egg-info, so the
+editable install is redone whenever setup.cfg changes, and ``start``
+restarts a running server when the package's files (or the configuration)
+changed since it started.  Log: <state>/mistral/mistral-server.log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from . import postgres, process, rabbitmq
+from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
+                     log_size, render, say)
+from .service import Service
+from .venv import ensure_venv, pip_install, requirements, venv_dir
+
+# The components run: event-engine (event triggers) and periodic (cron
+# triggers, disabled in mistral.conf) are not used by this project.
+SERVERS = 'api,engine,executor,notifier'
+DB = 'mistral'                          # database, and its owner role
+DB_PASSWORD = 'mistral-loopback'
+# files of the checkout the editable install depends on (entry points,
+# extras); a change means `pip install -e` again
+PACKAGE_METADATA = ('setup.cfg', 'setup.py', 'pyproject.toml')
+# logged by each component once its RPC server listens (mistral.service.base)
+STARTED = ('Engine server started.', 'Executor server started.',
+           'Notification server started.')
+
+
+def url(path: str = '') -> str:
+    return 'http://%s:%d/v2%s' % (
+        HOST, env_port('LOOPBACK_MISTRAL_PORT', 18989), path)
+
+
+def api_ready() -> bool:
+    try:
+        status, _ = http_get(url('/workflows'), timeout=5)
+    except OSError:
+        return False
+    return status == 200
+
+
+def package_metadata_stamp() -> str:
+    h = hashlib.sha256(str(REPO).encode())
+    for name in PACKAGE_METADATA:
+        path = REPO / name
+        if path.exists():
+            h.update(b'\0' + name.encode() + b'\0' + path.read_bytes())
+    return h.hexdigest()
+
+
+def package_code_stamp() -> str:
+    """Changes when a file of the package (or its metadata) changes."""
+    h = hashlib.sha256(package_metadata_stamp().encode())
+    package = REPO / 'tripleoplanclient'
+    for path in sorted(package.rglob('*')):
+        if '__pycache__' in path.parts or not path.is_file():
+            continue
+        st = path.stat()
+        h.update(('%s %d %d\n' % (path.relative_to(package), st.st_size,
+                                  st.st_mtime_ns)).encode())
+    return h.hexdigest()
+
+
+class Mistral(Service):
+    name = 'mistral'
+    requires = ('rabbitmq', 'postgres')
+    port_variables = 'LOOPBACK_MISTRAL_PORT'
+    unhealthy = 'the API does not answer'
+    stamped = 'tripleoplanclient or the configuration'
+
+    @property
+    def conf(self) -> Path:
+        return self.base / 'mistral.conf'
+
+    def location(self) -> str:
+        return 'at %s' % url()
+
+    def cloud(self) -> dict:
+        # workflowv2: the service type python-mistralclient's OSC commands
+        # (openstack workflow ...) look up
+        return {'workflow_endpoint_override': url(),
+                'workflowv2_endpoint_override': url()}
+
+    def env(self) -> dict[str, str]:
+        return {'LOOPBACK_MISTRAL_URL': url(),
+                'LOOPBACK_MISTRAL_LOG': str(self.logs()['server'])}
+
+    def logs(self) -> dict[str, Path]:
+        return {'server': self.base / 'mistral-server.log',
+                'db-manage': self.base / 'mistral-db-manage.log'}
+
+    def pidnames(self) -> list[str]:
+        return ['mistral-server']
+
+    def ports(self) -> dict[str, int]:
+        return {'api': env_port('LOOPBACK_MISTRAL_PORT', 18989)}
+
+    def healthy(self) -> bool:
+        return api_ready()
+
+    def command(self) -> list[str]:
+        return [str(venv_dir('mistral') / 'bin' / 'mistral-server'),
+                '--config-file', str(self.conf), '--server', SERVERS]
+
+    def configs(self) -> dict[str, str]:
+        return {'mistral.conf': render(
+            'mistral/mistral.conf', transport_url=rabbitmq.transport_url(),
+            log=self.logs()['server'], host=HOST,
+            port=self.ports()['api'],
+            db_url=postgres.url(DB, DB, DB_PASSWORD))}
+
+    def run_stamp(self, files: dict[str, str]) -> str:
+        # the package's files, the configuration and the command
+        return hashlib.sha256(json.dumps(
+            [package_code_stamp(), files['mistral.conf'], self.command()]
+        ).encode()).hexdigest()
+
+    def install(self) -> None:
+        venv = ensure_venv('mistral', 'mistral.version, psycopg2')
+        self.install_package(venv)
+
+    def prepare(self, clean: bool) -> None:
+        if clean:
+            say('mistral: dropping database %s' % DB)
+            postgres.drop_database(DB)
+        postgres.ensure_database(DB, DB_PASSWORD)
+
+    def configure(self, files: dict[str, str]) -> None:
+        super().configure(files)
+        self.sync_db()
+
+    def launch(self) -> None:
+        log = self.logs()['server']
+        offset = log_size(log)
+        process.spawn('mistral-server', self.command(), log, self.base,
+                      stop_timeout=20.0)
+        # the API answering is not enough: an execution started before the
+        # engine consumes its queue waits for the RPC timeout (60 s)
+        process.wait_until(
+            'mistral', 'the engine, executor and notifier did not report '
+            '"started"', lambda: all(line in log_since(log, offset)
+                                     for line in STARTED),
+            {'mistral-server': log}, 120)
+        process.wait_until('mistral', 'GET %s gave no 200' % url(
+            '/workflows'), api_ready, {'mistral-server': log}, 120)
+
+    def install_package(self, venv: Path) -> None:
+        """This checkout, editable, with its mistral extra, in Mistral's
+        venv; again only when the package metadata (or the checkout)
+        changed."""
+        python = venv / 'bin' / 'python'
+        marker = venv / '.loopback-tripleoplanclient'
+        wanted = package_metadata_stamp()
+        if marker.exists() and marker.read_text().strip() == wanted:
+            check = subprocess.run(
+                [str(python), '-c', 'import tripleoplanclient.mistral.'
+                 'actions as m; print(m.__file__)'],
+                capture_output=True, text=True)
+            if check.returncode == 0 and Path(
+                    check.stdout.strip()).is_relative_to(REPO):
+                return
+        started = time.monotonic()
+        marker.unlink(missing_ok=True)
+        say('mistral: pip install -e "%s[mistral]"' % REPO)
+        cmd = pip_install(venv, 'mistral') + [
+            '--no-build-isolation', '-e', '%s[mistral]' % REPO]
+        if subprocess.run(cmd).returncode != 0:
+            raise LoopbackError('mistral: pip install failed: %s' % ' '.join(
+                shlex.quote(c) for c in cmd))
+        marker.write_text(wanted + '\n')
+        say('mistral: tripleoplanclient installed in %.1f s' % (
+            time.monotonic() - started))
+
+    def sync_db(self) -> None:
+        """Schema and the preinstalled workflows/actions, when the database
+        is new (or Mistral or the cluster changed)."""
+        db_stamp = self.base / 'db.stamp'
+
+        def stamp() -> str:
+            return json.dumps([requirements('mistral'), postgres.cluster_id(),
+                               postgres.alembic_version(DB)])
+        if db_stamp.exists() and db_stamp.read_text() == stamp():
+            return
+        started = time.monotonic()
+        for args in (['upgrade', 'head'], ['populate']):
+            process.run('mistral', 'mistral-db-manage %s' % ' '.join(args),
+                        [str(venv_dir('mistral') / 'bin' /
+                             'mistral-db-manage'),
+                         '--config-file', str(self.conf)] + args,
+                        self.logs()['db-manage'], self.base)
+        db_stamp.write_text(stamp())
+        say('mistral: database schema and std workflows ready in %.1f s' % (
+            time.monotonic() - started))

@@ -1,0 +1,70 @@
+"""Swift's log sink: syslog datagrams on 127.0.0.1 UDP ports, appended as
+one line each to a file per port (``loopback _syslog-sink``, started by the
+swift service)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import selectors
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from .common import HOST, LoopbackError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument('--ready', help='file to create once listening')
+    parser.add_argument('--bare', action='append', metavar='PORT=FILE',
+                        help='write the message alone (no syslog tag)')
+    parser.add_argument('--stamped', action='append', metavar='PORT=FILE',
+                        help='write local time, syslog tag and message')
+
+
+def main(args: argparse.Namespace) -> int:
+    sel = selectors.DefaultSelector()
+    specs = [(s, False) for s in args.bare or []] + \
+            [(s, True) for s in args.stamped or []]
+    if not specs:
+        raise LoopbackError('_syslog-sink: give --bare/--stamped PORT=FILE')
+    for spec, stamped in specs:
+        port, _, filename = spec.partition('=')
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            # a large buffer so bursts of log lines are not dropped
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        except OSError:
+            pass
+        sock.bind((HOST, int(port)))
+        out = open(filename, 'a', buffering=1, encoding='utf-8',
+                   errors='replace')
+        sel.register(sock, selectors.EVENT_READ, (out, stamped))
+    if args.ready:
+        Path(args.ready).write_text('%d\n' % os.getpid())
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while True:
+        for key, _ in sel.select():
+            out, stamped = key.data
+            while True:
+                try:
+                    data = key.fileobj.recv(65535, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    break
+                out.write(line(data, stamped) + '\n')
+
+
+def line(data: bytes, stamped: bool) -> str:
+    text = data.decode('utf-8', 'replace').rstrip('\x00\r\n')
+    if text.startswith('<'):       # syslog priority: <134>
+        end = text.find('>')
+        if 0 < end < 5:
+            text = text[end + 1:]
+    text = text.replace('\n', '#012')
+    if stamped:
+        return '%s %s' % (datetime.datetime.now().isoformat(
+            timespec='milliseconds'), text)
+    tag, sep, rest = text.partition(': ')   # drop the tag: "name: "
+    return rest if sep and ' ' not in tag else text
