@@ -171,10 +171,7 @@ class Heat(Service):
     requires = ('rabbitmq', 'postgres')
     port_variables = 'LOOPBACK_HEAT_PORT'
     unhealthy = 'a stack list fails'
-
-    @property
-    def conf(self) -> Path:
-        return self.base / 'heat.conf'
+    conf_file = 'heat.conf'
 
     def location(self) -> str:
         return 'at %s' % url()

@@ -87,10 +87,7 @@ class Mistral(Service):
     port_variables = 'LOOPBACK_MISTRAL_PORT'
     unhealthy = 'the API does not answer'
     stamped = 'tripleoplanclient or the configuration'
-
-    @property
-    def conf(self) -> Path:
-        return self.base / 'mistral.conf'
+    conf_file = 'mistral.conf'
 
     def location(self) -> str:
         return 'at %s' % url()

@@ -37,6 +37,8 @@ class Service:
     unhealthy = 'not healthy'
     # what a change of run_stamp() means, for the restart message
     stamped = 'the configuration'
+    # its main configuration file, under base (when it has one)
+    conf_file = ''
 
     # -- where it is, for the user and the client --------------------------
 
@@ -44,6 +46,10 @@ class Service:
     def base(self) -> Path:
         """Its state: configuration, data, logs, stamps."""
         return state_dir() / self.name
+
+    @property
+    def conf(self) -> Path:
+        return self.base / self.conf_file
 
     def location(self) -> str:
         """'at <url>' or 'on <host:port>', for start and status."""
