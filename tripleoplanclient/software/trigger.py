@@ -13,7 +13,6 @@ from tripleoplanclient.common import exceptions
 
 TEMP_URL_SIGNAL = 'TEMP_URL_SIGNAL'
 NO_SIGNAL = 'NO_SIGNAL'
-SIGNAL_TRANSPORTS = (TEMP_URL_SIGNAL, NO_SIGNAL)
 DEPLOY_PREFIX = 'deploy_'
 COMPONENT = 'component'
 # Structured configs take their input values in place of {get_input: x}

@@ -23,7 +23,6 @@ from tripleoplanclient.plan import steps
 from tripleoplanclient.stack import status
 
 LIFECYCLE_DIR = 'environments/lifecycle/'
-STAGES = ('prepare', 'converge')
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
 _GRACE = 10
