@@ -63,7 +63,6 @@ class StackCommand(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import steps
         from tripleoplanclient.stack import operations
 
         plan = layout.check_name(parsed_args.stack)
@@ -74,17 +73,9 @@ class StackCommand(base.Command, command.ShowOne):
         files = base.plan_files(
             parsed_args, templates or (record or {}).get('templates'),
             with_tree=bool(templates))
-        remove = []
-        if parsed_args.remove_environments:
-            if record is None:
-                raise exceptions.CommandError(
-                    'Plan %s does not exist: nothing to remove an environment '
-                    'from. Nothing was changed.' % plan)
-            remove = steps.resolve_removals(
-                files, record['environments'],
-                parsed_args.remove_environments)
         prepared = operations.prepare(
-            services, self.action, plan, files, remove,
+            services, self.action, plan, files,
+            parsed_args.remove_environments,
             stage=getattr(parsed_args, 'stage', None),
             with_templates=bool(templates), record=record)
         if parsed_args.dry_run:

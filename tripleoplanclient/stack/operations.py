@@ -121,6 +121,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
 
     ``files``: plan.files.PlanFiles of what the user named, the whole
     templates tree too when ``with_templates`` (deploy --templates).
+    ``remove``: the --remove-environment values (local or plan paths).
     ``record``: the plan's record when the caller read it already.
     """
     store = services.store
@@ -141,6 +142,10 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                 'Plan %s does not exist: run "openstack overcloud deploy '
                 '--stack %s --templates <dir> ..." first. Nothing was '
                 'changed.' % (plan, plan))
+        if remove:
+            raise exceptions.CommandError(
+                'Plan %s does not exist: nothing to remove an environment '
+                'from. Nothing was changed.' % plan)
         return Prepared(action, plan, files, remove, stack, record, None,
                         with_templates=True)
     if with_templates:
@@ -157,6 +162,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                     'support "%s --stage prepare". Nothing was changed.'
                     % (plan, lifecycle, action))
             lifecycle = None    # THT 18: converge is the plain list
+    remove = steps.resolve_removals(files, record['environments'], remove)
     # Templates are compared with the listing, user files with the record.
     change = steps.Change(record, files, remove,
                           listing if with_templates else None)
