@@ -18,12 +18,6 @@ def md5(data):
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
-def line_of(exc):
-    """`` (line N)`` of a YAML error, or ''."""
-    mark = getattr(exc, 'problem_mark', None)
-    return ' (line %d)' % (mark.line + 1) if mark is not None else ''
-
-
 def load_yaml(data, name, quote=True):
     """Parse YAML bytes; a parse error names the file and the line.
 
@@ -33,11 +27,13 @@ def load_yaml(data, name, quote=True):
     try:
         return yaml.load(data, Loader=Loader)
     except yaml.YAMLError as exc:
+        mark = getattr(exc, 'problem_mark', None)
+        line = ' (line %d)' % (mark.line + 1) if mark is not None else ''
         problem = (': ' + (getattr(exc, 'problem', None) or str(exc))
                    if quote else '')
         raise exceptions.CommandError(
             '%s is not valid YAML%s%s. Fix the file and run the command '
-            'again.' % (name, line_of(exc), problem))
+            'again.' % (name, line, problem))
 
 
 def dump_yaml(data):

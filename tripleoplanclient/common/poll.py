@@ -21,7 +21,6 @@ class Poll(object):
 
     def __init__(self, timeout, interval=1.0, max_interval=None,
                  sleep=time.sleep, clock=time.monotonic, min_sleep=0.0):
-        self.timeout = timeout
         self._start_interval = interval
         self._interval = interval
         self._max = interval if max_interval is None else max_interval
