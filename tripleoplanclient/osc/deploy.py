@@ -9,7 +9,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 
-RESULT_COLUMNS = ('plan', 'step', 'action', 'operation', 'stack_id',
+RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
 DRY_RUN_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
                    'environments', 'objects_added', 'objects_changed',
@@ -69,15 +69,15 @@ class StackCommand(base.Command, command.ShowOne):
         services = self.services(parsed_args)
         templates = getattr(parsed_args, 'templates', None)
         # Read once: -e paths are relative to the recorded templates.
-        record = self.stored_record(services.store, plan)
-        files = base.plan_files(
-            parsed_args, templates or (record or {}).get('templates'),
-            with_tree=bool(templates))
+        history = self.stored_history(services.store, plan)
+        recorded = history[1].state['templates'] if history else None
+        files = base.plan_files(parsed_args, templates or recorded,
+                                with_tree=bool(templates))
         prepared = operations.prepare(
             services, self.action, plan, files,
             parsed_args.remove_environments,
             stage=getattr(parsed_args, 'stage', None),
-            with_templates=bool(templates), record=record)
+            with_templates=bool(templates), history=history)
         if parsed_args.dry_run:
             return self.dry_run_result(plan, operations.describe(
                 prepared, renders_on_create=services.renderer is not None))
@@ -91,7 +91,7 @@ class StackCommand(base.Command, command.ShowOne):
         options = operations.Options(
             timeout=parsed_args.timeout, wait=parsed_args.wait,
             force=getattr(parsed_args, 'force', False))
-        record, step = operations.execute(services, options, prepared)
+        step = operations.execute(services, options, prepared)
         operations.raise_if_failed(plan, step)
         return self.result(plan, step)
 
@@ -109,8 +109,9 @@ class StackCommand(base.Command, command.ShowOne):
         from tripleoplanclient.plan import record as record_mod
         outcome = step['outcome']
         stack = step.get('stack') or {}
-        envs = record_mod.heat_environments(step)
-        self.progress('Stack %s: %s %s (step %d recorded).' % (
+        envs = record_mod.heat_environments(dict(
+            step, environments=step['state']['environments']))
+        self.progress('Stack %s: %s %s (step %s recorded).' % (
             plan, stack.get('operation'), outcome.get('stack_status'),
             step['id']))
         return RESULT_COLUMNS, (
@@ -124,10 +125,11 @@ class StackCommand(base.Command, command.ShowOne):
             outcome['status'])
 
     @staticmethod
-    def stored_record(store, plan):
-        """The plan's record, or None: prepare() says what to do then."""
+    def stored_history(store, plan):
+        """``(rows, head)`` of the plan, or None: prepare() says what to do
+        then."""
         try:
-            return store.read_record(plan)
+            return store.history(plan)
         except exceptions.CommandError:
             return None
 

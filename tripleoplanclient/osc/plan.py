@@ -12,22 +12,28 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 
-STEP_COLUMNS = ('plan', 'step', 'action', 'environments', 'added',
+STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
-HISTORY_COLUMNS = ('id', 'time', 'action', 'user', 'environments',
+HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'environments',
                    'outcome')
 
 
-def step_result(plan, record, step):
-    """ShowOne columns of the step a command recorded (or the plan now)."""
+def step_result(plan, state, step):
+    """ShowOne columns of the step a command recorded (or the plan now).
+
+    ``id`` names the step for good: no other step has it, whoever writes
+    at the same time (its number in the history is its place in Swift's
+    order, see show-history).
+    """
     from osc_lib.cli import format_columns
     if step is None:
-        values = (plan, None, None, record['environments'], 0, 0, 0,
+        values = (plan, None, None, state['environments'], 0, 0, 0,
                   'UNCHANGED')
     else:
         objects = step['objects']
-        values = (plan, step['id'], step['action'], step['environments'],
-                  objects['added'], objects['changed'], objects['removed'],
+        values = (plan, step['id'], step['action'],
+                  step['state']['environments'], objects['added'],
+                  objects['changed'], objects['removed'],
                   step['outcome']['status'])
     values = list(values)
     values[3] = format_columns.ListColumn(values[3])
@@ -57,13 +63,13 @@ class CreatePlan(base.Command, command.ShowOne):
         plan = layout.check_name(parsed_args.plan)
         files = base.plan_files(parsed_args, parsed_args.templates,
                                 with_tree=True)
-        record, step = steps.create(self.plan_store(), plan, files,
-                                    self.renderer(parsed_args))
+        step, _ = steps.create(self.plan_store(), plan, files,
+                               self.renderer(parsed_args))
         self.progress('Plan %s created: %d objects, %d environment files.'
                       % (plan, step['objects']['added']
                          + step['objects']['changed'],
-                         len(step['environments'])))
-        return step_result(plan, record, step)
+                         len(step['state']['environments'])))
+        return step_result(plan, step['state'], step)
 
 
 class AmendPlan(base.Command, command.ShowOne):
@@ -92,18 +98,18 @@ class AmendPlan(base.Command, command.ShowOne):
                 'Nothing to amend: give -e, --remove-environment, '
                 '--upload-file, --environment-directory, -r, -n or -p.')
         store = self.plan_store()
-        record = store.read_record(plan)
-        files = base.plan_files(parsed_args, record.get('templates'))
+        head = store.head(plan)
+        files = base.plan_files(parsed_args, head.state['templates'])
         remove = steps.resolve_removals(
-            files, record['environments'], parsed_args.remove_environments)
-        record, step = steps.amend(
-            store, plan, record, files, remove,
-            render=self.renderer(parsed_args),
-            no_render=parsed_args.no_render)
+            files, head.state['environments'],
+            parsed_args.remove_environments)
+        step = steps.amend(store, plan, head, files, remove,
+                           render=self.renderer(parsed_args),
+                           no_render=parsed_args.no_render)
         if step is None:
             self.progress('Plan %s: nothing changed, no step recorded.'
                           % plan)
-        return step_result(plan, record, step)
+        return step_result(plan, head.state, step)
 
 
 class ShowPlanHistory(base.Command, command.Lister):
@@ -121,16 +127,11 @@ class ShowPlanHistory(base.Command, command.Lister):
         from tripleoplanclient.plan import record as record_mod
 
         plan = layout.check_name(parsed_args.plan)
-        store = self.plan_store()
-        record = store.read_record(plan)
-        # Steps another writer committed after this record was written.
-        for step in store.steps_after(plan, record_mod.last_id(record)):
-            record_mod.apply(record, step)
-        rows = ((s['id'], s['time'], s['action'], s['user'],
-                 format_columns.ListColumn(record_mod.heat_environments(s)),
-                 format_columns.DictColumn(s['outcome']))
-                for s in record['history'])
-        return HISTORY_COLUMNS, rows
+        rows, _ = self.plan_store().history(plan)
+        return HISTORY_COLUMNS, (
+            (r['step'], r['id'], r['time'], r['action'], r['user'],
+             format_columns.ListColumn(record_mod.heat_environments(r)),
+             format_columns.DictColumn(r['outcome'])) for r in rows)
 
 
 class ListPlans(base.Command, command.Lister):

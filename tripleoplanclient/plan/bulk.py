@@ -72,6 +72,14 @@ def request(conn, method, suffix, body, content_type):
         return resp.status_code, None
 
 
+_NO_VERDICT = 'HTTP %d, no bulk verdict'
+
+
+def no_verdict(failed):
+    """True when Swift answered without a verdict: no bulk middleware."""
+    return all(s.endswith(_NO_VERDICT[-16:]) for _, s in failed)
+
+
 def extract_archive(conn, plan, batch):
     """Upload one archive; returns ``[(name, error)]`` of rejected members."""
     buf = io.BytesIO()
@@ -86,7 +94,7 @@ def extract_archive(conn, plan, batch):
         conn, 'PUT', '/' + parse.quote(plan) + '?extract-archive=tar',
         buf.getvalue(), 'application/x-tar')
     if result is None:
-        return [(n, 'HTTP %d' % status_code) for n in batch]
+        return [(n, _NO_VERDICT % status_code) for n in batch]
     failed = [(name, status) for name, status in result.get('Errors', [])]
     status = result.get('Response Status', '')
     if not failed and (not status.startswith('2') or result.get(

@@ -1,16 +1,37 @@
-"""The plan record: ``user-environments/environments.yaml``.
+"""The plan record: one immutable object per step, ordered by Swift.
 
-It holds the current ordered environment list, the rendering inputs, the
-user files with their local source and MD5, and the append-only history
-of every step. Each step is also stored once, create-only, as
-``user-environments/steps/<id>.yaml``: that object is what makes two
-concurrent writers unable to lose each other's step (see ``store``).
+Swift has no lock (``If-None-Match: *`` is checked before the write, so
+two PUTs in flight both succeed), so the record rests only on what Swift
+does guarantee:
+
+* a step is one object under a name no other step has
+  (``user-environments/log/<time>-<id>.yaml``), written once and never
+  overwritten: nothing a concurrent writer does can remove it;
+* Swift stamps each write with its own time; the order of the steps is the
+  order of those timestamps (ties: by id), the same for every reader;
+* a step records its *change* (environment files added or removed, user
+  files written with their MD5, inputs), so the plan's state is the replay
+  of every change in that order, whoever wrote them and whenever. Each
+  step also stores the state its writer computed and how many steps that
+  writer saw: when the count matches the step's position, no step landed
+  unseen before it and its state is the replay (one GET, not thousands).
+
+The outcome of a stack operation is known only later: it goes in its own
+object, ``user-environments/outcomes/<id>.yaml``, written by whoever sees
+the end. ``user-environments/environments.yaml`` is a cache of the
+history and the state, mended by the next reader; it never decides
+anything. Version 1 records (one ``environments.yaml`` with numbered
+steps) are read as they are and carried into the first version 2 step.
 """
 
+import collections
+import copy
 import datetime
+import email.utils
 import getpass
 import re
 import sys
+import uuid
 
 import yaml
 
@@ -18,72 +39,311 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
 
-VERSION = 1
+VERSION = 2
 PATH = layout.RECORD_DIR + 'environments.yaml'
-STEPS_PREFIX = layout.RECORD_DIR + 'steps/'
+LOG_PREFIX = layout.RECORD_DIR + 'log/'
+OUTCOME_PREFIX = layout.RECORD_DIR + 'outcomes/'
+# Statuses after which a step's outcome no longer changes.
+FINAL = ('SUCCESS', 'FAILED', 'INTERRUPTED')
+# Seconds after which no write still in flight can land before a step
+# (Swift's own node and client timeouts are shorter): the cache keeps only
+# steps this old, so it never has to be reordered.
+SETTLE = 120
+
+# What a writer saw: the state after the last step, how many steps there
+# were, the last one's id, the history of a version 1 record (to carry
+# into the first version 2 step) and the newest step object itself.
+Head = collections.namedtuple('Head', 'state count last_id imported newest')
 
 # Command-line options whose value must never be recorded.
 _SECRET_OPTION = re.compile(r'^--?[\w-]*(password|secret|token|key)[\w-]*$',
                             re.IGNORECASE)
 _SECRET_ASSIGNMENT = re.compile(
     r'^(--?[\w-]*(?:password|secret|token|key)[\w-]*=).*$', re.IGNORECASE)
+_NAME = re.compile(r'^%s\d{8}T\d{12}Z-([0-9a-f]{12})\.yaml$'
+                   % re.escape(LOG_PREFIX))
+_ID = re.compile(r'^(?:[0-9a-f]{12}|\d+)$')
 
 
-def new(plan, templates=None):
-    return {'version': VERSION, 'plan': plan, 'templates': templates,
-            'inputs': {}, 'environments': [], 'files': {}, 'history': []}
+# -- state -------------------------------------------------------------
+
+def new_state(templates=None):
+    """The state of a plan before its first step."""
+    return {'environments': [], 'files': {}, 'inputs': {},
+            'templates': templates, 'render': None, 'stack': None,
+            'created': False}
 
 
-def load(data, plan):
-    try:
-        record = yaml.safe_load(data)
-    except yaml.YAMLError as exc:
-        raise exceptions.CommandError(
-            'The record of plan %s (%s) is not valid YAML: %s' % (
-                plan, PATH, exc))
-    if not isinstance(record, dict) or record.get('version') != VERSION:
-        raise exceptions.CommandError(
-            'The record of plan %s (%s) has version %r; this client reads '
-            'version %d. Upgrade tripleoplanclient.' % (
-                plan, PATH, (record or {}).get('version')
-                if isinstance(record, dict) else None, VERSION))
-    for key, default in new(plan).items():
-        record.setdefault(key, default)
-    return record
+def amended(current, add, remove):
+    """The environment list after adding ``add`` and removing ``remove``.
+
+    A file already in the list keeps its place; new ones go last.
+    """
+    result = [e for e in current if e not in remove]
+    result.extend(e for e in add if e not in result)
+    return result
 
 
-def load_step(data, plan, name):
-    """A step object, or None when it is missing or not a step."""
-    if data is None:
-        return None
-    try:
-        step = yaml.safe_load(data)
-    except yaml.YAMLError:
-        step = None
-    if not isinstance(step, dict) or not isinstance(step.get('id'), int):
-        raise exceptions.CommandError(
-            'Step object %s of plan %s is damaged; restore it from an '
-            'export or remove it.' % (name, plan))
+def apply(state, step):
+    """The state after ``step``: its change replayed on ``state``.
+
+    Whatever the outcome: a step's files are in Swift once it is recorded,
+    and its environment list is what the plan asks for from then on (the
+    outcome of a stack operation says what Heat made of it).
+    """
+    state = copy.deepcopy(state)
+    change = step.get('change') or {}
+    envs = change.get('environments') or {}
+    if 'set' in envs:
+        state['environments'] = list(envs['set'])
+    else:
+        state['environments'] = amended(
+            state['environments'], envs.get('add') or (),
+            envs.get('remove') or ())
+    state['files'].update(change.get('files') or {})
+    for path in change.get('drop_files') or ():
+        state['files'].pop(path, None)
+    state['inputs'].update(change.get('inputs') or {})
+    if change.get('templates'):
+        state['templates'] = change['templates']
+    if step.get('render'):
+        state['render'] = step['render'].get('state')
+    if step.get('stack'):
+        state['stack'] = step['id']
+    if step['action'] == 'create' and step['outcome']['status'] == 'SUCCESS':
+        state['created'] = True
+    return state
+
+
+# -- steps -------------------------------------------------------------
+
+def new_id():
+    return uuid.uuid4().hex[:12]
+
+
+def make_step(action, change, added=(), changed=(), removed=(),
+              outcome='SUCCESS', argv=None, **details):
+    """A step; ``seen``, ``base`` and ``state`` are set when committed.
+
+    ``change``: what the step does to the plan's state (see ``apply``).
+    """
+    now = datetime.datetime.now(datetime.timezone.utc)
+    step = {
+        'version': VERSION,
+        'id': new_id(),
+        'action': action,
+        'time': now.strftime('%Y-%m-%dT%H:%M:%SZ'),
+        'user': _user(),
+        'command': sanitize_argv(sys.argv[1:] if argv is None else argv),
+        'change': change,
+        'objects': {'added': len(added), 'changed': len(changed),
+                    'removed': len(removed)},
+        'paths': {'added': sorted(added), 'changed': sorted(changed),
+                  'removed': sorted(removed)},
+        'outcome': {'status': outcome},
+    }
+    step['name'] = '%s%s-%s.yaml' % (
+        LOG_PREFIX, now.strftime('%Y%m%dT%H%M%S%fZ'), step['id'])
+    step.update(details)
     return step
 
 
-def dump(record):
-    return content.dump_yaml(record)
+def seal(step, head):
+    """Fix what the writer saw (``head``) and the state after the step."""
+    step['seen'] = head.count
+    step['base'] = head.last_id
+    step['state'] = apply(head.state, step)
+    if head.imported and not head.count:
+        step['imported'] = head.imported
+    return step
 
 
-def step_path(step_id):
-    return '%s%06d.yaml' % (STEPS_PREFIX, step_id)
+def outcome_path(step_id, final=True):
+    """``<id>.yaml`` (final) sorts after ``<id>.partial.yaml``."""
+    return '%s%s%s.yaml' % (OUTCOME_PREFIX, step_id,
+                            '' if final else '.partial')
 
 
-def last_id(record):
-    return max((s['id'] for s in record['history']), default=0)
+def outcome_id(name):
+    """``(step id, final)`` of an outcome object name."""
+    stem = name[len(OUTCOME_PREFIX):-len('.yaml')]
+    if stem.endswith('.partial'):
+        return stem[:-len('.partial')], False
+    return stem, True
 
 
-def last_success_id(record):
-    """Id of the newest step that succeeded (0: none)."""
-    return max((s['id'] for s in record['history']
-                if s['outcome']['status'] == 'SUCCESS'), default=0)
+def merge_outcome(row, found):
+    """Fill a history row with an outcome object's content."""
+    row['outcome'] = dict(row['outcome'], **(found.get('outcome') or {}))
+    if found.get('stack'):
+        row['stack'] = dict(row.get('stack') or {}, **found['stack'])
+    return row
 
+
+def settled(rows, entries, date):
+    """How many leading rows the cache may keep: final, and written
+    SETTLE seconds before ``date`` (Swift's clock, from a listing)."""
+    try:
+        now = email.utils.parsedate_to_datetime(date).replace(tzinfo=None)
+    except (TypeError, ValueError):
+        return 0
+    limit = (now - datetime.timedelta(seconds=SETTLE)).isoformat()
+    count = 0
+    for row, entry in zip(rows, entries):
+        if entry['last_modified'] >= limit or \
+                row['outcome']['status'] not in FINAL:
+            break
+        count += 1
+    return count
+
+
+def id_of(name):
+    """The step id in a log object name, or None (not a step object)."""
+    match = _NAME.match(name)
+    return match.group(1) if match else None
+
+
+def ordered(entries):
+    """Listing entries of step objects in the record's order: Swift's
+    timestamp of each write, then the id."""
+    return sorted((e for e in entries if id_of(e['name'])),
+                  key=lambda e: (e['last_modified'], id_of(e['name'])))
+
+
+def load_object(data, what, plan):
+    """A YAML mapping stored by the record, or a clear error."""
+    try:
+        value = yaml.load(data, Loader=getattr(yaml, 'CSafeLoader',
+                                               yaml.SafeLoader))
+    except yaml.YAMLError:
+        value = None
+    if not isinstance(value, dict):
+        raise exceptions.CommandError(
+            '%s of plan %s is damaged (not a YAML mapping); restore it from '
+            'an export.' % (what, plan))
+    return value
+
+
+def load_step(data, plan, name):
+    step = load_object(data, 'Step object %s' % name, plan)
+    if step.get('version') != VERSION or not isinstance(
+            step.get('state'), dict):
+        raise exceptions.CommandError(
+            'Step object %s of plan %s has version %r; this client reads '
+            'version %d. Upgrade tripleoplanclient.' % (
+                name, plan, step.get('version'), VERSION))
+    return step
+
+
+def dump(value):
+    return content.dump_yaml(value)
+
+
+def with_outcome(step, outcome):
+    """The step as its final outcome (an outcome object) tells it."""
+    if outcome:
+        step = dict(step, outcome=dict(step['outcome'], **outcome))
+    return step
+
+
+def row(step, number):
+    """A history row: the step without its bulky parts, and its number."""
+    out = {k: v for k, v in step.items()
+           if k not in ('paths', 'state', 'change', 'seen', 'base',
+                        'version', 'imported')}
+    out['step'] = number
+    out['environments'] = list(step['state']['environments'])
+    return out
+
+
+def heat_environments(row):
+    """The environment list Heat received in a stack step (its lifecycle
+    file included), or the plan's list after any other step."""
+    stack = row.get('stack') or {}
+    if 'environments' in stack:
+        return list(stack['environments'])
+    return list(row['environments'])
+
+
+def last_stack(history):
+    """``{'fingerprint', 'updated'}`` when the newest stack step succeeded.
+
+    What the deploy action compares with to leave an unchanged, untouched
+    stack alone; None after a failed or unfinished stack operation.
+    """
+    for row in reversed(history):
+        if row.get('stack'):
+            if row['outcome']['status'] != 'SUCCESS':
+                return None
+            return {'fingerprint': row['stack'].get('fingerprint'),
+                    'updated': row['stack'].get('updated')}
+    return None
+
+
+def find(history, ref):
+    """The row ``ref`` names: a step number, or a step id (or its start)."""
+    ref = str(ref).strip()
+    if ref.isdigit() and 0 < int(ref) <= len(history):
+        return history[int(ref) - 1]
+    matches = [r for r in history if len(ref) >= 4 and
+               str(r['id']).startswith(ref)]
+    if len(matches) == 1:
+        return matches[0]
+    raise exceptions.CommandError(
+        '--step %s: no such step (the plan has steps 1 to %d; give a number '
+        'or an id from "openstack overcloud plan show-history").'
+        % (ref, len(history)))
+
+
+# -- version 1 ---------------------------------------------------------
+
+def from_v1(record, plan):
+    """``(rows, state)`` of a version 1 record (this client's first)."""
+    state = new_state(record.get('templates'))
+    state.update(environments=list(record.get('environments') or []),
+                 files=dict(record.get('files') or {}),
+                 inputs=dict(record.get('inputs') or {}))
+    rows = []
+    for number, old in enumerate(record.get('history') or [], 1):
+        step = dict(old, id=str(old.get('id', number)), step=number)
+        step.setdefault('outcome', {'status': 'UNKNOWN'})
+        if step.get('render'):
+            state['render'] = step['render'].get('state')
+        if step.get('stack'):
+            state['stack'] = step['id']
+            if 'environments' in step:
+                step['stack'] = dict(step['stack'], environments=list(
+                    step['environments']) + ([step['lifecycle']]
+                                             if step.get('lifecycle') else []))
+        if step.get('action') == 'create' and \
+                step['outcome']['status'] == 'SUCCESS':
+            state['created'] = True
+        step.setdefault('environments', [])
+        rows.append(step)
+    return rows, state
+
+
+def load_cache(data, plan):
+    """The cache (or a version 1 record) as ``(rows, state, through)``."""
+    cache = load_object(data, 'The record %s' % PATH, plan)
+    if cache.get('version') == 1:
+        rows, state = from_v1(cache, plan)
+        return rows, state, None, rows
+    if cache.get('version') != VERSION:
+        raise exceptions.CommandError(
+            'The record of plan %s (%s) has version %r; this client reads '
+            'versions 1 and %d. Upgrade tripleoplanclient.' % (
+                plan, PATH, cache.get('version'), VERSION))
+    return (cache.get('history') or [], cache.get('state') or new_state(),
+            cache.get('through'), cache.get('imported') or [])
+
+
+def dump_cache(plan, rows, state, through, imported):
+    return dump({'version': VERSION, 'plan': plan, 'through': through,
+                 'state': state, 'imported': imported, 'history': rows})
+
+
+# -- the command line --------------------------------------------------
 
 def sanitize_argv(argv):
     """The command line as typed, with every secret value masked."""
@@ -99,80 +359,6 @@ def sanitize_argv(argv):
             out.append(arg)
             hide_next = bool(_SECRET_OPTION.match(arg))
     return ' '.join(['openstack'] + out)
-
-
-def make_step(action, environments, added=(), changed=(), removed=(),
-              outcome='SUCCESS', argv=None, **details):
-    """A history step; ``id`` is set when the step is committed."""
-    step = {
-        'id': None,
-        'action': action,
-        'time': datetime.datetime.now(datetime.timezone.utc).strftime(
-            '%Y-%m-%dT%H:%M:%SZ'),
-        'user': _user(),
-        'command': sanitize_argv(sys.argv[1:] if argv is None else argv),
-        'environments': list(environments),
-        'objects': {'added': len(added), 'changed': len(changed),
-                    'removed': len(removed)},
-        'outcome': {'status': outcome},
-    }
-    step.update(details)
-    # The full path lists live only in the step object, written once.
-    step['paths'] = {'added': sorted(added), 'changed': sorted(changed),
-                     'removed': sorted(removed)}
-    return step
-
-
-def apply(record, step):
-    """Append a committed step to the record.
-
-    Only a successful step changes the current state (environment list,
-    files, inputs); a failed one is history only.
-    """
-    summary = {k: v for k, v in step.items() if k not in ('paths', 'files')}
-    record['history'].append(summary)
-    if step['outcome']['status'] == 'SUCCESS':
-        record['environments'] = list(step['environments'])
-        record['files'].update(step.get('files') or {})
-        record['inputs'].update(step.get('inputs') or {})
-        if step.get('templates'):
-            record['templates'] = step['templates']
-    return record
-
-
-def heat_environments(step):
-    """The environment list a stack step gave Heat: the plan's list plus
-    the lifecycle file of that step only (update/upgrade stages)."""
-    return list(step['environments']) + (
-        [step['lifecycle']] if step.get('lifecycle') else [])
-
-
-def last_stack(record):
-    """``{'fingerprint', 'updated'}`` when the newest stack step succeeded.
-
-    What the deploy action compares with to leave an unchanged, untouched
-    stack alone; None after a failed or unfinished stack operation.
-    """
-    for step in reversed(record['history']):
-        if step.get('stack'):
-            if step['outcome']['status'] != 'SUCCESS':
-                return None
-            return {'fingerprint': step['stack'].get('fingerprint'),
-                    'updated': step['stack'].get('updated')}
-    return None
-
-
-def render_state(record):
-    """State of the last render a step attempted (None: never rendered)."""
-    for step in reversed(record['history']):
-        if step.get('render'):
-            return step['render'].get('state')
-    return None
-
-
-def succeeded(record):
-    """True once any step of the plan succeeded."""
-    return any(s['outcome']['status'] == 'SUCCESS' for s in record['history'])
 
 
 def _user():

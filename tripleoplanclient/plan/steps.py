@@ -66,9 +66,9 @@ def render_step(render, plan, step, inputs):
 def _raise_if_failed(plan, step):
     if step['outcome']['status'] != 'SUCCESS':
         raise exceptions.CommandError(
-            'Plan %s: step %d recorded as FAILED. %s. Fix the cause and run '
-            'the command again.' % (plan, step['id'],
-                                    step['outcome']['reason']))
+            'Plan %s: step %s recorded as FAILED (its files are stored). %s. '
+            'Fix the cause and run the command again.' % (
+                plan, step['id'], step['outcome']['reason']))
 
 
 def _add_passwords(store, plan, files, listing):
@@ -86,21 +86,23 @@ def _add_passwords(store, plan, files, listing):
 
 
 def create(store, plan, files, render=None):
-    """Create the plan: container, templates, user files, render, record."""
+    """Create the plan: container, templates, user files, render, record.
+
+    Returns ``(step, head)``: the step and what a next step builds on.
+    """
     headers, listing = store.listing(plan)
-    record = record_mod.new(plan, files.templates)
     if listing is not None and not layout.is_plan(headers):
         raise exceptions.CommandError(
             'Container %s exists and is not a plan; choose another plan '
             'name.' % plan)
-    if listing is not None and record_mod.PATH in listing:
-        record = store.read_record(plan)
-        if record_mod.succeeded(record):
-            raise exceptions.CommandError(
-                'Plan %s already exists. Change it with "openstack overcloud '
-                'plan amend" or "openstack overcloud deploy", or delete it '
-                'first.' % plan)
-        # Only failed creates so far: this one carries on from them.
+    head = store.head(plan, required=False) if listing is not None else None
+    if head is not None and head.state['created']:
+        raise exceptions.CommandError(
+            'Plan %s already exists. Change it with "openstack overcloud '
+            'plan amend" or "openstack overcloud deploy", or delete it '
+            'first.' % plan)
+    if head is None:
+        head = record_mod.Head(record_mod.new_state(), 0, None, [], None)
     if render is not None:
         render.check()
     if files.templates:
@@ -108,33 +110,24 @@ def create(store, plan, files, render=None):
     if listing is None:
         store.create_container(plan)
         listing = {}
-    # A container without a successful step is a create that stopped
+    # A container without a successful create is a create that stopped
     # half-way: carry on from what already landed.
     added, changed = sync(store, plan, files, listing)
     step = record_mod.make_step(
-        'create', files.environments, added, changed,
-        inputs=dict(files.inputs),
-        files=_manifest(files, files.sources))
+        'create', {'environments': {'set': list(files.environments)},
+                   'files': _manifest(files, files.sources),
+                   'inputs': dict(files.inputs),
+                   'templates': files.templates}, added, changed)
     render_step(render, plan, step, files.inputs)
-
-    def rebase(record, step):
-        raise exceptions.CommandError(
-            'Plan %s was created by another command at the same time; see '
-            '"openstack overcloud plan show-history %s".' % (plan, plan))
-
-    record = store.commit(plan, record, step, rebase)
+    store.commit(plan, step, head)
     _raise_if_failed(plan, step)
-    return record, step
+    return step, after(head, step)
 
 
-def _amended(current, add, remove):
-    """The environment list after adding ``add`` and removing ``remove``.
-
-    A file already in the list keeps its place; new ones go last.
-    """
-    result = [e for e in current if e not in remove]
-    result.extend(e for e in add if e not in result)
-    return result
+def after(head, step):
+    """What the next step builds on once ``step`` is committed."""
+    return record_mod.Head(step['state'], head.count + 1, step['id'], [],
+                           step)
 
 
 def resolve_removals(files, current, names):
@@ -152,77 +145,85 @@ def resolve_removals(files, current, names):
     return paths
 
 
-def _needs_render(record, paths, inputs):
+def _needs_render(state, paths, inputs):
     from tripleoplanclient.plan import rendering
 
-    merged = dict(record['inputs'], **inputs)
-    return (record_mod.render_state(record) != 'SUCCESS'
-            or any(record['inputs'].get(k) != v for k, v in inputs.items())
+    merged = dict(state['inputs'], **inputs)
+    return (state['render'] != 'SUCCESS'
+            or any(state['inputs'].get(k) != v for k, v in inputs.items())
             or any(rendering.is_input(p, merged) for p in paths))
 
 
 class Change(object):
-    """What a step would change in a plan, worked out before writing."""
+    """What a step would change in a plan, worked out before writing.
 
-    def __init__(self, record, files, remove=(), listing=None):
-        if listing is not None:     # templates too: compare with Swift
+    Files are compared with what Swift holds: its listing when given
+    (templates too), else the MD5s the record says the plan's own writes
+    left there.
+    """
+
+    def __init__(self, state, files, remove=(), listing=None):
+        if listing is not None:
             def stored(p):
                 return listing[p]['hash'] if p in listing else None
-        else:                       # user files only: the record knows them
-            known = record['files']
+        else:
+            known = state['files']
 
             def stored(p):
                 return known[p]['md5'] if p in known else None
         self.files = files
         self.remove = list(remove)
         self.added, self.changed = _diff(stored, files.objects)
-        self.environments = _amended(record['environments'],
-                                     files.environments, remove)
+        self.environments = record_mod.amended(
+            state['environments'], files.environments, remove)
         self.inputs = dict(files.inputs)
         self.empty = not (self.added or self.changed) and \
-            self.environments == record['environments'] and all(
-                record['inputs'].get(k) == v for k, v in self.inputs.items())
-        self.renders = _needs_render(record, self.added + self.changed,
+            self.environments == state['environments'] and all(
+                state['inputs'].get(k) == v for k, v in self.inputs.items())
+        self.renders = _needs_render(state, self.added + self.changed,
                                      self.inputs)
-        self.render_inputs = dict(record['inputs'], **self.inputs)
+        self.render_inputs = dict(state['inputs'], **self.inputs)
+        self.templates = None       # set when the step moves the tree
+
+    def objects(self):
+        return {p: self.files.objects[p] for p in self.added + self.changed}
 
     def write(self, store, plan):
-        store.write(plan, {p: self.files.objects[p]
-                           for p in self.added + self.changed})
+        store.write(plan, self.objects())
 
     def step(self, action, **details):
-        return record_mod.make_step(
-            action, self.environments, self.added, self.changed,
-            inputs=self.inputs,
-            files=_manifest(self.files, self.added + self.changed),
-            **details)
-
-    def rebase(self, newer, step):
-        """Another writer got in first: apply our change on top of theirs."""
-        step['environments'] = _amended(newer['environments'],
-                                        self.files.environments, self.remove)
-        return step
+        change = {'environments': {'add': list(self.files.environments),
+                                   'remove': self.remove},
+                  'files': _manifest(self.files, self.added + self.changed),
+                  'inputs': self.inputs}
+        if self.templates:
+            change['templates'] = self.templates
+        return record_mod.make_step(action, change, self.added, self.changed,
+                                    **details)
 
 
-def amend(store, plan, record, files, remove=(), render=None,
+def amend(store, plan, head, files, remove=(), render=None,
           no_render=False):
-    """Change only what the user named; returns ``(record, step)``.
+    """Change only what the user named; returns the step.
 
-    ``step`` is None when nothing changed (nothing is written then). A
-    render runs only when a rendering input changed (or the last render
-    did not succeed).
+    None when nothing changed (nothing is written then). A render runs only
+    when a rendering input changed (or the last render did not succeed);
+    without one, the files and the step go to Swift in one request.
     """
-    change = Change(record, files, remove)
+    change = Change(head.state, files, remove)
     if change.empty:
-        return record, None
+        return None
     renders = change.renders and not no_render
     if renders:
         render.check()
-    change.write(store, plan)
     step = change.step('amend')
-    if change.renders:
-        render_step(render if renders else None, plan, step,
-                    change.render_inputs)
-    record = store.commit(plan, record, step, change.rebase)
+    if renders:
+        change.write(store, plan)
+        render_step(render, plan, step, change.render_inputs)
+        store.commit(plan, step, head)
+    else:
+        if change.renders:
+            render_step(None, plan, step, change.render_inputs)
+        store.commit(plan, step, head, change.objects())
     _raise_if_failed(plan, step)
-    return record, step
+    return step

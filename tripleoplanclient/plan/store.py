@@ -21,7 +21,6 @@ LOG = logging.getLogger(__name__)
 
 # Swift's default (and usual) container_listing_limit.
 LISTING_LIMIT = 10000
-COMMIT_ATTEMPTS = 5
 
 
 def _client_exception():
@@ -106,26 +105,148 @@ class PlanStore(object):
             raise exceptions.CommandError(
                 'Cannot read %s from plan %s: %s' % (name, plan, exc))
 
-    def read_record(self, plan):
-        """The plan's record; a clear error when the plan does not exist."""
-        data = self.get(plan, record_mod.PATH)
+    def log(self, plan):
+        """``(Swift's date, [step entries in order])``; None: no plan."""
+        try:
+            headers, page = self._swift('get_container', plan,
+                                        prefix=record_mod.LOG_PREFIX,
+                                        limit=LISTING_LIMIT)
+        except _client_exception() as exc:
+            if self._status(exc) == 404:
+                return None
+            raise exceptions.CommandError(
+                'Cannot list plan %s: %s' % (plan, exc))
+        if len(page) >= LISTING_LIMIT:
+            _, rest = self.listing(plan, prefix=record_mod.LOG_PREFIX,
+                                   marker=page[-1]['name'])
+            page = page + list(rest.values())
+        if not layout.is_plan(headers):
+            return None
+        return headers.get('date'), record_mod.ordered(page)
+
+    def step(self, plan, entry):
+        name = entry['name']
+        data = self.get(plan, name)
         if data is None:
             raise exceptions.CommandError(
-                'Plan %s does not exist (no %s). See "openstack overcloud '
-                'plan list"; create it with "openstack overcloud plan '
-                'create".' % (plan, record_mod.PATH))
-        return record_mod.load(data, plan)
+                'Step object %s of plan %s vanished; restore it from an '
+                'export.' % (name, plan))
+        return record_mod.load_step(data, plan, name)
 
-    def steps_after(self, plan, step_id):
-        """Steps committed after ``step_id`` that the record may lack."""
-        _, names = self.listing(plan, prefix=record_mod.STEPS_PREFIX,
-                                marker=record_mod.step_path(step_id))
-        steps = []
-        for name in sorted(names or ()):
-            step = record_mod.load_step(self.get(plan, name), plan, name)
-            if step is not None:
-                steps.append(step)
-        return steps
+    def _missing(self, plan):
+        return exceptions.CommandError(
+            'Plan %s does not exist (no %s). See "openstack overcloud plan '
+            'list"; create it with "openstack overcloud plan create".'
+            % (plan, record_mod.PATH))
+
+    def head(self, plan, required=True):
+        """What a writer builds on: a listing of the steps and one GET.
+
+        None (or a clear error when ``required``) when there is no plan.
+        """
+        found = self.log(plan)
+        if found is not None and found[1]:
+            entries = found[1]
+            fetch = _Fetch(self, plan, entries)
+            return record_mod.Head(
+                _replayed(fetch, len(entries)), len(entries),
+                record_mod.id_of(entries[-1]['name']), [], fetch.newest)
+        data = None if found is None else self.get(plan, record_mod.PATH)
+        if data is None:
+            if required:
+                raise self._missing(plan)
+            return None if found is None else record_mod.Head(
+                record_mod.new_state(), 0, None, [], None)
+        # A plan of version 1: its record is all there is.
+        rows, state, _, imported = record_mod.load_cache(data, plan)
+        return record_mod.Head(state, 0, None, imported, None)
+
+    def history(self, plan):
+        """``(rows, head)``: every step as a history row, and what a next
+        step builds on.
+
+        Reads the cache and the list of steps, fetches only the steps the
+        cache lacks, fills in outcomes written since, and mends the cache
+        with the steps old enough that no write still in flight can come
+        before them.
+        """
+        found = self.log(plan)
+        data = None if found is None else self.get(plan, record_mod.PATH)
+        if found is None or (data is None and not found[1]):
+            raise self._missing(plan)
+        date, entries = found
+        fetch = _Fetch(self, plan, entries)
+        if data is not None:
+            cached, state, through, imported = record_mod.load_cache(
+                data, plan)
+        else:
+            cached, state, through, imported = [], None, None, None
+        if imported is None:
+            imported = fetch(0).get('imported') or [] if entries else []
+        ids = [record_mod.id_of(e['name']) for e in entries]
+        keep = 0
+        while keep < min(len(cached), len(ids)) and \
+                cached[keep]['id'] == ids[keep]:
+            keep += 1
+        if keep < len(cached) or (keep and through != ids[keep - 1]) or \
+                state is None:
+            # No cache, or a step landed before steps the cache holds (a
+            # write in flight longer than the settling time): replay.
+            state = _replayed(fetch, keep) if keep else None
+        rows, states = list(imported) + cached[:keep], []
+        for i in range(keep, len(entries)):
+            step = fetch(i)
+            state = step['state'] if step['seen'] == i else \
+                record_mod.apply(state, step)
+            states.append(state)
+            rows.append(record_mod.row(dict(step, state=state),
+                                       len(rows) + 1))
+        if state is None:
+            state = record_mod.new_state()
+        self._outcomes(plan, rows)
+        frozen = record_mod.settled(rows[len(imported):], entries, date)
+        if frozen > keep:
+            cache = record_mod.dump_cache(
+                plan, rows[len(imported):len(imported) + frozen],
+                states[frozen - keep - 1], ids[frozen - 1], imported)
+            try:
+                self._swift('put_object', plan, record_mod.PATH, cache)
+            except _client_exception() as exc:
+                LOG.debug('cache of plan %s not mended: %s', plan, exc)
+        return rows, record_mod.Head(state, len(entries),
+                                     ids[-1] if ids else None,
+                                     [] if entries else imported, None)
+
+    def _outcomes(self, plan, rows):
+        """Outcomes written after their step (stack operations)."""
+        open_rows = {r['id']: r for r in rows if r.get('stack') and
+                     r['outcome']['status'] not in record_mod.FINAL}
+        if not open_rows:
+            return
+        _, names = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
+        best = {}
+        for name in sorted(names or ()):       # final after partial
+            step_id, _ = record_mod.outcome_id(name)
+            if step_id in open_rows:
+                best[step_id] = name
+        for step_id, name in best.items():
+            record_mod.merge_outcome(open_rows[step_id], record_mod.
+                                     load_object(self.get(plan, name),
+                                                 'Outcome %s' % name, plan))
+
+    def write_outcome(self, plan, step_id, outcome, stack=None, final=True):
+        """The outcome of a stack step: the final one, by whoever saw the
+        end, or what a client knew when it stopped following (kept apart,
+        so that it can never hide a final one)."""
+        try:
+            self._swift('put_object', plan,
+                        record_mod.outcome_path(step_id, final),
+                        record_mod.dump({'outcome': outcome,
+                                         'stack': stack or {}}))
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot record the outcome of step %s in plan %s: %s'
+                % (step_id, plan, exc))
 
     def plans(self):
         """``[(name, container headers)]`` of every plan container."""
@@ -184,12 +305,16 @@ class PlanStore(object):
                                                 plan, self._workers))
             failed = self._put_each(plan, objects)
         if failed:
-            shown = '; '.join('%s: %s' % f for f in sorted(failed)[:10])
-            raise exceptions.CommandError(
-                'Swift rejected %d of %d objects for plan %s (%s%s). The plan '
-                'record was not changed; fix the cause and run the command '
-                'again.' % (len(failed), len(objects), plan, shown,
-                            '; ...' if len(failed) > 10 else ''))
+            self._rejected(plan, objects, failed)
+
+    @staticmethod
+    def _rejected(plan, objects, failed):
+        shown = '; '.join('%s: %s' % f for f in sorted(failed)[:10])
+        raise exceptions.CommandError(
+            'Swift rejected %d of %d objects for plan %s (%s%s). The plan '
+            'record was not changed; fix the cause and run the command '
+            'again.' % (len(failed), len(objects), plan, shown,
+                        '; ...' if len(failed) > 10 else ''))
 
     def _connection(self):
         """An authenticated Connection, for requests swiftclient lacks."""
@@ -211,43 +336,39 @@ class PlanStore(object):
         with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
             return [r for r in pool.map(put, sorted(objects)) if r]
 
-    def commit(self, plan, record, step, rebase):
-        """Append ``step`` to the record: step object first, create-only.
+    def commit(self, plan, step, head, objects=None):
+        """Write ``objects`` and then ``step``, under its own name.
 
-        ``If-None-Match: *`` makes the step id a lock: when another writer
-        took it, its steps are merged in, ``rebase(record, step)`` redoes
-        this step on top of them (or raises), and the next id is tried.
-        A record that lags behind its step objects is mended the same way.
+        A small change goes as one archive with the step as its last member
+        (one request); when a member is refused, the step is taken back.
+        Nothing is overwritten, so no concurrent writer can lose it.
         """
-        for _ in range(COMMIT_ATTEMPTS):
-            step['id'] = record_mod.last_id(record) + 1
-            try:
-                self._swift('put_object', plan,
-                            record_mod.step_path(step['id']),
-                            record_mod.dump(step),
-                            headers={'If-None-Match': '*'})
-            except _client_exception() as exc:
-                if self._status(exc) != 412:
-                    raise exceptions.CommandError(
-                        'Cannot record step in plan %s: %s' % (plan, exc))
-                for other in self.steps_after(plan, step['id'] - 1):
-                    record_mod.apply(record, other)
-                step = rebase(record, step)
-                continue
-            record_mod.apply(record, step)
-            try:
-                self._swift('put_object', plan, record_mod.PATH,
-                            record_mod.dump(record))
-            except _client_exception() as exc:
-                raise exceptions.CommandError(
-                    'Step %d of plan %s is stored as %s, but %s could not be '
-                    'written (%s); the next command mends it.' % (
-                        step['id'], plan, record_mod.step_path(step['id']),
-                        record_mod.PATH, exc))
-            return record
-        raise exceptions.CommandError(
-            'Plan %s kept changing under this command (%d attempts); run it '
-            'again.' % (plan, COMMIT_ATTEMPTS))
+        record_mod.seal(step, head)
+        data = record_mod.dump(step)
+        objects = dict(objects or {})
+        # Asked without /info first: a cluster without bulk answers with no
+        # verdict, and the files then go one by one.
+        if objects and (self._info is None or 'bulk_upload' in self._info) \
+                and len(bulk.batches(objects)) == 1:
+            objects[step['name']] = data
+            failed = bulk.extract_archive(self._connection(), plan, objects)
+            if not failed:
+                return step
+            if not bulk.no_verdict(failed):
+                if step['name'] not in dict(failed):
+                    self.delete_objects(plan, [step['name']])
+                self._rejected(plan, objects, failed)
+            del objects[step['name']]
+            self._info = {}
+        self.write(plan, objects)
+        try:
+            self._swift('put_object', plan, step['name'], data)
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot record the step in plan %s (%s); the files it wrote '
+                'are stored, the record is unchanged: run the command '
+                'again.' % (plan, exc))
+        return step
 
     # -- deleting and exporting -----------------------------------------
 
@@ -307,3 +428,36 @@ class PlanStore(object):
                     info.mode = 0o644
                     info.mtime = float(headers.get('x-timestamp', 0) or 0)
                     tar.addfile(info, io.BytesIO(body))
+
+
+class _Fetch(object):
+    """Step objects by their index in the order, each read at most once."""
+
+    def __init__(self, store, plan, entries):
+        self._store, self._plan, self._entries = store, plan, entries
+        self._steps = {}
+
+    def __call__(self, i):
+        if i not in self._steps:
+            self._steps[i] = self._store.step(self._plan, self._entries[i])
+        return self._steps[i]
+
+    @property
+    def newest(self):
+        return self(len(self._entries) - 1) if self._entries else None
+
+
+def _replayed(fetch, count):
+    """The state after the first ``count`` steps.
+
+    The newest step whose writer saw every step before it stores that
+    state; the steps after it (written side by side with others) are
+    replayed on it. The first step always qualifies.
+    """
+    i = count - 1
+    while fetch(i)['seen'] != i and i > 0:
+        i -= 1
+    state = fetch(i)['state']
+    for j in range(i + 1, count):
+        state = record_mod.apply(state, fetch(j))
+    return state

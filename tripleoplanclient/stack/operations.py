@@ -9,10 +9,12 @@ Each command is one recorded step, in two calls:
 2. ``execute`` writes only the plan objects that changed (one pass),
    renders only when a rendering input changed, has the deploy workflow in
    Mistral create or update the stack, follows its events (unless
-   --no-wait) and records the step with its outcome.
+   --no-wait) and records the outcome (the step itself is recorded
+   before Heat is asked for anything).
 
-Only a step that succeeded changes the plan's current environment list, so
-``update`` always starts from what last worked.
+A step's environment list and files are the plan's from the moment it is
+recorded, whatever Heat makes of them: ``update`` applies the plan as it
+stands, and the history says what each stack operation did.
 """
 
 from tripleoplanclient.common import exceptions
@@ -77,17 +79,19 @@ class Prepared(object):
     """One deploy / update / upgrade, worked out before anything is written.
 
     ``change`` is None when the plan does not exist yet and the step begins
-    by creating it (deploy --templates).
+    by creating it (deploy --templates). ``rows`` and ``head``: the plan's
+    history and what the step builds on (None then).
     """
 
-    def __init__(self, action, plan, files, remove, stack, record, change,
-                 lifecycle=None, with_templates=False):
+    def __init__(self, action, plan, files, remove, stack, rows, head,
+                 change, lifecycle=None, with_templates=False):
         self.action = action
         self.plan = plan
         self.files = files
         self.remove = list(remove)
         self.stack = stack
-        self.record = record
+        self.rows = rows
+        self.head = head
         self.change = change
         self.lifecycle = lifecycle
         self.with_templates = with_templates
@@ -97,32 +101,44 @@ class Prepared(object):
         return self.change is None
 
     def differences(self):
-        """Lines that tell what differs from the last successful step."""
-        record, change = self.record, self.change
-        lines = ['%s of stack %s, against the last successful step (%d):'
-                 % (self.action.capitalize(), self.plan,
-                    record_mod.last_success_id(record))]
-        before, after = record['environments'], change.environments
+        """Lines that tell what the step changes in the plan as it is."""
+        state, change = self.head.state, self.change
+        lines = ['%s of stack %s, against the plan after step %d:'
+                 % (self.action.capitalize(), self.plan, len(self.rows))]
+        before, after = state['environments'], change.environments
         diff = ['  - %s' % e for e in before if e not in after]
         diff += ['  + %s' % e for e in after if e not in before]
         if [e for e in before if e in after] != [e for e in after
                                                  if e in before]:
             diff.append('  (order changed)')
         diff += ['  ~ %s (content changed)' % p for p in change.changed
-                 if p in record['files']]
+                 if p in state['files']]
         if self.lifecycle:
             diff.append('  + %s (this step only)' % self.lifecycle)
         return lines + (diff or ['  (the same environment list)'])
 
 
+def _history(store, plan, headers, listing):
+    """``(rows, head)`` of an existing plan, else ``(None, None)``."""
+    if listing is None or not layout.is_plan(headers):
+        return None, None
+    try:
+        return store.history(plan)
+    except exceptions.CommandError:
+        if record_mod.PATH in listing or any(
+                n.startswith(record_mod.LOG_PREFIX) for n in listing):
+            raise           # a damaged record is not a missing plan
+        return None, None
+
+
 def prepare(services, action, plan, files, remove=(), stage=None,
-            with_templates=False, record=None):
+            with_templates=False, history=None):
     """Check and work out one step; writes nothing. Returns ``Prepared``.
 
     ``files``: plan.files.PlanFiles of what the user named, the whole
     templates tree too when ``with_templates`` (deploy --templates).
     ``remove``: the --remove-environment values (local or plan paths).
-    ``record``: the plan's record when the caller read it already.
+    ``history``: ``(rows, head)`` when the caller read them already.
     """
     store = services.store
     stack = current_stack(services, plan)
@@ -131,12 +147,9 @@ def prepare(services, action, plan, files, remove=(), stage=None,
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
             '%s" first. Nothing was changed.' % (plan, plan))
     headers, listing = store.listing(plan)
-    if listing is None or not layout.is_plan(headers) or \
-            record_mod.PATH not in listing:
-        record = None
-    elif record is None:
-        record = store.read_record(plan)
-    if record is None or not record_mod.succeeded(record):
+    rows, head = history if history and history[1] and listing is not None \
+        else _history(store, plan, headers, listing)
+    if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:
             raise exceptions.CommandError(
                 'Plan %s does not exist: run "openstack overcloud deploy '
@@ -146,7 +159,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
             raise exceptions.CommandError(
                 'Plan %s does not exist: nothing to remove an environment '
                 'from. Nothing was changed.' % plan)
-        return Prepared(action, plan, files, remove, stack, record, None,
+        return Prepared(action, plan, files, remove, stack, rows, head, None,
                         with_templates=True)
     if with_templates:
         # The stored plan-environment.yaml holds the generated passwords.
@@ -162,11 +175,12 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                     'support "%s --stage prepare". Nothing was changed.'
                     % (plan, lifecycle, action))
             lifecycle = None    # THT 18: converge is the plain list
-    remove = steps.resolve_removals(files, record['environments'], remove)
-    # Templates are compared with the listing, user files with the record.
-    change = steps.Change(record, files, remove,
-                          listing if with_templates else None)
-    return Prepared(action, plan, files, remove, stack, record, change,
+    remove = steps.resolve_removals(files, head.state['environments'],
+                                    remove)
+    # Compared with what Swift holds: a file a failed step left there is
+    # sent again when the local one differs.
+    change = steps.Change(head.state, files, remove, listing)
+    return Prepared(action, plan, files, remove, stack, rows, head, change,
                     lifecycle, with_templates)
 
 
@@ -191,15 +205,22 @@ def describe(prepared, renders_on_create=True):
 
 
 def execute(services, options, prepared):
-    """Write, render, run the stack operation, record: ``(record, step)``."""
+    """Write, render, record the step, run the stack operation, record its
+    outcome. Returns the step.
+
+    The step is on record (IN_PROGRESS) before Heat is asked for anything;
+    however the command ends, its outcome says what is known.
+    """
     store, plan = services.store, prepared.plan
-    record, change, created = prepared.record, prepared.change, None
+    head, rows, change, created = (prepared.head, prepared.rows or [],
+                                   prepared.change, None)
     if prepared.creates_plan:
         services.workflows.check()
-        record, created = steps.create(store, plan, prepared.files,
-                                       services.renderer)
+        created, head = steps.create(store, plan, prepared.files,
+                                     services.renderer)
+        rows = [record_mod.row(created, 1)]
         # All of it is stored now: the deploy step itself changes nothing.
-        change = steps.Change(record, prepared.files.__class__(
+        change = steps.Change(head.state, prepared.files.__class__(
             prepared.files.templates), prepared.remove)
     if change.renders:
         if services.renderer is None:
@@ -218,36 +239,66 @@ def execute(services, options, prepared):
             'rendered': (created.get('render') or {}).get('state')
             == 'SUCCESS'}
     elif prepared.with_templates and \
-            prepared.files.templates != record.get('templates'):
-        details['templates'] = prepared.files.templates
+            prepared.files.templates != head.state.get('templates'):
+        change.templates = prepared.files.templates
     step = change.step(prepared.action, **details)
     if change.renders:
         steps.render_step(services.renderer, plan, step,
                           change.render_inputs)
-    if step['outcome']['status'] == 'SUCCESS':
-        _stack_operation(services, options, plan, record, step,
-                         prepared.lifecycle, prepared.stack)
-    record = store.commit(plan, record, step, change.rebase)
-    return record, step
+    if step['outcome']['status'] != 'SUCCESS':
+        store.commit(plan, step, head)
+        return step
+    step['stack'] = {
+        'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
+        'environments': change.environments + (
+            [prepared.lifecycle] if prepared.lifecycle else [])}
+    step['outcome']['status'] = 'IN_PROGRESS'
+    store.commit(plan, step, head)
+    stack = {}
+    try:
+        _stack_operation(services, options, plan, rows, step, stack,
+                         prepared.stack)
+    except BaseException as exc:
+        # Ctrl-C, or anything unforeseen: the record still tells it.
+        step['outcome'].update(
+            status='UNKNOWN' if stack.get('id') else 'INTERRUPTED',
+            reason='the command ended early (%s)' % (
+                type(exc).__name__ if not str(exc) else str(exc)))
+        _record_outcome(services, plan, step, stack, quiet=True)
+        raise
+    _record_outcome(services, plan, step, stack)
+    return step
 
 
-def _stack_operation(services, options, plan, record, step, lifecycle,
-                     existing):
-    """Run the deploy workflow and follow the stack; fills the step.
+def _record_outcome(services, plan, step, stack, quiet=False):
+    step['stack'].update(stack)
+    try:
+        services.store.write_outcome(
+            plan, step['id'], step['outcome'], stack,
+            final=step['outcome']['status'] in record_mod.FINAL)
+    except Exception as exc:
+        if not quiet:
+            raise
+        services.progress('The outcome of step %s was not recorded (%s).'
+                          % (step['id'], exc))
+
+
+def _stack_operation(services, options, plan, rows, step, stack, existing):
+    """Run the deploy workflow and follow the stack; fills the outcome and
+    ``stack`` (what the outcome object keeps about it).
 
     ``existing``: what current_stack() found when the command began (the
     action checks again that it is not busy).
     """
     marker = None
-    unchanged = None if options.force or lifecycle else \
-        record_mod.last_stack(record)
+    unchanged = None if options.force or step.get('lifecycle') else \
+        record_mod.last_stack(rows)
     if existing is not None and options.wait:
         marker = services.follower.last_event(plan, existing.id)
-    environments = record_mod.heat_environments(step)
     request = protocol.request(
-        'deploy', container=plan, environments=environments,
+        'deploy', container=plan, environments=step['stack']['environments'],
         swift_url=services.swift_url, heat_url=services.heat_url,
-        plan_environment=record['inputs'].get('plan_environment'),
+        plan_environment=step['state']['inputs'].get('plan_environment'),
         timeout=int(max(1, round(options.timeout))), unchanged=unchanged)
     try:
         result, execution = services.workflows.deploy(
@@ -255,27 +306,25 @@ def _stack_operation(services, options, plan, record, step, lifecycle,
     except exceptions.CommandError as exc:
         step['outcome'].update(status='FAILED', reason=str(exc))
         return
-    step['execution'] = execution
     # What assembling cost: Swift GETs (0 when the action's cache held
     # every object) and the files Heat got.
-    stack = {'id': result['stack_id'], 'operation': result['operation'],
-             'fingerprint': result['fingerprint'],
-             'swift_gets': result.get('swift_gets'),
-             'files': result.get('files')}
-    step['stack'] = stack
+    stack.update(id=result['stack_id'], operation=result['operation'],
+                 fingerprint=result['fingerprint'],
+                 swift_gets=result.get('swift_gets'),
+                 files=result.get('files'), execution=execution)
     step['outcome']['stack_id'] = result['stack_id']
     if result['operation'] == 'NONE':
         services.progress('Stack %s is up to date with the plan (nothing '
-                          'changed since step %s): Heat was not called.'
-                          % (plan, record_mod.last_id(record)))
+                          'changed since its last stack step): Heat was not '
+                          'called.' % plan)
         stack.update(status=result['status'], updated=result['updated'])
-        step['outcome']['stack_status'] = result['status']
+        step['outcome'].update(status='SUCCESS',
+                               stack_status=result['status'])
         return
     services.progress('Stack %s: %s started (%s).' % (
         plan, result['operation'], result['stack_id']))
     if not options.wait:
-        step['outcome'].update(status='IN_PROGRESS',
-                               stack_status='%s_IN_PROGRESS'
+        step['outcome'].update(stack_status='%s_IN_PROGRESS'
                                % result['operation'])
         return
     try:
@@ -296,7 +345,9 @@ def _stack_operation(services, options, plan, record, step, lifecycle,
         return
     state, reason = final.stack_status, final.stack_status_reason or reason
     step['outcome'].update(stack_status=state, reason=reason)
-    if not state.endswith('_COMPLETE'):
+    if state.endswith('_COMPLETE'):
+        step['outcome']['status'] = 'SUCCESS'
+    else:
         failed = services.follower.failures(plan, result['stack_id'])
         step['outcome'].update(status='FAILED', failed_resources=[
             '%s: %s' % f for f in failed])
