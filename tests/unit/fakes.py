@@ -182,3 +182,98 @@ def stack_derived(source, values, resource='deployment', **changes):
 
 def inputs_of(body):
     return {i['name']: i['value'] for i in body['inputs']}
+
+
+class FakeSwift(object):
+    """One plan container with state, behind requests-mock: listings
+    (prefix, marker, limit), object GET/PUT/DELETE and extract-archive.
+
+    Each write gets the next second of a counter, as Swift stamps a write
+    when it arrives; ``stamp = (prefix, second)`` gives the next write under
+    ``prefix`` that second instead, to land a write that arrived earlier
+    than the ones before it.
+    """
+
+    DATE = 'Mon, 23 Nov 2026 12:00:00 GMT'
+
+    def __init__(self, mocker, plan='p', url=SWIFT, bulk=True):
+        import re
+        self.objects = {}       # name -> (bytes, last_modified)
+        self.tick = 0
+        self.stamp = None
+        self.plan = plan
+        base = '%s/%s' % (url, plan)
+        self.requests = []
+        mocker.get(re.compile(re.escape(base) + r'(\?.*)?$'),
+                   json=self._listing, headers=dict(
+                       PLAN_HEADERS, Date=self.DATE))
+        obj = re.compile(re.escape(base) + '/(.+)$')
+        mocker.get(obj, content=self._get)
+        mocker.put(obj, status_code=201, text=self._put)
+        mocker.delete(obj, status_code=204, text=self._delete)
+        if bulk:
+            mocker.put(base + '?extract-archive=tar', text=self._archive)
+        else:
+            mocker.put(base + '?extract-archive=tar', status_code=202,
+                       text='')
+        self._name = obj
+
+    def time(self, when=None):
+        if when is None:
+            self.tick += 1
+            when = self.tick
+        return '2026-11-23T%02d:%02d:%02d.000000' % (
+            11 + when // 3600, when // 60 % 60, when % 60)
+
+    def store(self, name, data):
+        when = None
+        if self.stamp and name.startswith(self.stamp[0]):
+            when, self.stamp = self.stamp[1], None
+        self.objects[name] = (data, self.time(when))
+
+    def _path(self, request):
+        from urllib import parse
+        return parse.unquote(self._name.match(request.url.split('?')[0])
+                             .group(1))
+
+    def _listing(self, request, context):
+        self.requests.append(('LIST', request.qs.get('prefix', [''])[0]))
+        prefix = request.qs.get('prefix', [''])[0]
+        marker = request.qs.get('marker', [''])[0]
+        out = [{'name': n, 'hash': content.md5(d), 'bytes': len(d),
+                'last_modified': t}
+               for n, (d, t) in sorted(self.objects.items())
+               if n.startswith(prefix) and n > marker]
+        return out[:int(request.qs.get('limit', [10000])[0])]
+
+    def _get(self, request, context):
+        name = self._path(request)
+        self.requests.append(('GET', name))
+        if name not in self.objects:
+            context.status_code = 404
+            return b''
+        return self.objects[name][0]
+
+    def _put(self, request, context):
+        name = self._path(request)
+        self.requests.append(('PUT', name))
+        self.store(name, request.body if isinstance(request.body, bytes)
+                   else (request.body or b'').encode()
+                   if isinstance(request.body, str) else
+                   b''.join(request.body))
+        return ''
+
+    def _delete(self, request, context):
+        name = self._path(request)
+        self.requests.append(('DELETE', name))
+        self.objects.pop(name, None)
+        return ''
+
+    def _archive(self, request, context):
+        import tarfile
+        self.requests.append(('ARCHIVE', None))
+        with tarfile.open(fileobj=io.BytesIO(request.body)) as tar:
+            members = [(m.name, tar.extractfile(m).read()) for m in tar]
+        for name, data in members:
+            self.store(name, data)
+        return bulk_body(len(members))

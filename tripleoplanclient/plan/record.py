@@ -328,7 +328,7 @@ def load_cache(data, plan):
     cache = load_object(data, 'The record %s' % PATH, plan)
     if cache.get('version') == 1:
         rows, state = from_v1(cache, plan)
-        return rows, state, None, rows
+        return [], state, None, rows
     if cache.get('version') != VERSION:
         raise exceptions.CommandError(
             'The record of plan %s (%s) has version %r; this client reads '

@@ -1,166 +1,203 @@
-"""The plan record: applying steps, and what the deploy action compares."""
+"""The plan record: replaying steps, ordering them, reading old records."""
 
-import copy
 import unittest
+
+import yaml
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import record
 
+EMPTY = record.Head(record.new_state(), 0, None, [], None)
 
-def step(step_id, action='amend', environments=('a.yaml',),
-         status='SUCCESS', **details):
-    s = record.make_step(action, list(environments), argv=[], **details)
-    s['id'] = step_id
+
+def step(action='amend', add=(), remove=(), status='SUCCESS', **change):
+    envs = {'add': list(add), 'remove': list(remove)}
+    if 'set' in change:
+        envs = {'set': change.pop('set')}
+    s = record.make_step(action, dict(change, environments=envs), argv=[])
     s['outcome']['status'] = status
     return s
 
 
-def deployed(step_id, fingerprint, updated='2024-05-01T12:00:00Z',
-             status='SUCCESS'):
-    return step(step_id, action='deploy', status=status, stack={
-        'id': 'sid', 'operation': 'UPDATE', 'fingerprint': fingerprint,
-        'updated': updated})
+def rows(*steps):
+    """History rows of ``steps`` committed one after the other."""
+    head, out = EMPTY, []
+    for s in steps:
+        record.seal(s, head)
+        head = record.Head(s['state'], head.count + 1, s['id'], [], s)
+        out.append(record.row(s, len(out) + 1))
+    return out
 
 
 class TestApply(unittest.TestCase):
 
-    def test_a_successful_step_changes_the_current_state(self):
-        rec = record.new('p', '/tht')
-        record.apply(rec, step(
-            1, 'create', ['a.yaml', 'b.yaml'], added=['a.yaml'],
+    def test_a_step_changes_the_state(self):
+        state = record.apply(record.new_state('/tht'), step(
+            'create', set=['a.yaml', 'b.yaml'],
             files={'a.yaml': {'source': '/h/a.yaml', 'md5': 'x'}},
             inputs={'roles_data': 'r.yaml'}, templates='/tht2'))
-        self.assertEqual(['a.yaml', 'b.yaml'], rec['environments'])
+        self.assertEqual(['a.yaml', 'b.yaml'], state['environments'])
         self.assertEqual({'a.yaml': {'source': '/h/a.yaml', 'md5': 'x'}},
-                         rec['files'])
-        self.assertEqual({'roles_data': 'r.yaml'}, rec['inputs'])
-        self.assertEqual('/tht2', rec['templates'])
-        # The history keeps a summary: the path lists live in the step
-        # object only.
-        self.assertEqual(1, len(rec['history']))
-        self.assertNotIn('paths', rec['history'][0])
-        self.assertNotIn('files', rec['history'][0])
-        self.assertEqual({'added': 1, 'changed': 0, 'removed': 0},
-                         rec['history'][0]['objects'])
+                         state['files'])
+        self.assertEqual({'roles_data': 'r.yaml'}, state['inputs'])
+        self.assertEqual('/tht2', state['templates'])
+        self.assertTrue(state['created'])
 
-    def test_a_failed_step_changes_history_only(self):
-        rec = record.new('p', '/tht')
-        record.apply(rec, step(1, 'create', ['a.yaml'],
-                               files={'a.yaml': {'md5': 'x'}},
-                               inputs={'roles_data': 'r.yaml'}))
-        before = copy.deepcopy(rec)
-        record.apply(rec, step(
-            2, 'deploy', ['a.yaml', 'b.yaml'], status='FAILED',
-            files={'a.yaml': {'md5': 'y'}, 'b.yaml': {'md5': 'z'}},
-            inputs={'roles_data': 'other.yaml'}, templates='/elsewhere'))
-        for key in ('environments', 'files', 'inputs', 'templates'):
-            self.assertEqual(before[key], rec[key], key)
-        self.assertEqual([1, 2], [s['id'] for s in rec['history']])
-        self.assertEqual('FAILED', rec['history'][1]['outcome']['status'])
+    def test_added_files_go_last_and_keep_their_place(self):
+        state = dict(record.new_state(), environments=['a', 'b'])
+        state = record.apply(state, step(add=['c', 'a'], remove=['b']))
+        self.assertEqual(['a', 'c'], state['environments'])
 
-    def test_an_applied_record_survives_dump_and_load(self):
-        rec = record.new('p')
-        record.apply(rec, deployed(1, 'f1'))
-        again = record.load(record.dump(rec), 'p')
-        self.assertEqual(rec, again)
-        self.assertEqual({'fingerprint': 'f1',
-                          'updated': '2024-05-01T12:00:00Z'},
-                         record.last_stack(again))
+    def test_a_failed_step_still_changes_the_plan(self):
+        # Its files are in Swift; the outcome tells what Heat made of it.
+        state = record.apply(record.new_state(), step(
+            'deploy', add=['bad.yaml'], status='FAILED',
+            files={'bad.yaml': {'md5': 'y'}}))
+        self.assertEqual(['bad.yaml'], state['environments'])
+        self.assertEqual('y', state['files']['bad.yaml']['md5'])
 
+    def test_a_failed_create_does_not_make_the_plan_created(self):
+        state = record.apply(record.new_state(), step(
+            'create', set=['a'], status='FAILED'))
+        self.assertFalse(state['created'])
 
-class TestLastSuccess(unittest.TestCase):
+    def test_apply_leaves_its_input_alone(self):
+        state = record.new_state()
+        record.apply(state, step(add=['a'], files={'a': {'md5': 'x'}}))
+        self.assertEqual(record.new_state(), state)
 
-    def test_no_step_is_zero(self):
-        self.assertEqual(0, record.last_success_id(record.new('p')))
-
-    def test_failed_steps_are_skipped(self):
-        rec = record.new('p')
-        for s in (step(1), step(2), step(3, status='FAILED'),
-                  step(4, status='TIMEOUT')):
-            record.apply(rec, s)
-        self.assertEqual(2, record.last_success_id(rec))
-        self.assertEqual(4, record.last_id(rec))
-
-    def test_only_failures_is_zero(self):
-        rec = record.new('p')
-        record.apply(rec, step(1, status='FAILED'))
-        self.assertEqual(0, record.last_success_id(rec))
-        self.assertFalse(record.succeeded(rec))
+    def test_the_state_goes_in_the_step_with_what_its_writer_saw(self):
+        first = step(add=['a'])
+        record.seal(first, EMPTY)
+        self.assertEqual((0, None), (first['seen'], first['base']))
+        head = record.Head(first['state'], 1, first['id'], [], first)
+        second = record.seal(step(add=['b']), head)
+        self.assertEqual((1, first['id']), (second['seen'], second['base']))
+        self.assertEqual(['a', 'b'], second['state']['environments'])
 
 
-class TestLastStack(unittest.TestCase):
+class TestNamesAndOrder(unittest.TestCase):
 
-    def history(self, *steps):
-        rec = record.new('p')
+    def test_every_step_has_its_own_id_and_name(self):
+        steps = [step() for _ in range(200)]
+        self.assertEqual(200, len({s['id'] for s in steps}))
+        self.assertEqual(200, len({s['name'] for s in steps}))
         for s in steps:
-            record.apply(rec, s)
-        return rec
+            self.assertEqual(s['id'], record.id_of(s['name']))
 
-    def test_no_stack_step(self):
-        self.assertIsNone(record.last_stack(self.history(step(1), step(2))))
+    def test_swift_timestamps_order_the_steps_then_ids(self):
+        a, b, c = step(), step(), step()
+        entries = [
+            {'name': c['name'], 'last_modified': '2026-01-01T00:00:02'},
+            {'name': a['name'], 'last_modified': '2026-01-01T00:00:01'},
+            {'name': record.PATH, 'last_modified': '2026-01-01T00:00:00'},
+            {'name': b['name'], 'last_modified': '2026-01-01T00:00:01'}]
+        first, second = sorted([a['id'], b['id']])
+        self.assertEqual([first, second, c['id']], [
+            record.id_of(e['name']) for e in record.ordered(entries)])
 
-    def test_the_newest_stack_step_counts(self):
-        rec = self.history(deployed(1, 'f1', '2024-01-01T00:00:00Z'),
-                           deployed(2, 'f2', '2024-02-02T00:00:00Z'))
-        self.assertEqual({'fingerprint': 'f2',
-                          'updated': '2024-02-02T00:00:00Z'},
-                         record.last_stack(rec))
-
-    def test_steps_without_a_stack_do_not_hide_it(self):
-        rec = self.history(deployed(1, 'f1'), step(2, 'amend'),
-                           step(3, 'amend', status='FAILED'))
-        self.assertEqual('f1', record.last_stack(rec)['fingerprint'])
-
-    def test_a_failed_stack_step_after_a_good_one_is_none(self):
-        rec = self.history(deployed(1, 'f1'),
-                           deployed(2, 'f2', status='FAILED'))
-        self.assertIsNone(record.last_stack(rec))
-
-    def test_an_unfinished_stack_step_is_none(self):
-        for status in ('IN_PROGRESS', 'TIMEOUT'):
-            rec = self.history(deployed(1, 'f1'),
-                               deployed(2, 'f2', status=status))
-            self.assertIsNone(record.last_stack(rec), status)
-
-
-class TestHeatEnvironments(unittest.TestCase):
-
-    def test_the_lifecycle_file_of_the_step_goes_last(self):
-        s = step(2, 'update', ['a.yaml', 'b.yaml'],
-                 lifecycle='environments/lifecycle/update-prepare.yaml')
-        self.assertEqual(['a.yaml', 'b.yaml',
-                          'environments/lifecycle/update-prepare.yaml'],
-                         record.heat_environments(s))
-        self.assertEqual(['a.yaml', 'b.yaml'], s['environments'])
-
-    def test_without_lifecycle_the_plan_list(self):
-        self.assertEqual(['a.yaml'], record.heat_environments(step(1)))
-
-
-class TestStepObjects(unittest.TestCase):
-
-    def test_step_paths_sort_by_id(self):
-        self.assertEqual('user-environments/steps/000007.yaml',
-                         record.step_path(7))
-        self.assertLess(record.step_path(99), record.step_path(100))
-
-    def test_a_step_object_round_trips(self):
-        s = step(3, 'deploy', ['a.yaml'], added=['b.yaml', 'a.yaml'])
-        loaded = record.load_step(record.dump(s), 'p', 'x')
-        self.assertEqual(s, loaded)
-        self.assertEqual(['a.yaml', 'b.yaml'], loaded['paths']['added'])
-
-    def test_a_missing_step_object_is_none(self):
-        self.assertIsNone(record.load_step(None, 'p', 'x'))
-
-    def test_a_damaged_step_object_is_named(self):
-        for data in (b'id: [\n', b'- 1\n', b'id: "3"\n'):
+    def test_a_step_is_found_by_number_or_id(self):
+        history = rows(step(add=['a']), step(add=['b']))
+        self.assertIs(history[1], record.find(history, '2'))
+        self.assertIs(history[0], record.find(history, history[0]['id']))
+        self.assertIs(history[0], record.find(history,
+                                              history[0]['id'][:6]))
+        for ref in ('0', '3', 'zzzz', ''):
             with self.assertRaisesRegex(exceptions.CommandError,
-                                        'Step object s/1.yaml of plan p'):
-                record.load_step(data, 'p', 's/1.yaml')
+                                        'steps 1 to 2'):
+                record.find(history, ref)
 
 
-class TestLoadAndCommandLine(unittest.TestCase):
+class TestHistoryRows(unittest.TestCase):
+
+    def test_a_row_is_small_and_numbered(self):
+        row = rows(step(add=['a'], files={'a': {'md5': 'x'}}))[0]
+        self.assertEqual(1, row['step'])
+        self.assertEqual(['a'], row['environments'])
+        for bulky in ('state', 'change', 'paths', 'seen', 'base'):
+            self.assertNotIn(bulky, row)
+
+    def test_a_stack_step_shows_what_heat_received(self):
+        s = step('update', add=['a'])
+        s['stack'] = {'environments': ['a', 'lifecycle.yaml']}
+        self.assertEqual(['a', 'lifecycle.yaml'],
+                         record.heat_environments(rows(s)[0]))
+
+    def test_only_a_successful_newest_stack_step_is_unchanged(self):
+        def deployed(status, fingerprint):
+            s = step('deploy', status=status)
+            s['stack'] = {'fingerprint': fingerprint, 'updated': 'u'}
+            return s
+        self.assertIsNone(record.last_stack(rows(step(), step())))
+        self.assertEqual({'fingerprint': 'f2', 'updated': 'u'},
+                         record.last_stack(rows(deployed('SUCCESS', 'f1'),
+                                                deployed('SUCCESS', 'f2'),
+                                                step())))
+        for status in ('FAILED', 'IN_PROGRESS', 'UNKNOWN', 'TIMEOUT'):
+            self.assertIsNone(record.last_stack(rows(
+                deployed('SUCCESS', 'f1'), deployed(status, 'f2'))))
+
+    def test_a_final_outcome_fills_the_row(self):
+        row = rows(step('deploy', status='IN_PROGRESS'))[0]
+        record.merge_outcome(row, {'outcome': {'status': 'SUCCESS'},
+                                   'stack': {'updated': 'u'}})
+        self.assertEqual('SUCCESS', row['outcome']['status'])
+        self.assertEqual('u', row['stack']['updated'])
+
+    def test_the_cache_keeps_only_old_and_final_steps(self):
+        history = rows(step(), step('deploy', status='IN_PROGRESS'), step())
+        entries = [{'last_modified': '2026-11-23T11:00:00.000000'},
+                   {'last_modified': '2026-11-23T11:00:01.000000'},
+                   {'last_modified': '2026-11-23T11:59:00.000000'}]
+        date = 'Mon, 23 Nov 2026 12:00:00 GMT'
+        self.assertEqual(1, record.settled(history, entries, date))
+        history[1]['outcome']['status'] = 'SUCCESS'
+        # The third is younger than SETTLE seconds.
+        self.assertEqual(2, record.settled(history, entries, date))
+        self.assertEqual(0, record.settled(history, entries, None))
+
+
+class TestVersion1(unittest.TestCase):
+
+    V1 = {'version': 1, 'plan': 'p', 'templates': '/tht',
+          'environments': ['a', 'b'], 'inputs': {'roles_data': 'r'},
+          'files': {'b': {'md5': 'x'}},
+          'history': [
+              {'id': 1, 'action': 'create', 'environments': ['a'],
+               'render': {'state': 'SUCCESS'},
+               'outcome': {'status': 'SUCCESS'}},
+              {'id': 2, 'action': 'update', 'environments': ['a', 'b'],
+               'lifecycle': 'l.yaml', 'stack': {'fingerprint': 'f'},
+               'outcome': {'status': 'SUCCESS'}}]}
+
+    def test_a_version_1_record_is_read_as_it_is(self):
+        history, state, through, imported = record.load_cache(
+            yaml.safe_dump(self.V1), 'p')
+        self.assertEqual([], history)
+        self.assertEqual([1, 2], [r['step'] for r in imported])
+        self.assertEqual(['1', '2'], [r['id'] for r in imported])
+        self.assertEqual(['a', 'b', 'l.yaml'],
+                         record.heat_environments(imported[1]))
+        self.assertEqual(['a', 'b'], state['environments'])
+        self.assertTrue(state['created'])
+        self.assertEqual('SUCCESS', state['render'])
+
+    def test_the_first_new_step_carries_the_old_history(self):
+        _, state, _, imported = record.load_cache(yaml.safe_dump(self.V1),
+                                                  'p')
+        s = record.seal(step(add=['c']), record.Head(state, 0, None,
+                                                     imported, None))
+        self.assertEqual(imported, s['imported'])
+        self.assertEqual(['a', 'b', 'c'], s['state']['environments'])
+
+    def test_an_unknown_version_is_refused(self):
+        with self.assertRaisesRegex(exceptions.CommandError, 'version 7'):
+            record.load_cache(b'version: 7\n', 'p')
+        with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
+            record.load_cache(b'[not, a, mapping]', 'p')
+
+
+class TestCommandLine(unittest.TestCase):
 
     def test_secrets_are_masked_in_the_command_line(self):
         line = record.sanitize_argv([
@@ -171,7 +208,3 @@ class TestLoadAndCommandLine(unittest.TestCase):
             self.assertNotIn(secret, line)
         self.assertIn('--templates /t -e x.yaml', line)
         self.assertIn('--os-token=***', line)
-
-    def test_unknown_record_version_is_refused(self):
-        with self.assertRaisesRegex(exceptions.CommandError, 'version 2'):
-            record.load(b'version: 2\n', 'p')

@@ -5,6 +5,7 @@ import tarfile
 
 from osc_lib import exceptions
 import requests
+import requests_mock
 import yaml
 
 from tests.unit import fakes
@@ -132,52 +133,160 @@ class TestListing(SwiftTestCase):
         self.assertEqual((None, None), self.store.listing('p'))
 
 
-class TestCommit(SwiftTestCase):
+class RecordTestCase(fakes.HttpTestCase):
+    """Steps written to and read from a stateful fake Swift container."""
 
-    def test_step_object_is_create_only_then_record(self):
-        step_put = self.m.put(URL + '/p/' + record.step_path(1),
-                              status_code=201)
-        rec_put = self.m.put(URL + '/p/' + record.PATH, status_code=201)
-        step = record.make_step('create', ['e.yaml'], argv=[])
-        rec = self.store.commit('p', record.new('p'), step, None)
-        self.assertEqual(b'*', step_put.last_request.headers['If-None-Match'])
-        self.assertEqual(1, rec['history'][0]['id'])
-        self.assertEqual([record.step_path(1), record.PATH],
-                         [r.path.split('/p/', 1)[1]
-                          for r in self.m.request_history])
-        written = yaml.safe_load(rec_put.last_request.body)
-        self.assertEqual(['e.yaml'], written['environments'])
-        self.assertNotIn('paths', written['history'][0])
-        self.assertIn('paths', yaml.safe_load(step_put.last_request.body))
+    def setUp(self):
+        super().setUp()
+        self.swift = fakes.FakeSwift(self.m)
+        self.store = fakes.plan_store()
 
-    def test_concurrent_writer_is_merged_not_lost(self):
-        theirs = record.make_step('amend', ['a.yaml', 'theirs.yaml'],
-                                  argv=[])
-        theirs['id'] = 2
-        self.m.put(URL + '/p/' + record.step_path(2), status_code=412)
-        self.m.get(URL + '/p', [{'json': [{
-            'name': record.step_path(2), 'hash': 'h', 'bytes': 1}]},
-            {'json': []}])
-        self.m.get(URL + '/p/' + record.step_path(2),
-                   content=record.dump(theirs))
-        ours = self.m.put(URL + '/p/' + record.step_path(3),
-                          status_code=201)
-        rec_put = self.m.put(URL + '/p/' + record.PATH, status_code=201)
-        base = record.new('p')
-        record.apply(base, dict(record.make_step('create', ['a.yaml'],
-                                                 argv=[]), id=1))
+    def amend(self, head, *names, remove=(), data=b'x: 1\n'):
         files = files_mod.PlanFiles()
-        files.environments = ['ours.yaml']
+        for name in names:
+            files.environments.append(name)
+            files.objects[name] = data
+            files.sources[name] = '/home/' + name
+        change = steps.Change(head.state, files, remove)
+        step = change.step('amend', argv=[])
+        objects = {n: data for n in names}
+        return self.store.commit('p', step, head, objects)
 
-        def rebase(rec, step):
-            step['environments'] = steps._amended(
-                rec['environments'], files.environments, ())
-            return step
+    def created(self):
+        step = record.make_step('create', {'environments': {'set': [
+            'base.yaml']}}, argv=[])
+        self.store.commit('p', step, self.store.head('p', required=False))
+        return step
 
-        step = record.make_step('amend', ['a.yaml', 'ours.yaml'], argv=[])
-        self.store.commit('p', base, step, rebase)
-        self.assertEqual(1, ours.call_count)
-        written = yaml.safe_load(rec_put.last_request.body)
-        self.assertEqual([1, 2, 3], [s['id'] for s in written['history']])
-        self.assertEqual(['a.yaml', 'theirs.yaml', 'ours.yaml'],
-                         written['environments'])
+
+class TestCommit(RecordTestCase):
+
+    def test_an_amend_is_three_requests(self):
+        self.created()
+        self.swift.requests.clear()
+        head = self.store.head('p')
+        step = self.amend(head, 'one.yaml')
+        # The list of steps, the newest step, one archive (file, step).
+        self.assertEqual(['LIST', 'GET', 'ARCHIVE'],
+                         [r[0] for r in self.swift.requests])
+        self.assertEqual(b'x: 1\n', self.swift.objects['one.yaml'][0])
+        stored = yaml.safe_load(self.swift.objects[step['name']][0])
+        self.assertEqual(['base.yaml', 'one.yaml'],
+                         stored['state']['environments'])
+        self.assertEqual(1, stored['seen'])
+
+    def test_writers_that_saw_the_same_plan_lose_nothing(self):
+        self.created()
+        heads = [self.store.head('p') for _ in range(3)]
+        ids = [self.amend(h, 'f%d.yaml' % i)['id']
+               for i, h in enumerate(heads)]
+        rows, head = self.store.history('p')
+        self.assertEqual([2, 3, 4], [r['step'] for r in rows[1:]])
+        self.assertEqual(ids, [r['id'] for r in rows[1:]])
+        self.assertEqual(['base.yaml', 'f0.yaml', 'f1.yaml', 'f2.yaml'],
+                         head.state['environments'])
+        self.assertEqual(rows[-1]['environments'],
+                         head.state['environments'])
+        # A writer after them builds on all three.
+        self.assertEqual(head.state['environments'],
+                         self.store.head('p').state['environments'])
+
+    def test_a_write_that_arrived_first_comes_first_whenever_it_lands(self):
+        self.created()
+        head = self.store.head('p')
+        self.swift.tick += 1
+        early_time = self.swift.tick
+        late = self.amend(head, 'late.yaml')
+        # Swift stamped this one on arrival, before the one above.
+        self.swift.stamp = (record.LOG_PREFIX, early_time)
+        early = self.amend(head, 'early.yaml', remove=['base.yaml'])
+        rows, head = self.store.history('p')
+        self.assertEqual([early['id'], late['id']],
+                         [r['id'] for r in rows[1:]])
+        self.assertEqual(['early.yaml', 'late.yaml'],
+                         head.state['environments'])
+        self.assertEqual(['early.yaml', 'late.yaml'],
+                         self.store.head('p').state['environments'])
+
+    def test_a_refused_member_takes_the_step_back(self):
+        self.created()
+        self.m.put(fakes.SWIFT + '/p?extract-archive=tar',
+                   text=fakes.bulk_body(1, [('/p/one.yaml', '413 Too '
+                                                            'Large')]))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'one.yaml: 413'):
+            self.amend(self.store.head('p'), 'one.yaml')
+        self.assertEqual(1, len(self.store.history('p')[0]))
+
+    def test_without_bulk_the_file_goes_before_the_step(self):
+        self.m.stop()
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.swift = fakes.FakeSwift(self.m, bulk=False)
+        self.m.get(fakes.SWIFT_INFO, json={'swift': {}})
+        self.created()
+        self.swift.requests.clear()
+        step = self.amend(self.store.head('p'), 'one.yaml')
+        self.assertEqual([('PUT', 'one.yaml'), ('PUT', step['name'])],
+                         [r for r in self.swift.requests
+                          if r[0] == 'PUT'])
+
+
+class TestHistory(RecordTestCase):
+
+    def test_a_plan_without_record_does_not_exist(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Plan p does not exist'):
+            self.store.history('p')
+        self.assertIsNone(self.store.head('p', required=False).last_id)
+
+    def test_the_cache_is_mended_with_settled_steps_only(self):
+        self.created()
+        self.amend(self.store.head('p'), 'a.yaml')
+        self.swift.tick = 3500      # an hour later: the third is young
+        self.created()              # (a create again: just a step here)
+        rows, head = self.store.history('p')
+        self.assertEqual(3, len(rows))
+        cache = yaml.safe_load(self.swift.objects[record.PATH][0])
+        self.assertEqual(2, len(cache['history']))
+        self.assertEqual(rows[1]['id'], cache['through'])
+        # Read again: the cache answers for the settled steps, only the
+        # newest step object is fetched.
+        self.swift.requests.clear()
+        again, head2 = self.store.history('p')
+        self.assertEqual(rows, again)
+        self.assertEqual(head.state, head2.state)
+        self.assertEqual(1, len([r for r in self.swift.requests
+                                 if r[0] == 'GET' and r[1] != record.PATH]))
+
+    def test_a_final_outcome_wins_over_a_partial_one(self):
+        self.created()
+        step = record.make_step('deploy', {}, argv=[],
+                                stack={'operation': 'CREATE'})
+        step['outcome']['status'] = 'IN_PROGRESS'
+        self.store.commit('p', step, self.store.head('p'))
+        self.store.write_outcome('p', step['id'], {'status': 'UNKNOWN'},
+                                 final=False)
+        self.assertEqual('UNKNOWN', self.store.history('p')[0][-1][
+            'outcome']['status'])
+        self.store.write_outcome('p', step['id'], {'status': 'SUCCESS'},
+                                 {'updated': 'u'})
+        row = self.store.history('p')[0][-1]
+        self.assertEqual('SUCCESS', row['outcome']['status'])
+        self.assertEqual('u', row['stack']['updated'])
+
+    def test_a_version_1_plan_keeps_its_history(self):
+        self.swift.store(record.PATH, yaml.safe_dump({
+            'version': 1, 'plan': 'p', 'templates': '/t',
+            'environments': ['a'], 'files': {}, 'inputs': {},
+            'history': [{'id': 1, 'action': 'create', 'environments': ['a'],
+                         'outcome': {'status': 'SUCCESS'}}]}).encode())
+        rows, head = self.store.history('p')
+        self.assertEqual(['1'], [r['id'] for r in rows])
+        step = self.amend(self.store.head('p'), 'b.yaml')
+        self.swift.objects.pop(record.PATH)     # the cache is not needed
+        rows, head = self.store.history('p')
+        self.assertEqual(['1', step['id']], [r['id'] for r in rows])
+        self.assertEqual([1, 2], [r['step'] for r in rows])
+        self.assertEqual(['a', 'b.yaml'], head.state['environments'])

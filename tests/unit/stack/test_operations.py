@@ -29,15 +29,15 @@ class OperationsTestCase(unittest.TestCase):
         self.write('n.yaml', 'resource_registry:\n'
                              '  OS::TripleO::N: nested/n-impl.yaml\n')
         self.write('nested/n-impl.yaml', 'heat_template_version: rocky\n')
-        # The plan as its last successful step left it: a, b and n.
-        self.record = record.new('p')
+        # The plan as its last step left it: a, b and n.
         files = self.files('a.yaml', 'b.yaml', 'n.yaml')
-        change = steps.Change(self.record, files)
+        change = steps.Change(record.new_state(), files)
         step = change.step('create', argv=[])
         steps.render_step(lambda plan, inputs: {'state': 'SUCCESS'}, 'p',
                           step, change.render_inputs)
-        step['id'] = 1
-        record.apply(self.record, step)
+        empty = record.Head(record.new_state(), 0, None, [], None)
+        self.head = steps.after(empty, record.seal(step, empty))
+        self.rows = [record.row(step, 1)]
 
     def write(self, name, text):
         path = os.path.join(self.home, name)
@@ -57,19 +57,19 @@ class OperationsTestCase(unittest.TestCase):
         return files
 
     def change(self, *names, remove=()):
-        return steps.Change(self.record, self.files(*names),
+        return steps.Change(self.head.state, self.files(*names),
                             [self.path(n) for n in remove])
 
     def prepared(self, change, stack=None, lifecycle=None):
         return operations.Prepared('update', 'p', change.files,
-                                   change.remove, stack, self.record, change,
-                                   lifecycle)
+                                   change.remove, stack, self.rows,
+                                   self.head, change, lifecycle)
 
     def differences(self, change, lifecycle=None):
         """The lines under the heading."""
         lines = self.prepared(change, object(), lifecycle).differences()
-        self.assertEqual('Update of stack p, against the last successful '
-                         'step (1):', lines[0])
+        self.assertEqual('Update of stack p, against the plan after step '
+                         '1:', lines[0])
         return lines[1:]
 
 
@@ -143,13 +143,13 @@ class TestDescribe(OperationsTestCase):
         files.add_input('roles_data', os.path.join(self.home, 'roles.yaml'),
                         '--roles-file')
         described = operations.describe(
-            self.prepared(steps.Change(self.record, files), object()))
+            self.prepared(steps.Change(self.head.state, files), object()))
         self.assertIs(True, described['renders'])
 
     def test_a_plan_to_create_lists_every_object(self):
         files = self.files('a.yaml')
         prepared = operations.Prepared('deploy', 'p', files, [], None, None,
-                                       None, with_templates=True)
+                                       None, None, with_templates=True)
         self.assertEqual({'operation': 'CREATE', 'plan_created': True,
                           'objects_added': [self.path('a.yaml')],
                           'objects_changed': [],
