@@ -189,22 +189,34 @@ class Workflows(object):
                              entry['written'], entry['removed']))
         return entry
 
-    def deploy(self, request, timeout):
+    def deploy(self, request, timeout, started=None):
         """Run the deploy workflow: ``(its summary, execution id)``.
 
-        ``request``: ``protocol.request('deploy', ...)``. The workflow ends
-        once Heat accepted (or refused) the operation; a refusal is a
-        CommandError with Heat's reason.
+        ``request``: ``protocol.request('deploy', ...)``; ``started`` is
+        called with the execution id once Mistral has it (from then on Heat
+        may be called). The workflow ends once Heat accepted (or refused)
+        the operation; a refusal is a CommandError with Heat's reason, and
+        losing sight of the execution is ``Unobserved``.
         """
-        execution = self.wait(self.start(DEPLOY, request), timeout)
+        execution = self.start(DEPLOY, request)
+        if started is not None:
+            started(execution.id)
+        try:
+            execution = self.wait(execution, timeout)
+        except exceptions.CommandError as exc:
+            raise Unobserved(str(exc))
         if execution.state in _RUNNING:
-            raise exceptions.CommandError(
+            raise Unobserved(
                 'The deploy workflow is still %s after %d s; see "openstack '
                 'workflow execution show %s".'
                 % (execution.state, timeout, execution.id))
         if execution.state != 'SUCCESS':
             raise exceptions.CommandError(_reason(execution.state_info))
         return _output(execution).get('deploy') or {}, execution.id
+
+
+class Unobserved(exceptions.CommandError):
+    """A started execution's end could not be seen (it may go on)."""
 
 
 class PlanRenderer(object):

@@ -13,7 +13,6 @@ import yaml
 
 from tests.functional import base
 
-RECORD = 'user-environments/environments.yaml'
 TEMPLATES = {
     'overcloud.yaml': '''heat_template_version: rocky
 parameters:
@@ -104,7 +103,7 @@ class DeployTest(base.FunctionalTest):
             self.openstack('overcloud', 'plan', 'delete', '-y', self.plan)
 
     def record(self):
-        return yaml.safe_load(self.swift.get(self.plan, RECORD))
+        return self.plan_record(self.plan)
 
     def deploy(self, *args):
         return self.openstack_json('overcloud', 'deploy', '--stack',
@@ -232,9 +231,11 @@ class TestDeployFaults(DeployTest):
         step = after['history'][-1]
         self.assertEqual('FAILED', step['outcome']['status'])
         self.assertRegex(step['outcome']['reason'], '^' + reason)
-        self.assertEqual(before['environments'], after['environments'])
+        # The plan is what was asked for; the outcome says Heat refused it.
+        self.assertEqual(before['environments'] + ['user-files' + bad],
+                         after['environments'])
         self.assertEqual('CREATE_COMPLETE', self.stack()['stack_status'])
-        rerun = self.deploy()
+        rerun = self.deploy('--remove-environment', bad)
         self.assertEqual(('SUCCESS', before['environments']), (
             rerun['status'], rerun['environments']))
 
@@ -249,8 +250,8 @@ class TestDeployFaults(DeployTest):
         step = self.record()['history'][-1]
         self.assertEqual(('FAILED', 'UPDATE_FAILED'), (
             step['outcome']['status'], step['outcome']['stack_status']))
-        # Fixed by leaving the file out: the recorded list never had it.
-        rerun = self.deploy()
+        # Fixed by taking the file out of the plan again.
+        rerun = self.deploy('--remove-environment', fail)
         self.assertEqual(('UPDATE', 'UPDATE_COMPLETE'), (
             rerun['operation'], rerun['stack_status']))
         self.assertNotIn('user-files%s' % fail, rerun['environments'])
@@ -270,8 +271,9 @@ class TestDeployFaults(DeployTest):
         # Still running in Heat: nothing may start on top of it.
         self.assertEqual('UPDATE_IN_PROGRESS', self.stack()['stack_status'])
         before = self.snapshot(self.plan)
-        self.fail_with('is UPDATE_IN_PROGRESS: wait until it ends',
-                       'overcloud', 'update', '--stack', self.plan, '-y')
+        self.fail_with(r'Stack operation in progress \(step \d+, deploy, '
+                       r'started by', 'overcloud', 'update', '--stack',
+                       self.plan, '-y')
         self.assertEqual(before, self.snapshot(self.plan))
         self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
         rerun = self.deploy('-e', wait)

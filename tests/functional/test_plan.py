@@ -1,5 +1,6 @@
 """``openstack overcloud plan`` against real Swift and THT 18.0.0."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -12,7 +13,7 @@ import yaml
 
 from tests.functional import base
 
-RECORD = 'user-environments/environments.yaml'
+STEPS = 'user-environments/log/'
 NETWORKS = 'network-data-samples/default-network-isolation.yaml'
 
 
@@ -65,7 +66,7 @@ class TestPlanLifeCycle(base.FunctionalTest):
         super().tearDownClass()
 
     def record(self):
-        return yaml.safe_load(self.swift.get(self.plan, RECORD))
+        return self.plan_record(self.plan)
 
     def user_path(self, local):
         return 'user-files' + local
@@ -90,7 +91,7 @@ class TestPlanLifeCycle(base.FunctionalTest):
                 path = os.path.join(top, name)
                 with open(path, 'rb') as f:
                     local[os.path.relpath(path, self.tht)] = (
-                        base.hashlib.md5(f.read()).hexdigest())
+                        hashlib.md5(f.read()).hexdigest())
         for path, md5 in local.items():
             self.assertEqual(md5, listing.get(path), path)
         # User files, and what they reference, under user-files/.
@@ -117,13 +118,15 @@ class TestPlanLifeCycle(base.FunctionalTest):
         self.assertEqual('deployment/time/ptp-baremetal-ansible.yaml',
                          target)
         rec = self.record()
-        self.assertEqual(1, rec['version'])
         self.assertEqual(result['environments'], rec['environments'])
         self.assertEqual(self.user_path(self.roles),
                          rec['inputs']['roles_data'])
         self.assertEqual(self.own_env, rec['files'][own]['source'])
         self.assertEqual(['create'], [s['action'] for s in rec['history']])
-        self.assertIn(user_step_path(1), listing)
+        self.assertEqual(result['id'], rec['history'][0]['id'])
+        self.assertEqual([result['id']], [
+            n.rsplit('-', 1)[1][:-len('.yaml')] for n in listing
+            if n.startswith(STEPS)])
 
     def test_01b_rendered_in_swift_as_by_thts_own_renderer(self):
         self.assertEqual(0, self.created.returncode, self.created.stderr)
@@ -161,7 +164,8 @@ class TestPlanLifeCycle(base.FunctionalTest):
         extra = self.write('extra.yaml', 'parameter_defaults:\n  A: 1\n')
         result = self.openstack_json('overcloud', 'plan', 'amend', self.plan,
                                      '-e', extra)
-        self.assertEqual(2, result['step'])
+        self.assertEqual(2, [s['id'] for s in self.record()['history']]
+                         .index(result['id']) + 1)
         self.assertEqual(1, result['added'])
         envs = result['environments']
         self.assertEqual(self.user_path(extra), envs[-1])
@@ -202,7 +206,8 @@ class TestPlanLifeCycle(base.FunctionalTest):
                                       self.plan)
         self.assertEqual(['create', 'amend', 'amend', 'amend', 'amend'],
                          [s['action'] for s in history])
-        self.assertEqual(list(range(1, 6)), [s['id'] for s in history])
+        self.assertEqual(list(range(1, 6)), [s['step'] for s in history])
+        self.assertEqual(5, len({s['id'] for s in history}))
         for step in history:
             self.assertEqual({'status': 'SUCCESS'}, step['outcome'])
             self.assertRegex(step['time'], r'^\d{4}-\d\d-\d\dT.*Z$')
@@ -215,13 +220,17 @@ class TestPlanLifeCycle(base.FunctionalTest):
             ['openstack', 'overcloud', 'plan', 'amend', self.plan, '-e', f,
              '-f', 'json'], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=self.env) for f in (a, b)]
+        ids = []
         for p in procs:
             out, err = p.communicate(timeout=300)
             self.assertEqual(0, p.returncode, err)
+            ids.append(json.loads(out)['id'])
         rec = self.record()
         self.assertEqual(7, len(rec['history']))
         self.assertEqual(list(range(1, 8)),
-                         [s['id'] for s in rec['history']])
+                         [s['step'] for s in rec['history']])
+        self.assertEqual(sorted(ids), sorted(s['id'] for s in
+                                             rec['history'][-2:]))
         for f in (a, b):
             self.assertIn(self.user_path(f), rec['environments'])
 
@@ -233,9 +242,12 @@ class TestPlanLifeCycle(base.FunctionalTest):
         self.assertEqual(len(listing), result['objects'])
         with tarfile.open(out) as tar:
             names = tar.getnames()
-            rec = tar.extractfile(RECORD).read()
+            steps = {n: tar.extractfile(n).read() for n in names
+                     if n.startswith(STEPS)}
         self.assertEqual(sorted(listing), sorted(names))
-        self.assertEqual(self.swift.get(self.plan, RECORD), rec)
+        self.assertEqual(7, len(steps))
+        for name, data in steps.items():
+            self.assertEqual(self.swift.get(self.plan, name), data)
         err = self.fail_with('exists; pass --force-overwrite', 'overcloud',
                              'plan', 'export', self.plan, '--output-file',
                              out)
@@ -246,7 +258,3 @@ class TestPlanLifeCycle(base.FunctionalTest):
     def test_08_list_shows_the_plan(self):
         plans = self.openstack_json('overcloud', 'plan', 'list')
         self.assertIn(self.plan, [p['Plan'] for p in plans])
-
-
-def user_step_path(step_id):
-    return 'user-environments/steps/%06d.yaml' % step_id

@@ -151,6 +151,6 @@ class TestBadInput(base.FunctionalTest):
                 'X-Remove-Container-Meta-Quota-Bytes': 'x'})
         # The small one did land; remove it so the snapshot check holds (a
         # rerun would simply write it again).
-        extra = sorted(set(landed) - set(self.before[0]))
+        extra = sorted(set(landed) - set(self.before))
         self.assertEqual(['user-files' + small], extra)
         self.swift.request('DELETE', '%s/%s' % (self.plan, extra[0]))

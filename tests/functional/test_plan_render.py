@@ -1,5 +1,6 @@
 """Rendering in the real Mistral: when it runs, failures, stale outputs."""
 
+import hashlib
 import os
 import subprocess
 import uuid
@@ -8,8 +9,6 @@ import yaml
 
 from tests.functional import base
 from tripleoplanclient.mistral import protocol
-
-RECORD = 'user-environments/environments.yaml'
 
 
 class TestRenderInMistral(base.FunctionalTest):
@@ -37,7 +36,7 @@ class TestRenderInMistral(base.FunctionalTest):
         super().tearDownClass()
 
     def record(self):
-        return yaml.safe_load(self.swift.get(self.plan, RECORD))
+        return self.plan_record(self.plan)
 
     def test_00_workbook_install_is_idempotent_and_checks_actions(self):
         result = self.openstack_json('overcloud', 'workbook', 'install')
@@ -62,7 +61,7 @@ class TestRenderInMistral(base.FunctionalTest):
         self.assertNotIn('Mistral', err)
         self.assertNotIn('render', self.record()['history'][-1])
 
-    def test_03_failed_render_is_recorded_and_changes_nothing_else(self):
+    def test_03_failed_render_is_recorded_with_what_swift_holds(self):
         before = self.record()
         # --upload-file takes any bytes: the render in Mistral finds out.
         broken = self.write('broken-roles.yaml', '- name: [\n')
@@ -73,8 +72,12 @@ class TestRenderInMistral(base.FunctionalTest):
         self.assertIn('FAILED', err)
         self.assertIn('roles_data.yaml is not valid YAML', err)
         after = self.record()
-        for key in ('environments', 'files', 'inputs'):
+        for key in ('environments', 'inputs'):
             self.assertEqual(before[key], after[key], key)
+        # The uploaded file is in Swift: the record says so, and the next
+        # command compares with it.
+        self.assertEqual(hashlib.md5(b'- name: [\n').hexdigest(),
+                         after['files']['roles_data.yaml']['md5'])
         self.assertEqual(before['history'], after['history'][:-1])
         failed = after['history'][-1]
         self.assertEqual('FAILED', failed['outcome']['status'])

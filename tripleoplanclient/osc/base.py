@@ -7,6 +7,7 @@ only the standard library, cliff and light osc-lib modules at module level
 imported when a command runs.
 """
 
+import math
 import sys
 
 from osc_lib.command import command
@@ -110,13 +111,22 @@ def add_input_options(parser):
                              'plan-environment.yaml of --templates).')
 
 
+def minutes(text):
+    """An argparse type: a finite number of minutes above zero (``nan``,
+    ``inf`` and ``0`` are refused before anything is written)."""
+    value = float(text)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(text)
+    return value
+
+
 def add_render_options(parser):
     parser.add_argument(
         '--no-render', action='store_true',
         help='Do not render the jinja2 templates now; the next command '
              'that can render will.')
     parser.add_argument(
-        '--timeout', metavar='<minutes>', type=float, default=10,
+        '--timeout', metavar='<minutes>', type=minutes, default=10,
         help='How long to wait for the render in Mistral (default 10).')
 
 

@@ -29,7 +29,7 @@ class StackCommand(base.Command, command.ShowOne):
         base.add_environment_options(parser)
         base.add_remove_option(parser)
         parser.add_argument(
-            '--timeout', metavar='<minutes>', type=float, default=240,
+            '--timeout', metavar='<minutes>', type=base.minutes, default=240,
             help='Heat stack timeout, and how long to wait for it '
                  '(default 240).')
         wait = parser.add_mutually_exclusive_group()

@@ -127,11 +127,28 @@ class ShowPlanHistory(base.Command, command.Lister):
         from tripleoplanclient.plan import record as record_mod
 
         plan = layout.check_name(parsed_args.plan)
-        rows, _ = self.plan_store().history(plan)
+        store = self.plan_store()
+        rows, _ = store.history(plan)
+        self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
             (r['step'], r['id'], r['time'], r['action'], r['user'],
              format_columns.ListColumn(record_mod.heat_environments(r)),
              format_columns.DictColumn(r['outcome'])) for r in rows)
+
+    def mend(self, store, plan, rows):
+        """Ask Heat how a stack step nobody saw end did end, when Heat is
+        there to ask (the history is shown either way)."""
+        from tripleoplanclient.stack import outcomes
+        from tripleoplanclient.stack import status
+
+        heat = self.clients.orchestration()
+        if heat is None or outcomes.open_step(rows) is None:
+            return
+        try:
+            outcomes.mend(store, plan, rows, status.lookup(
+                heat, plan, self.clients.endpoint('orchestration')))
+        except exceptions.CommandError as exc:
+            self.progress('Step outcome not checked with Heat: %s' % exc)
 
 
 class ListPlans(base.Command, command.Lister):

@@ -16,13 +16,6 @@ COLUMNS = ('id', 'name', 'server_id', 'action', 'status', 'status_reason',
            'deploy_stdout', 'deploy_stderr', 'outputs')
 
 
-def _minutes(text):
-    value = float(text)
-    if value <= 0:
-        raise ValueError(text)
-    return value
-
-
 class DeploymentCommand(base.Command, command.ShowOne):
     """Base: Heat and Swift clients, stderr progress, the exit status."""
 
@@ -80,7 +73,7 @@ class DeploymentCommand(base.Command, command.ShowOne):
 
 def add_wait_options(parser, timeout_help):
     parser.add_argument(
-        '--timeout', metavar='<minutes>', type=_minutes, default=60,
+        '--timeout', metavar='<minutes>', type=base.minutes, default=60,
         help=timeout_help)
     parser.add_argument(
         '--interval', metavar='<seconds>', type=float, default=2,

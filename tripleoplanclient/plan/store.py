@@ -354,11 +354,12 @@ class PlanStore(object):
             failed = bulk.extract_archive(self._connection(), plan, objects)
             if not failed:
                 return step
+            del objects[step['name']]
             if not bulk.no_verdict(failed):
                 if step['name'] not in dict(failed):
                     self.delete_objects(plan, [step['name']])
-                self._rejected(plan, objects, failed)
-            del objects[step['name']]
+                self._rejected(plan, objects, [
+                    f for f in failed if f[0] != step['name']] or failed)
             self._info = {}
         self.write(plan, objects)
         try:

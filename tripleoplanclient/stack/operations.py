@@ -22,6 +22,7 @@ from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import steps
+from tripleoplanclient.stack import outcomes
 from tripleoplanclient.stack import status
 
 LIFECYCLE_DIR = 'environments/lifecycle/'
@@ -64,15 +65,25 @@ class Options(object):
         self.force = force
 
 
-def current_stack(services, plan):
-    """The stack of ``plan`` or None; refuses when Heat is absent or busy."""
+def _stack(services, plan):
+    """The stack of ``plan`` or None; refuses when there is no Heat."""
     if services.heat is None:
         raise exceptions.CommandError(
             'No orchestration (Heat) endpoint: add one to the catalog or set '
             'orchestration_endpoint_override in clouds.yaml. Nothing was '
             'changed.')
-    return status.check_idle(
-        status.lookup(services.heat, plan, services.heat_url), plan)
+    return status.lookup(services.heat, plan, services.heat_url)
+
+
+def check_idle(services, plan, rows, stack):
+    """Refuse while a stack operation runs: one of the plan's own (its step
+    is named), or one started some other way. A step nobody saw end is
+    mended from Heat first."""
+    if rows:
+        still = outcomes.mend(services.store, plan, rows, stack)
+        if still is not None:
+            raise outcomes.running(still)
+    return status.check_idle(stack, plan)
 
 
 class Prepared(object):
@@ -141,7 +152,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     ``history``: ``(rows, head)`` when the caller read them already.
     """
     store = services.store
-    stack = current_stack(services, plan)
+    stack = _stack(services, plan)
     if action != 'deploy' and stack is None:
         raise exceptions.CommandError(
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
@@ -149,6 +160,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     headers, listing = store.listing(plan)
     rows, head = history if history and history[1] and listing is not None \
         else _history(store, plan, headers, listing)
+    check_idle(services, plan, rows, stack)
     if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:
             raise exceptions.CommandError(
@@ -261,7 +273,7 @@ def execute(services, options, prepared):
     except BaseException as exc:
         # Ctrl-C, or anything unforeseen: the record still tells it.
         step['outcome'].update(
-            status='UNKNOWN' if stack.get('id') else 'INTERRUPTED',
+            status='UNKNOWN' if stack.get('execution') else 'INTERRUPTED',
             reason='the command ended early (%s)' % (
                 type(exc).__name__ if not str(exc) else str(exc)))
         _record_outcome(services, plan, step, stack, quiet=True)
@@ -287,7 +299,7 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
     """Run the deploy workflow and follow the stack; fills the outcome and
     ``stack`` (what the outcome object keeps about it).
 
-    ``existing``: what current_stack() found when the command began (the
+    ``existing``: the stack prepare() found when the command began (the
     action checks again that it is not busy).
     """
     marker = None
@@ -300,9 +312,16 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
         swift_url=services.swift_url, heat_url=services.heat_url,
         plan_environment=step['state']['inputs'].get('plan_environment'),
         timeout=int(max(1, round(options.timeout))), unchanged=unchanged)
+    from tripleoplanclient import workflows
+
     try:
         result, execution = services.workflows.deploy(
-            request, options.timeout * 60)
+            request, options.timeout * 60,
+            started=lambda e: stack.update(execution=e))
+    except workflows.Unobserved as exc:
+        # Heat may have been asked: the outcome is Heat's to tell.
+        step['outcome'].update(status='UNKNOWN', reason=str(exc))
+        return
     except exceptions.CommandError as exc:
         step['outcome'].update(status='FAILED', reason=str(exc))
         return
@@ -311,7 +330,7 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
     stack.update(id=result['stack_id'], operation=result['operation'],
                  fingerprint=result['fingerprint'],
                  swift_gets=result.get('swift_gets'),
-                 files=result.get('files'), execution=execution)
+                 files=result.get('files'))
     step['outcome']['stack_id'] = result['stack_id']
     if result['operation'] == 'NONE':
         services.progress('Stack %s is up to date with the plan (nothing '

@@ -1,0 +1,84 @@
+"""The open stack step: who is still running, and mending what nobody saw.
+
+A stack step is recorded IN_PROGRESS before Heat is asked for anything;
+its final outcome is written by whoever sees the end. When nobody did (the
+client was killed, and the Mistral side that follows the stack too), the
+next command finds the step still open and asks Heat: a stack that changed
+since the step began and is no longer busy tells the outcome. A step that
+Heat never heard of is INTERRUPTED once its command has had time enough to
+call Heat.
+"""
+
+import calendar
+import time
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.stack import status
+
+# Seconds a command may take between recording its step and Heat taking
+# the operation (writes, a render, Mistral starting the workflow).
+GRACE = 600
+
+
+def _seconds(text):
+    """Epoch seconds of an ISO time as Heat and the record write it."""
+    try:
+        return calendar.timegm(time.strptime(text[:19], '%Y-%m-%dT%H:%M:%S'))
+    except (TypeError, ValueError):
+        return None
+
+
+def open_step(rows):
+    """The newest stack step, when its outcome is not final yet."""
+    for row in reversed(rows):
+        if row.get('stack'):
+            if row['outcome']['status'] in record_mod.FINAL:
+                return None
+            return row
+    return None
+
+
+def running(row):
+    return exceptions.CommandError(
+        'Stack operation in progress (step %d, %s, started by %s at %s: %s). '
+        'Wait until it ends ("openstack overcloud plan show-history"), then '
+        'run the command again. Nothing was changed.' % (
+            row['step'], row['action'], row['user'], row['time'],
+            row.get('command', '')))
+
+
+def mend(store, plan, rows, stack, now=None):
+    """Settle the open stack step from Heat's ``stack`` if it has ended.
+
+    Returns the row still running (None when no step is open any more).
+    """
+    row = open_step(rows)
+    if row is None:
+        return None
+    began = _seconds(row['time'])
+    now = time.time() if now is None else now
+    changed = _seconds(status.updated(stack)) if stack is not None else None
+    if stack is not None and stack.stack_status.endswith(
+            status.BUSY_SUFFIX):
+        return row
+    if changed is not None and began is not None and changed >= began:
+        outcome = {
+            'status': 'SUCCESS' if stack.stack_status.endswith('_COMPLETE')
+            else 'FAILED',
+            'stack_status': stack.stack_status,
+            'stack_id': stack.id,
+            'reason': stack.stack_status_reason,
+            'mended': 'from Heat: nobody followed the operation to its end'}
+        found = {'updated': status.updated(stack), 'id': stack.id}
+    elif began is not None and now - began > GRACE:
+        outcome = {'status': 'INTERRUPTED',
+                   'reason': 'Heat never started the operation (the command '
+                             'ended before it asked)',
+                   'mended': 'from Heat'}
+        found = {}
+    else:
+        return row
+    store.write_outcome(plan, row['id'], outcome, found)
+    record_mod.merge_outcome(row, {'outcome': outcome, 'stack': found})
+    return None
