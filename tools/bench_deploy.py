@@ -192,14 +192,12 @@ def main():
     try:
         for label in ('first deploy', 'redeploy, nothing changed'):
             seconds, result, counts = counted(logs, cmd, env)
-            record = json.loads(subprocess.run(
-                ['openstack', 'overcloud', 'plan', 'show-history', plan,
-                 '-f', 'json'], env=env, check=True, capture_output=True,
-                text=True).stdout)
-            n_renders = sum(1 for s in record if s['id'] >= step and
-                            s['action'] in ('create', 'amend', 'deploy')
-                            and _rendered(env, plan, s['id']))
-            step = record[-1]['id'] + 1
+            record = _history(env, plan)
+            n_renders = sum(1 for s in record[step - 1:]
+                            if s['action'] in ('create', 'amend', 'deploy')
+                            and (s.get('render') or {}).get('state')
+                            == 'SUCCESS')
+            step = len(record) + 1
             heat_s = heat_seconds(env, plan, result['stack_id']) \
                 if result['operation'] != 'NONE' else None
             (swift_n, _, swift_m), (heat_n, _, heat_m) = counts
@@ -230,14 +228,14 @@ def main():
             cleanup(env, plan)
 
 
-def _rendered(env, plan, step_id):
-    """True when step ``step_id`` of the plan ran a render."""
-    url = '%s/%s/user-environments/steps/%06d.yaml' % (
-        env['LOOPBACK_SWIFT_URL'].rstrip('/'), plan, step_id)
-    import yaml
-    with urllib.request.urlopen(url, timeout=60) as resp:
-        return bool((yaml.safe_load(resp.read()).get('render') or {})
-                    .get('state') == 'SUCCESS')
+def _history(env, plan):
+    """The plan's history rows, read as the client reads them."""
+    from swiftclient import client as swift_client
+
+    from tripleoplanclient.plan import store
+    url = env['LOOPBACK_SWIFT_URL']
+    return store.PlanStore(lambda: swift_client.Connection(
+        preauthurl=url, preauthtoken='bench')).history(plan)[0]
 
 
 def cleanup(env, plan):

@@ -29,6 +29,7 @@ import copy
 import datetime
 import email.utils
 import getpass
+import json
 import re
 import sys
 import uuid
@@ -324,8 +325,14 @@ def from_v1(record, plan):
 
 
 def load_cache(data, plan):
-    """The cache (or a version 1 record) as ``(rows, state, through)``."""
-    cache = load_object(data, 'The record %s' % PATH, plan)
+    """The cache (or a version 1 record) as ``(rows, state, through,
+    imported)``."""
+    try:
+        cache = json.loads(data)        # what dump_cache writes: fast
+    except ValueError:
+        cache = None
+    if not isinstance(cache, dict):
+        cache = load_object(data, 'The record %s' % PATH, plan)
     if cache.get('version') == 1:
         rows, state = from_v1(cache, plan)
         return [], state, None, rows
@@ -334,13 +341,38 @@ def load_cache(data, plan):
             'The record of plan %s (%s) has version %r; this client reads '
             'versions 1 and %d. Upgrade tripleoplanclient.' % (
                 plan, PATH, cache.get('version'), VERSION))
-    return (cache.get('history') or [], cache.get('state') or new_state(),
-            cache.get('through'), cache.get('imported') or [])
+    paths = cache.get('paths') or []
+    rows = [_lists(row, lambda ids: [paths[i] for i in ids])
+            for row in cache.get('history') or []]
+    return (rows, cache.get('state') or new_state(), cache.get('through'),
+            cache.get('imported') or [])
 
 
 def dump_cache(plan, rows, state, through, imported):
-    return dump({'version': VERSION, 'plan': plan, 'through': through,
-                 'state': state, 'imported': imported, 'history': rows})
+    """The cache as JSON (YAML too): one line per step, every environment
+    list as indices into one table of paths, so that a long history stays
+    small and quick to read."""
+    table = {}
+
+    def index(paths):
+        return [table.setdefault(p, len(table)) for p in paths]
+
+    rows = [_lists(row, index) for row in rows]
+    head = json.dumps({'version': VERSION, 'plan': plan, 'through': through,
+                       'state': state, 'imported': imported,
+                       'paths': list(table)}, sort_keys=True)
+    lines = [json.dumps(r, sort_keys=True) for r in rows]
+    return ('%s, "history": [\n%s\n]}\n' % (
+        head[:-1], ',\n'.join(lines))).encode('utf-8')
+
+
+def _lists(row, convert):
+    """``row`` with its environment lists passed through ``convert``."""
+    row = dict(row, environments=convert(row['environments']))
+    if 'environments' in (row.get('stack') or {}):
+        row['stack'] = dict(row['stack'], environments=convert(
+            row['stack']['environments']))
+    return row
 
 
 # -- the command line --------------------------------------------------

@@ -1,0 +1,143 @@
+"""The record is the whole truth: concurrent writers and a killed client,
+against the real Swift, Mistral and Heat (small templates)."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+from tests.functional import test_deploy
+
+WRITERS = 16
+ROUNDS = 5
+
+
+class TestConcurrentWriters(test_deploy.DeployTest):
+
+    def run_round(self, commands):
+        """Start every command at once; ``[(rc, stdout, stderr)]``."""
+        procs = [subprocess.Popen(
+            ['openstack'] + cmd, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, env=self.env,
+            stdin=subprocess.DEVNULL) for cmd in commands]
+        return [_finish(p) for p in procs]
+
+    def test_sixteen_writers_five_rounds_lose_nothing(self):
+        self.first_deploy()
+        kinds = {}          # step id -> ('add', plan path) | ('remove', ...)
+        removable = []
+        refused = 0
+        for rnd in range(ROUNDS):
+            commands, meaning = [], []
+            for w in range(WRITERS - 2):
+                path = self.write('%s/r%d-w%02d.yaml' % (self.plan, rnd, w),
+                                  'parameter_defaults:\n  R%dW%d: 1\n'
+                                  % (rnd, w))
+                commands.append(['overcloud', 'plan', 'amend', self.plan,
+                                 '-e', path, '--no-render', '-f', 'json'])
+                meaning.append(('add', 'user-files' + path))
+            if removable:
+                gone = removable.pop(0)
+                commands.append(['overcloud', 'plan', 'amend', self.plan,
+                                 '--remove-environment', gone, '-f',
+                                 'json'])
+                meaning.append(('remove', gone))
+            commands.append(['overcloud', 'deploy', '--stack', self.plan,
+                             '-f', 'json'])
+            meaning.append(('deploy', None))
+            for (rc, out, err), what in zip(self.run_round(commands),
+                                            meaning):
+                self.assertNotIn('Traceback', err)
+                if rc != 0:
+                    # A command that cannot land says so and leaves no step.
+                    self.assertEqual('', out)
+                    self.assertTrue(err.strip())
+                    refused += 1
+                    continue
+                result = json.loads(out)
+                self.assertEqual('SUCCESS', result['status'], err)
+                self.assertNotIn(result['id'], kinds)
+                kinds[result['id']] = what
+                if what[0] == 'add':
+                    removable.append(what[1])
+        history = self.openstack_json('overcloud', 'plan', 'show-history',
+                                      self.plan)
+        ids = [row['id'] for row in history]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertEqual(list(range(1, len(ids) + 1)),
+                         [row['step'] for row in history])
+        # Every SUCCESS is one step on record, and nothing else is.
+        lost = set(kinds) - set(ids)
+        self.assertEqual(set(), lost)
+        self.assertEqual(set(ids[2:]), set(kinds))
+        # The environment list is every change, in history order.
+        # (A stack step shows the list Heat received: its writer's view.)
+        envs = list(history[1]['environments'])
+        added = set(envs)
+        for row in history[2:]:
+            kind, path = kinds[row['id']]
+            if kind == 'add':
+                envs.append(path)
+                added.add(path)
+            elif kind == 'remove':
+                envs.remove(path)
+            if kind == 'deploy':
+                self.assertLessEqual(set(row['environments']), added)
+            else:
+                self.assertEqual(envs, row['environments'], row['step'])
+        self.assertEqual(envs, self.plan_record(self.plan)['environments'])
+        print('\n%d writers x %d rounds: %d SUCCESS, %d refused, %d steps '
+              'recorded, %d lost' % (WRITERS, ROUNDS, len(kinds), refused,
+                                     len(ids) - 2, len(lost)))
+
+
+class TestKilledClient(test_deploy.DeployTest):
+
+    def test_a_killed_deploy_is_on_record_and_mended(self):
+        self.first_deploy()
+        slow = self.write('%s/slow.yaml' % self.plan,
+                          'parameter_defaults:\n  Wait: 40\n'
+                          '  Extra: slow\n')
+        proc = subprocess.Popen(
+            ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
+             slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=self.env, stdin=subprocess.DEVNULL, start_new_session=True)
+        # 20 s into the deploy, once Heat runs it, the client dies.
+        deadline = time.monotonic() + 120
+        while (self.stack() or {}).get('stack_status') != \
+                'UPDATE_IN_PROGRESS' and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(max(0, 20 - (time.monotonic() - deadline + 120)))
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        self.assertEqual('UPDATE_IN_PROGRESS', self.stack()['stack_status'])
+        history = self.openstack_json('overcloud', 'plan', 'show-history',
+                                      self.plan)
+        step = history[-1]
+        self.assertEqual(('deploy', 'IN_PROGRESS'), (
+            step['action'], step['outcome']['status']))
+        self.assertIn('user-files' + slow, step['environments'])
+        # Meanwhile a second operation is refused, naming the step.
+        before = self.snapshot(self.plan)
+        self.fail_with(r'operation in progress \(step %d, deploy, started '
+                       r'by' % step['step'], 'overcloud', 'deploy',
+                       '--stack', self.plan)
+        self.assertEqual(before, self.snapshot(self.plan))
+        # Once Heat is done, the history tells the real outcome.
+        self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
+        history = self.openstack_json('overcloud', 'plan', 'show-history',
+                                      self.plan)
+        self.assertEqual(step['id'], history[-1]['id'])
+        self.assertEqual(('SUCCESS', 'UPDATE_COMPLETE'), (
+            history[-1]['outcome']['status'],
+            history[-1]['outcome']['stack_status']))
+        # And the next deploy builds on it.
+        again = self.deploy()
+        self.assertEqual(('SUCCESS', step['environments']), (
+            again['status'], again['environments']))
+
+
+def _finish(proc):
+    out, err = proc.communicate(timeout=600)
+    return proc.returncode, out, err
