@@ -141,3 +141,33 @@ class TestKilledClient(test_deploy.DeployTest):
 def _finish(proc):
     out, err = proc.communicate(timeout=600)
     return proc.returncode, out, err
+
+
+class TestInterruptedClient(test_deploy.DeployTest):
+
+    def test_ctrl_c_leaves_an_unknown_step_that_heat_settles(self):
+        self.first_deploy()
+        slow = self.write('%s/slow.yaml' % self.plan,
+                          'parameter_defaults:\n  Wait: 15\n'
+                          '  Extra: slow\n')
+        proc = subprocess.Popen(
+            ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
+             slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=self.env, stdin=subprocess.DEVNULL, text=True)
+        deadline = time.monotonic() + 120
+        while (self.stack() or {}).get('stack_status') != \
+                'UPDATE_IN_PROGRESS' and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertNotEqual(0, proc.returncode)
+        self.assertEqual('', out)
+        step = self.plan_record(self.plan)['history'][-1]
+        self.assertEqual('UNKNOWN', step['outcome']['status'])
+        self.assertIn('KeyboardInterrupt', step['outcome']['reason'])
+        self.wait_stack()
+        history = self.openstack_json('overcloud', 'plan', 'show-history',
+                                      self.plan)
+        self.assertEqual((step['id'], 'SUCCESS'), (
+            history[-1]['id'], history[-1]['outcome']['status']))
