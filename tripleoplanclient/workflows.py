@@ -19,6 +19,20 @@ _RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 _INSTALL = 'run "openstack overcloud workbook install"'
 
 
+class _Ended(object):
+    """What a task that never ran reports: its execution's end."""
+
+    def __init__(self, state, state_info):
+        self.state = 'ERROR' if state == 'SUCCESS' else state
+        self.state_info = state_info or 'the deploy task never ran'
+
+
+def _published(task):
+    published = task.published
+    return json.loads(published) if isinstance(published, str) else (
+        published or {})
+
+
 def _output(execution):
     output = execution.output
     return json.loads(output) if isinstance(output, str) else (output or {})
@@ -202,17 +216,42 @@ class Workflows(object):
         if started is not None:
             started(execution.id)
         try:
-            execution = self.wait(execution, timeout)
-        except exceptions.CommandError as exc:
-            raise Unobserved(str(exc))
-        if execution.state in _RUNNING:
+            task = self._wait_task(execution, 'deploy', timeout)
+        except Exception as exc:    # Mistral errors while we wait, too
+            raise Unobserved('Lost sight of Mistral execution %s (%s); the '
+                             'operation may go on.' % (execution.id, exc))
+        if task is None:
             raise Unobserved(
-                'The deploy workflow is still %s after %d s; see "openstack '
-                'workflow execution show %s".'
-                % (execution.state, timeout, execution.id))
-        if execution.state != 'SUCCESS':
-            raise exceptions.CommandError(_reason(execution.state_info))
-        return _output(execution).get('deploy') or {}, execution.id
+                'The deploy workflow is still running after %d s; see '
+                '"openstack workflow execution show %s".'
+                % (timeout, execution.id))
+        if task.state != 'SUCCESS':
+            raise exceptions.CommandError(_reason(task.state_info))
+        return _published(task).get('deploy') or {}, execution.id
+
+    def _wait_task(self, execution, name, timeout):
+        """The task ``name`` of ``execution`` once it ended (None: not
+        within ``timeout`` seconds). The execution itself may go on (the
+        deploy workflow follows the stack after its deploy task)."""
+        rounds = poll.Poll(timeout, self._interval, self._max_interval,
+                           sleep=self._sleep, clock=self._clock)
+        for _ in rounds:
+            tasks = self._call('waiting', self._client.tasks.list,
+                               workflow_execution_id=execution.id)
+            task = next((t for t in tasks if t.name == name), None)
+            if task is not None and task.state not in _RUNNING + (
+                    'WAITING', 'DELAYED'):
+                self._progress('Mistral execution %s: %s %s'
+                               % (execution.id, name, task.state))
+                return task
+            if task is None:
+                found = self._call('waiting', self._client.executions.get,
+                                   execution.id)
+                if found.state not in _RUNNING:
+                    # Ended before the task ran: the execution says why.
+                    return _Ended(found.state, found.state_info)
+            rounds.quiet()
+        return None
 
 
 class Unobserved(exceptions.CommandError):

@@ -124,8 +124,15 @@ class TestKilledClient(test_deploy.DeployTest):
                        r'by' % step['step'], 'overcloud', 'deploy',
                        '--stack', self.plan)
         self.assertEqual(before, self.snapshot(self.plan))
-        # Once Heat is done, the history tells the real outcome.
+        # Once Heat is done, the deploy workflow in Mistral, which followed
+        # the stack all along, records the real outcome.
         self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
+        deadline = time.monotonic() + 60
+        while self.plan_record(self.plan)['history'][-1]['outcome'][
+                'status'] == 'IN_PROGRESS' and time.monotonic() < deadline:
+            time.sleep(1)
+        self.assertEqual('mistral', self.plan_record(self.plan)['history'][
+            -1]['outcome'].get('recorded_by'))
         history = self.openstack_json('overcloud', 'plan', 'show-history',
                                       self.plan)
         self.assertEqual(step['id'], history[-1]['id'])

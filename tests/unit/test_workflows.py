@@ -159,3 +159,48 @@ class WorkbookTest(fakes.HttpTestCase):
             task = flow['tasks'][name]
             self.assertEqual(action, task['action'])
             self.assertEqual({'request': '<% $.request %>'}, task['input'])
+
+
+class TestDeployTask(WorkflowsTest):
+    """The client waits for the deploy task, not for the execution, which
+    goes on following the stack."""
+
+    def tasks(self, *states, published=None):
+        self.m.post(URL + '/executions', status_code=201,
+                    json={'id': 'e1', 'state': 'RUNNING'})
+        self.workflow()
+        return self.m.get(URL + '/executions/e1/tasks', [
+            {'json': {'tasks': [{'id': 't', 'name': 'deploy', 'state': s,
+                                 'state_info': 'Heat said no',
+                                 'workflow_execution_id': 'e1',
+                                 'published': json.dumps(published or {})}]
+                      if s else []}} for s in states])
+
+    def request(self):
+        return protocol.request('deploy', container='p', environments=[])
+
+    def test_the_deploy_task_result_while_the_execution_runs(self):
+        seen = []
+        lists = self.tasks(None, 'RUNNING', 'SUCCESS', published={
+            'deploy': {'stack_id': 's', 'operation': 'CREATE'}})
+        self.m.get(URL + '/executions/e1', json={'id': 'e1',
+                                                 'state': 'RUNNING'})
+        result, execution = self.wf.deploy(self.request(), 60,
+                                           started=seen.append)
+        self.assertEqual(({'stack_id': 's', 'operation': 'CREATE'}, 'e1'),
+                         (result, execution))
+        self.assertEqual(['e1'], seen)
+        self.assertEqual(3, lists.call_count)
+
+    def test_a_failed_deploy_task_is_heats_reason(self):
+        self.tasks('ERROR')
+        with self.assertRaisesRegex(exceptions.CommandError, 'Heat said no'):
+            self.wf.deploy(self.request(), 60)
+
+    def test_losing_sight_of_the_execution_is_unobserved(self):
+        self.tasks('RUNNING')
+        with self.assertRaises(workflows.Unobserved):
+            self.wf.deploy(self.request(), 5)
+        self.m.get(URL + '/executions/e1/tasks', status_code=500)
+        with self.assertRaises(workflows.Unobserved):
+            self.wf.deploy(self.request(), 5)

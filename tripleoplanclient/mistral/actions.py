@@ -115,3 +115,31 @@ class DeployPlan(_PlanAction):
                                   token=_token(context) or 'none')
         return deploy.deploy(plan_store(context, req['swift_url']), heat,
                              req)
+
+
+class FollowStack(_PlanAction):
+    """Follow the stack the deploy task started; record its outcome.
+
+    Run again by the workflow every few seconds while it answers
+    ``{'done': False}``: each run is one look at Heat, so no executor
+    thread is held for hours.
+    """
+
+    workflow = 'deploy'
+
+    def __init__(self, request, started=None):
+        super().__init__(request)
+        self.started = started
+
+    def do(self, context, req):
+        from heatclient import client as heat_client
+
+        from tripleoplanclient.mistral import follow
+        if not req['step'] or not self.started:
+            return {'done': True}
+        req['heat_url'] = _endpoint(context, req['heat_url'],
+                                    'orchestration', 'heat_url')
+        heat = heat_client.Client('1', endpoint=req['heat_url'],
+                                  token=_token(context) or 'none')
+        return follow.follow(plan_store(context, req['swift_url']), heat,
+                             req, self.started)

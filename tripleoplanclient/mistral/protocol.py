@@ -10,7 +10,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 3
+PROTOCOL = 4
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -35,8 +35,17 @@ WORKFLOWS = {
          'heat_url': None,          # else the catalog's orchestration
          'plan_environment': None,  # the -p file's plan path
          'timeout': 240,            # minutes, Heat's stack timeout
-         'unchanged': None}),       # the last deploy: skip Heat if same
+         'unchanged': None,         # the last deploy: skip Heat if same
+         'step': None}),            # the recorded step: its outcome here
 }
+
+# workflow -> (task, action) that runs after the workflow's own task, again
+# every FOLLOW_DELAY seconds until it reports ``done``: the deploy workflow
+# follows the stack to its end and records the outcome, whether or not
+# its caller still waits.
+FOLLOW = {'deploy': ('follow', 'tripleoplan.follow')}
+FOLLOW_DELAY = 5
+FOLLOW_ROUNDS = 5000            # ~7 hours; the action ends sooner
 
 
 def workflow(name):
@@ -92,15 +101,26 @@ def workbook():
 
     workflows = {}
     for name, (action, description, _) in WORKFLOWS.items():
+        tasks = {name: {
+            'action': action,
+            'input': {'request': '<% $.request %>'},
+            'publish': {name: '<% task().result %>'}}}
+        if name in FOLLOW:
+            task, follower = FOLLOW[name]
+            tasks[name]['on-success'] = [task]
+            tasks[task] = {
+                'action': follower,
+                'input': {'request': '<% $.request %>',
+                          'started': '<%% $.%s %%>' % name},
+                'publish': {'followed': '<% task().result %>'},
+                'retry': {'count': FOLLOW_ROUNDS, 'delay': FOLLOW_DELAY,
+                          'continue-on': '<% not $.followed.done %>'}}
         workflows[name] = {
             'description': description,
             'tags': [TAG],
             'input': ['request'],
             'output': {name: '<%% $.%s %%>' % name},
-            'tasks': {name: {
-                'action': action,
-                'input': {'request': '<% $.request %>'},
-                'publish': {name: '<% task().result %>'}}},
+            'tasks': tasks,
         }
     book = {'version': '2.0', 'name': WORKBOOK,
             'description': 'tripleoplanclient plan workflows (generated '

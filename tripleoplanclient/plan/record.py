@@ -341,9 +341,11 @@ def load_cache(data, plan):
             'The record of plan %s (%s) has version %r; this client reads '
             'versions 1 and %d. Upgrade tripleoplanclient.' % (
                 plan, PATH, cache.get('version'), VERSION))
-    paths = cache.get('paths') or []
-    rows = [_lists(row, lambda ids: [paths[i] for i in ids])
-            for row in cache.get('history') or []]
+    paths = cache.get('paths')
+    rows = cache.get('history') or []
+    if paths is not None:
+        rows = [_lists(row, lambda ids: [paths[i] for i in ids])
+                for row in rows]
     return (rows, cache.get('state') or new_state(), cache.get('through'),
             cache.get('imported') or [])
 

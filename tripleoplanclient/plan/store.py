@@ -176,11 +176,16 @@ class PlanStore(object):
             raise self._missing(plan)
         date, entries = found
         fetch = _Fetch(self, plan, entries)
+        cached, state, through, imported = [], None, None, None
         if data is not None:
-            cached, state, through, imported = record_mod.load_cache(
-                data, plan)
-        else:
-            cached, state, through, imported = [], None, None, None
+            try:
+                cached, state, through, imported = record_mod.load_cache(
+                    data, plan)
+            except (exceptions.CommandError, LookupError, TypeError) as exc:
+                if not entries:
+                    raise       # a version 1 record is all there is
+                # Only a cache: the step objects tell it all again.
+                LOG.warning('ignoring the cache of plan %s: %s', plan, exc)
         if imported is None:
             imported = fetch(0).get('imported') or [] if entries else []
         ids = [record_mod.id_of(e['name']) for e in entries]

@@ -311,7 +311,8 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
         'deploy', container=plan, environments=step['stack']['environments'],
         swift_url=services.swift_url, heat_url=services.heat_url,
         plan_environment=step['state']['inputs'].get('plan_environment'),
-        timeout=int(max(1, round(options.timeout))), unchanged=unchanged)
+        timeout=int(max(1, round(options.timeout))), unchanged=unchanged,
+        step=step['id'])
     from tripleoplanclient import workflows
 
     try:

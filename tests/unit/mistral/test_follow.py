@@ -1,0 +1,82 @@
+"""The deploy workflow's follow task: one look at Heat per run, the
+outcome recorded once the stack has ended."""
+
+from tests.unit import fakes
+from tests.unit.mistral import test_deploy
+from tripleoplanclient.mistral import follow
+from tripleoplanclient.mistral import protocol
+from tripleoplanclient.plan import record
+
+HEAT = fakes.HEAT
+STARTED = {'stack_id': test_deploy.STACK_ID, 'operation': 'UPDATE',
+           'fingerprint': 'f', 'swift_gets': 0, 'files': 3}
+
+
+class TestFollow(fakes.HttpTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.swift = fakes.FakeSwift(self.m)
+        self.store = fakes.plan_store()
+        self.req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=[], step='abc',
+            heat_url=HEAT))
+
+    def stack_is(self, status):
+        self.m.get(HEAT + '/stacks/p', status_code=302, headers={
+            'Location': HEAT + '/stacks/p/' + test_deploy.STACK_ID})
+        self.m.get(HEAT + '/stacks/p/' + test_deploy.STACK_ID,
+                   headers=fakes.JSON, json=test_deploy.stack(status))
+
+    def look(self):
+        return follow.follow(self.store, fakes.heat_client(), self.req,
+                             STARTED)
+
+    def outcome(self):
+        import yaml
+        data = self.swift.objects.get(record.outcome_path('abc'))
+        return data and yaml.safe_load(data[0])
+
+    def test_a_busy_stack_is_looked_at_again(self):
+        self.stack_is('UPDATE_IN_PROGRESS')
+        self.assertFalse(self.look()['done'])
+        self.assertIsNone(self.outcome())
+
+    def test_the_end_is_recorded_with_what_the_deploy_task_knew(self):
+        for status, outcome in (('UPDATE_FAILED', 'FAILED'),
+                                ('UPDATE_COMPLETE', 'SUCCESS')):
+            self.swift.objects.clear()
+            self.stack_is(status)
+            self.assertEqual({'done': True, 'status': outcome}, self.look())
+            found = self.outcome()
+            self.assertEqual((outcome, status, 'mistral'), (
+                found['outcome']['status'], found['outcome']['stack_status'],
+                found['outcome']['recorded_by']))
+            self.assertEqual(('f', '2024-05-01T12:00:00Z'), (
+                found['stack']['fingerprint'], found['stack']['updated']))
+
+    def test_an_outcome_the_client_recorded_is_left_alone(self):
+        self.store.write_outcome('p', 'abc', {'status': 'FAILED',
+                                              'failed_resources': ['x']})
+        self.assertEqual('client', self.look()['recorded_by'])
+        self.assertEqual(['x'], self.outcome()['outcome']['failed_resources'])
+        self.assertEqual([], [h for h in self.m.request_history
+                              if h.url.startswith(HEAT)])
+
+
+class TestWorkbook(fakes.HttpTestCase):
+
+    def test_the_deploy_workflow_follows_until_done(self):
+        import yaml
+        book = yaml.safe_load(protocol.workbook())
+        tasks = book['workflows']['deploy']['tasks']
+        self.assertEqual(['follow'], tasks['deploy']['on-success'])
+        follow_task = tasks['follow']
+        self.assertEqual('tripleoplan.follow', follow_task['action'])
+        self.assertEqual('<% not $.followed.done %>',
+                         follow_task['retry']['continue-on'])
+        self.assertEqual({'request': '<% $.request %>',
+                          'started': '<% $.deploy %>'},
+                         follow_task['input'])
+        self.assertNotIn('on-success', book['workflows']['render']['tasks'][
+            'render'])

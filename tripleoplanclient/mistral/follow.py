@@ -1,0 +1,39 @@
+"""The end of a stack operation, seen from Mistral (the deploy workflow's
+follow task).
+
+The workflow runs this again every few seconds while it answers
+``{'done': False}``; once Heat has ended the operation it records the
+step's final outcome, unless the client already did. So the record tells
+the outcome whether the client waited, returned (``--no-wait``), died, or
+was never ours (any client of the workflow that names a step).
+"""
+
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.stack import status
+
+
+def follow(store, heat, req, started):
+    """One look at the stack ``started`` (the deploy task's result)."""
+    plan, step_id = req['container'], req['step']
+    if store.get(plan, record_mod.outcome_path(step_id)) is not None:
+        return {'done': True, 'recorded_by': 'client'}
+    stack = status.lookup(heat, plan, req['heat_url'])
+    if stack is not None and stack.id == started.get('stack_id') and \
+            stack.stack_status.endswith(status.BUSY_SUFFIX):
+        return {'done': False, 'stack_status': stack.stack_status}
+    found = {k: started.get(k) for k in ('operation', 'fingerprint',
+                                         'swift_gets', 'files')}
+    if stack is None or stack.id != started.get('stack_id'):
+        outcome = {'status': 'UNKNOWN',
+                   'reason': 'stack %s is gone' % started.get('stack_id')}
+        store.write_outcome(plan, step_id, outcome, found, final=False)
+        return {'done': True, 'status': outcome['status']}
+    outcome = {'status': 'SUCCESS' if stack.stack_status.endswith(
+        '_COMPLETE') else 'FAILED', 'stack_status': stack.stack_status,
+        'stack_id': stack.id, 'reason': stack.stack_status_reason,
+        'recorded_by': 'mistral'}
+    found.update(id=stack.id, updated=status.updated(stack))
+    if started.get('operation') == 'NONE':
+        found['status'] = stack.stack_status
+    store.write_outcome(plan, step_id, outcome, found)
+    return {'done': True, 'status': outcome['status']}
