@@ -11,7 +11,6 @@ import os
 import subprocess
 import time
 
-import yaml
 
 from tests.functional import base
 
@@ -82,15 +81,11 @@ class TestTHTDeployUpdate(base.FunctionalTest):
                          history[-1]['environments'])
         # The update step names its lifecycle file; the plan's list does
         # not keep it.
-        step = yaml.safe_load(self.swift.get(
-            self.plan, 'user-environments/steps/000003.yaml'))
-        self.assertEqual(UPDATE_PREPARE, step['lifecycle'])
+        record = self.plan_record(self.plan)
+        self.assertEqual(UPDATE_PREPARE, record['history'][2]['lifecycle'])
         # The deploy began with the plan's create step, which rendered.
-        step = yaml.safe_load(self.swift.get(
-            self.plan, 'user-environments/steps/000002.yaml'))
-        self.assertEqual({'step': 1, 'rendered': True}, step['plan_created'])
-        record = yaml.safe_load(self.swift.get(
-            self.plan, 'user-environments/environments.yaml'))
+        self.assertEqual({'step': history[0]['id'], 'rendered': True},
+                         record['history'][1]['plan_created'])
         self.assertEqual(environments, record['environments'])
         print(json.dumps({'create_s': round(created_s),
                           'update_s': round(updated_s)}))
