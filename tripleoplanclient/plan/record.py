@@ -52,9 +52,9 @@ FINAL = ('SUCCESS', 'FAILED', 'INTERRUPTED')
 SETTLE = 120
 
 # What a writer saw: the state after the last step, how many steps there
-# were, the last one's id, the history of a version 1 record (to carry
-# into the first version 2 step) and the newest step object itself.
-Head = collections.namedtuple('Head', 'state count last_id imported newest')
+# were, the last one's id, and the history of a version 1 record (to carry
+# into the first version 2 step).
+Head = collections.namedtuple('Head', 'state count last_id imported')
 
 # Command-line options whose value must never be recorded.
 _SECRET_OPTION = re.compile(r'^--?[\w-]*(password|secret|token|key)[\w-]*$',

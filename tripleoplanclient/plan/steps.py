@@ -102,7 +102,7 @@ def create(store, plan, files, render=None):
             'plan amend" or "openstack overcloud deploy", or delete it '
             'first.' % plan)
     if head is None:
-        head = record_mod.Head(record_mod.new_state(), 0, None, [], None)
+        head = record_mod.Head(record_mod.new_state(), 0, None, [])
     if render is not None:
         render.check()
     if files.templates:
@@ -126,8 +126,7 @@ def create(store, plan, files, render=None):
 
 def after(head, step):
     """What the next step builds on once ``step`` is committed."""
-    return record_mod.Head(step['state'], head.count + 1, step['id'], [],
-                           step)
+    return record_mod.Head(step['state'], head.count + 1, step['id'], [])
 
 
 def resolve_removals(files, current, names):

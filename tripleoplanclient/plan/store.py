@@ -135,9 +135,9 @@ class PlanStore(object):
 
     def _missing(self, plan):
         return exceptions.CommandError(
-            'Plan %s does not exist (no %s). See "openstack overcloud plan '
-            'list"; create it with "openstack overcloud plan create".'
-            % (plan, record_mod.PATH))
+            'Plan %s does not exist (no record under %s). See "openstack '
+            'overcloud plan list"; create it with "openstack overcloud plan '
+            'create".' % (plan, layout.RECORD_DIR))
 
     def head(self, plan, required=True):
         """What a writer builds on: a listing of the steps and one GET.
@@ -150,16 +150,16 @@ class PlanStore(object):
             fetch = _Fetch(self, plan, entries)
             return record_mod.Head(
                 _replayed(fetch, len(entries)), len(entries),
-                record_mod.id_of(entries[-1]['name']), [], fetch.newest)
+                record_mod.id_of(entries[-1]['name']), [])
         data = None if found is None else self.get(plan, record_mod.PATH)
         if data is None:
             if required:
                 raise self._missing(plan)
             return None if found is None else record_mod.Head(
-                record_mod.new_state(), 0, None, [], None)
+                record_mod.new_state(), 0, None, [])
         # A plan of version 1: its record is all there is.
         rows, state, _, imported = record_mod.load_cache(data, plan)
-        return record_mod.Head(state, 0, None, imported, None)
+        return record_mod.Head(state, 0, None, imported)
 
     def history(self, plan):
         """``(rows, head)``: every step as a history row, and what a next
@@ -220,7 +220,7 @@ class PlanStore(object):
                 LOG.debug('cache of plan %s not mended: %s', plan, exc)
         return rows, record_mod.Head(state, len(entries),
                                      ids[-1] if ids else None,
-                                     [] if entries else imported, None)
+                                     [] if entries else imported)
 
     def _outcomes(self, plan, rows):
         """Outcomes written after their step (stack operations)."""
@@ -447,10 +447,6 @@ class _Fetch(object):
         if i not in self._steps:
             self._steps[i] = self._store.step(self._plan, self._entries[i])
         return self._steps[i]
-
-    @property
-    def newest(self):
-        return self(len(self._entries) - 1) if self._entries else None
 
 
 def _replayed(fetch, count):

@@ -7,7 +7,7 @@ import yaml
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import record
 
-EMPTY = record.Head(record.new_state(), 0, None, [], None)
+EMPTY = record.Head(record.new_state(), 0, None, [])
 
 
 def step(action='amend', add=(), remove=(), status='SUCCESS', **change):
@@ -24,7 +24,7 @@ def rows(*steps):
     head, out = EMPTY, []
     for s in steps:
         record.seal(s, head)
-        head = record.Head(s['state'], head.count + 1, s['id'], [], s)
+        head = record.Head(s['state'], head.count + 1, s['id'], [])
         out.append(record.row(s, len(out) + 1))
     return out
 
@@ -70,7 +70,7 @@ class TestApply(unittest.TestCase):
         first = step(add=['a'])
         record.seal(first, EMPTY)
         self.assertEqual((0, None), (first['seen'], first['base']))
-        head = record.Head(first['state'], 1, first['id'], [], first)
+        head = record.Head(first['state'], 1, first['id'], [])
         second = record.seal(step(add=['b']), head)
         self.assertEqual((1, first['id']), (second['seen'], second['base']))
         self.assertEqual(['a', 'b'], second['state']['environments'])
@@ -186,7 +186,7 @@ class TestVersion1(unittest.TestCase):
         _, state, _, imported = record.load_cache(yaml.safe_dump(self.V1),
                                                   'p')
         s = record.seal(step(add=['c']), record.Head(state, 0, None,
-                                                     imported, None))
+                                                     imported))
         self.assertEqual(imported, s['imported'])
         self.assertEqual(['a', 'b', 'c'], s['state']['environments'])
 

@@ -35,7 +35,7 @@ class OperationsTestCase(unittest.TestCase):
         step = change.step('create', argv=[])
         steps.render_step(lambda plan, inputs: {'state': 'SUCCESS'}, 'p',
                           step, change.render_inputs)
-        empty = record.Head(record.new_state(), 0, None, [], None)
+        empty = record.Head(record.new_state(), 0, None, [])
         self.head = steps.after(empty, record.seal(step, empty))
         self.rows = [record.row(step, 1)]
 
