@@ -20,13 +20,17 @@ Usage::
     python3 tools/loopback status [SERVICE...]   # exit 3 if not running
     python3 tools/loopback env                   # shell export lines
     python3 tools/loopback logs [SERVICE...]     # the log files
+    python3 tools/loopback down SERVER...        # stop one server, by PID
+    python3 tools/loopback up SERVER...          # start it again
     eval "$(python3 tools/loopback env)"
 
 SERVICE is swift, rabbitmq, postgres, mistral or heat (default: all).
 ``start mistral`` (or heat) starts rabbitmq and postgres first (``--clean``
 wipes only the services named); ``stop rabbitmq`` (or postgres) stops
-mistral and heat first.  ``start`` and ``stop`` hold ``<state>/lock``: a
-second one at the same time waits for the first.
+mistral and heat first.  SERVER (``down``, ``up``) is one process of a
+running service, e.g. swift-object-server-2 (``status`` lists them).
+``start``, ``stop``, ``down`` and ``up`` hold ``<state>/lock``: a second
+one at the same time waits for the first.
 
 Environment:
 
@@ -37,7 +41,10 @@ Environment:
     LOOPBACK_SWIFT_CONTAINER_PORT (16011), LOOPBACK_SWIFT_ACCOUNT_PORT (16012),
     LOOPBACK_MEMCACHED_PORT (16013), LOOPBACK_SWIFT_LOG_PORT (16014; the log
     sink uses this port and the next five), LOOPBACK_MEMCACHED=0 to never run
-    memcached even when it is on PATH.
+    memcached even when it is on PATH, LOOPBACK_SWIFT_REPLICAS (1 or 3; with
+    3, the other two sets of servers use the ports + 100 and + 200, the log
+    sink six more ports, and replicators and updaters run; see swift.py),
+    LOOPBACK_SWIFT_RSYNC_PORT (16026; 3 replicas, rsync on PATH only).
     LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
     distribution, 16673), LOOPBACK_EPMD_PORT (16369),
     LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest

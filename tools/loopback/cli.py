@@ -1,5 +1,5 @@
-"""The command line: start, stop, status, env, logs (and the internal
-_syslog-sink), over the services in registry.SERVICES."""
+"""The command line: start, stop, status, env, logs, down, up (and the
+internal _syslog-sink), over the services in registry.SERVICES."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from . import process, state, syslog_sink
 from .common import LoopbackError, say
 from .registry import (SERVICES, check_requirements, with_dependents,
                        with_requirements)
+from .service import Service
 
 
 def cmd_start(args: argparse.Namespace) -> int:
@@ -58,9 +59,40 @@ def cmd_env(args: argparse.Namespace) -> int:
 
 def cmd_logs(args: argparse.Namespace) -> int:
     for name in args.services or list(SERVICES):
-        for what, path in SERVICES[name].logs().items():
+        logs = SERVICES[name].logs()
+        width = max([12] + [len(what) for what in logs])
+        for what, path in logs.items():
             if path.exists():
-                print('%-9s %-12s %s' % (name, what, path))
+                print('%-9s %-*s %s' % (name, width, what, path))
+    return 0
+
+
+def members(names: list[str]) -> list[tuple[str, Service]]:
+    """(name, service) for each process name that ``down``/``up`` know."""
+    known = {m: service for service in SERVICES.values()
+             for m in service.members()}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise LoopbackError('unknown server(s) %s; valid (with the current '
+                            'environment): %s' % (
+                                ', '.join(unknown), ', '.join(known)))
+    return [(n, known[n]) for n in names]
+
+
+def cmd_down(args: argparse.Namespace) -> int:
+    found = members(args.servers)
+    with state.locked('down %s' % ' '.join(args.servers)):
+        for name, service in found:
+            service.down(name)
+    process.wait_reaped()
+    return 0
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    found = members(args.servers)
+    with state.locked('up %s' % ' '.join(args.servers)):
+        for name, service in found:
+            service.up(name)
     return 0
 
 
@@ -73,7 +105,7 @@ def parser() -> argparse.ArgumentParser:
         prog='python3 tools/loopback',
         description='Run real OpenStack services on 127.0.0.1.')
     sub = top.add_subparsers(dest='command', required=True,
-                             metavar='{start,stop,status,env,logs}')
+                             metavar='{start,stop,status,env,logs,down,up}')
 
     def command(name: str, func, help: str, services: bool = True):
         p = sub.add_parser(name, help=help)
@@ -91,6 +123,14 @@ def parser() -> argparse.ArgumentParser:
     command('status', cmd_status, 'show which services run')
     command('env', cmd_env, 'print shell export lines', services=False)
     command('logs', cmd_logs, 'list the services\' log files')
+    for name, func, help in (
+            ('down', cmd_down, 'stop one server of a running service, by '
+             'its PID (failure tests)'),
+            ('up', cmd_up, 'start a server stopped by down again, wait '
+             'until it serves')):
+        p = command(name, func, help, services=False)
+        p.add_argument('servers', nargs='+', metavar='SERVER',
+                       help='e.g. swift-object-server-2 (status lists them)')
     # no help: left out of --help (started by the swift service)
     p = sub.add_parser('_syslog-sink')
     syslog_sink.add_arguments(p)

@@ -175,9 +175,11 @@ def pidname_alive(name: str) -> int | None:
 def print_pids(names: list[str]) -> bool:
     """One status line per pid file; True when all of them run."""
     running = True
+    width = max([24] + [len(n) for n in names])
     for name in names:
         pid = pidname_alive(name)
-        print('  %-24s %s' % (name, 'pid %d' % pid if pid else 'not running'))
+        print('  %-*s %s' % (width, name, 'pid %d' % pid if pid
+                             else 'not running'))
         running = running and bool(pid)
     return running
 

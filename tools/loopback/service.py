@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import process
 from .common import LoopbackError, check_ports_free, say, write_if_changed
-from .state import state_dir
+from .state import pids_dir, state_dir
 
 
 class Service:
@@ -152,10 +152,29 @@ class Service:
         """By PID, the last started first."""
         process.stop_pidnames(list(reversed(self.pidnames())), quiet)
 
+    # -- one process of a running service, for failure tests ---------------
+
+    def members(self) -> list[str]:
+        """Pid names that ``down`` and ``up`` stop and start alone."""
+        return []
+
+    def down(self, name: str) -> None:
+        """Stop one of members() by its PID; the others keep running."""
+        path = pids_dir() / (name + '.pid')
+        say(process.stop_pidfile(path) if path.exists()
+            else '%s: not running' % name)
+
+    def up(self, name: str) -> None:
+        """Start one of members() again and wait until it serves."""
+        raise NotImplementedError
+
     def status(self) -> bool:
-        running = process.print_pids(self.pidnames())
+        names = self.pidnames()
+        running = process.print_pids(names)
         healthy = running and self.healthy()
+        down = [n for n in names if not process.pidname_alive(n)]
         print('%s: %s' % (self.name, 'running ' + self.location() if healthy
                           else 'running but ' + self.unhealthy if running
-                          else 'not running'))
+                          else 'partly running (not: %s)' % ', '.join(down)
+                          if len(down) < len(names) else 'not running'))
         return healthy

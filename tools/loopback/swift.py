@@ -5,6 +5,53 @@ Swift, as configured here (templates/swift/):
 * No auth middleware: every request is allowed; accounts are auto-created.
   Account used by the project: ``AUTH_tripleo``.  One replica, rings built
   in Python, ``workers = 0``, data in <state>/swift/srv (user xattrs).
+* ``LOOPBACK_SWIFT_REPLICAS=3`` (1 by default): three sets of account,
+  container and object servers, one device each (srv/d1, d2, d3) in zones
+  1-3 of rings with 3 replicas; one proxy.  The first set keeps the ports,
+  configuration, pid and log names of the default (``swift-object-server``,
+  logs/object-server.log); set n listens on the first set's ports + 100(n-1)
+  and is named with ``-n`` (``swift-object-server-2`` on 16110,
+  etc/object-server-2.conf, logs/object-server-2.log, its syslog port after
+  the first six).  The rings are built again when the replica count
+  changes, and ``start`` restarts a running Swift that has another count.
+  ``down``/``up`` stop and start one server or daemon (see members()) for
+  failure tests: with one object server down a PUT still gets 201 (2 of 3
+  is a quorum; with 3 devices there is no handoff), with two 503.  The
+  proxy skips a server for 60 s after 10 errors (error_suppression_interval),
+  also right after ``up``.
+* Consistency daemons, 3 replicas only (1 replica runs none, as before):
+  each set runs swift-account-replicator, swift-container-replicator,
+  swift-object-replicator and swift-object-updater, recorded by PID like
+  the servers (``swift-container-replicator-2``; status, stop, down/up),
+  configured in their server's file (``[container-replicator]`` in
+  container-server-2.conf, templates db-replicator.conf and
+  object-daemons.conf) and logging through the sink on their server's port
+  to a file of their own (logs/container-replicator-2.log: the sink sorts
+  by syslog tag).  Short passes for tests, concurrency 1: the account and
+  container replicators every 1 s (at most 10 databases a second), the
+  object replicator every 2 s with ``sync_method = ssync`` (objects go over
+  HTTP to the object servers, no rsync), the updater every 5 s (each pass
+  forks).  So a container replica that missed object updates catches up
+  within about a second, and an object server that was down gets what it
+  missed within about 2 s of ``up``.  A replica that lacks a whole
+  database (a container created while its server was down) gets a copy by
+  rsync: ``swift-rsyncd`` (``rsync --daemon``, etc/rsyncd.conf, modules
+  account and container over srv/) on 127.0.0.1:LOOPBACK_SWIFT_RSYNC_PORT
+  (16026), run when ``rsync`` is on PATH; without it only those copies fail
+  (logged), the rest works.  The daemons cannot be told swift_dir for
+  swift.conf (they read /etc/swift/swift.conf), so each runs its console
+  script through DAEMON_SCRIPT, which sets it first.  Each set's
+  ``devices`` is nodes/<n>, holding only its device (d<n>, a link to
+  srv/d<n>), as on a node of a real cluster: the updater sweeps every
+  device there.  Rings have 16 partitions (REPLICAS_PART_POWER), so an
+  object replicator pass costs about the same with 30 objects or 3000;
+  start refuses to rebuild rings of another partition power (1 <-> 3
+  replicas) over stored data, ``start --clean`` wipes it.  ``start`` waits
+  for each replicator's first pass (and the updater's start).  Costs,
+  measured on 2 cores: about a third of one core while idle, up to ~60%
+  with 100 containers (three container replicators at 10 databases a
+  second); PUTs about a third slower; 12 more processes of ~55 MB; logs
+  grow by ~4 KB/s.
 * Proxy pipeline (the order of Swift 2.38's etc/proxy-server.conf-sample,
   minus container_sync, ratelimit, tempauth and account-quotas; ``cache`` only
   when memcached runs -- without it the proxy simply has no shared cache)::
@@ -49,37 +96,83 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from . import process
-from .common import (HOST, PACKAGE, LoopbackError, env_port, http_get,
-                     render, say)
+from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
+                     env_port, http_get, log_since, log_size, render, say)
 from .service import Service
 from .state import pids_dir
 from .venv import ensure_venv, venv_dir
 
 ACCOUNT = 'AUTH_tripleo'
 PART_POWER = 8
-SERVERS = ('account', 'container', 'object', 'proxy')   # start order
+# 3 replicas: 16 partitions.  An object replicator pass asks both other
+# object servers for the hashes of every partition it holds (REPLICATE),
+# so its cost grows with the partitions in use: with 256, a few thousand
+# objects keep 3 replicators busy every 2 s.
+REPLICAS_PART_POWER = 4
+STORAGE = ('account', 'container', 'object')     # one set, in start order
+REPLICAS = (1, 3)
+SET_PORT_STEP = 100         # set n listens on the first set's ports + 100(n-1)
+# the consistency daemons of each set (3 replicas only), in start order:
+# name (its configuration section, log_name and binary) -> its server
+DAEMONS = {'account-replicator': 'account',
+           'container-replicator': 'container',
+           'object-replicator': 'object',
+           'object-updater': 'object'}
+OBJECT_REPLICATOR_INTERVAL = 2  # s (templates: db replicators 1, updater 5)
+# what each one logs at the end of a pass: start waits for the first (the
+# rings and configuration work); for the updater, whose first pass may
+# come 5 s later, only for its start
+FIRST_PASS = {'account-replicator': 'Replication run OVER',
+              'container-replicator': 'Replication run OVER',
+              'object-replicator': 'Object replication complete',
+              'object-updater': 'Starting %(pid)d'}
+# pid files that only 3 replicas have: storage servers of set 2, 3, ...,
+# the daemons of every set, the rsync daemon
+EXTRA_PIDNAME = re.compile(r'swift-((account|container|object)-server-[0-9]+'
+                           r'|(%s)(-[0-9]+)?|rsyncd)$' % '|'.join(DAEMONS))
 PIPELINE = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging',
             'cache', 'listing_formats', 'bulk', 'tempurl', 'copy',
             'container-quotas', 'slo', 'dlo', 'versioned_writes', 'symlink',
             'subrequest-logging', 'proxy-server']
 
+# ports: one port (one device) or a list, one device per set: device i
+# (from 0) is d<i+1> in zone i+1; as many replicas as devices
 RING_SCRIPT = r'''
 import json, os, sys
 from swift.common.ring import RingBuilder
 spec = json.loads(sys.argv[1])
-for kind, port in spec["ports"].items():
-    builder = RingBuilder(spec["part_power"], 1, 1)
-    builder.add_dev({"id": 0, "region": 1, "zone": 1, "ip": spec["host"],
-                     "port": port, "device": "d1", "weight": 100.0})
+for kind, ports in spec["ports"].items():
+    ports = ports if isinstance(ports, list) else [ports]
+    builder = RingBuilder(spec["part_power"], len(ports), 1)
+    for i, port in enumerate(ports):
+        builder.add_dev({"id": i, "region": 1, "zone": i + 1,
+                         "ip": spec["host"], "port": port,
+                         "device": "d%d" % (i + 1), "weight": 100.0})
     builder.rebalance(seed=1)
     builder.save(os.path.join(spec["etc"], kind + ".builder"))
     builder.get_ring().save(os.path.join(spec["etc"], kind + ".ring.gz"))
+'''
+
+# runs a daemon's console script (argv: swift_dir, script, its arguments)
+# after pointing Swift at our swift.conf: unlike the servers, the daemons
+# never read swift_dir for it and look for /etc/swift/swift.conf (the hash
+# path prefix and suffix the rings hash with)
+DAEMON_SCRIPT = r'''
+import sys
+from importlib.metadata import entry_points
+from swift.common.utils import set_swift_dir
+set_swift_dir(sys.argv[1])
+main = entry_points(group="console_scripts", name=sys.argv[2])
+sys.argv = sys.argv[2:]
+sys.exit(next(iter(main)).load()())
 '''
 
 
@@ -95,21 +188,99 @@ def memcached() -> str | None:
     return shutil.which('memcached')
 
 
+def replicas() -> int:
+    """LOOPBACK_SWIFT_REPLICAS: 1 (default) or 3 sets of storage servers."""
+    value = os.environ.get('LOOPBACK_SWIFT_REPLICAS') or '1'
+    if value.strip() not in [str(n) for n in REPLICAS]:
+        raise LoopbackError('LOOPBACK_SWIFT_REPLICAS=%s: give %s' % (
+            value, ' or '.join(str(n) for n in REPLICAS)))
+    return int(value)
+
+
+def part_power() -> int:
+    return PART_POWER if replicas() == 1 else REPLICAS_PART_POWER
+
+
+def servers() -> list[str]:
+    """The servers in start order: the first set (account, container,
+    object), the others' (account-2, ..., object-3), the proxy."""
+    return list(STORAGE) + [
+        '%s-%d' % (kind, n) for n in range(2, replicas() + 1)
+        for kind in STORAGE] + ['proxy']
+
+
+def daemons() -> list[str]:
+    """The consistency daemons in start order, set by set (3 replicas
+    only): 'account-replicator', ..., 'object-updater-3'."""
+    if replicas() == 1:
+        return []
+    return [d + ('-%d' % n if n > 1 else '') for n in range(1, replicas() + 1)
+            for d in DAEMONS]
+
+
+def daemon_server(daemon: str) -> str:
+    """'container-replicator-2' -> 'container-2' (its configuration file
+    is that server's, its log port that server's)."""
+    what, sep, n = daemon.rpartition('-')
+    if not n.isdigit():
+        what, sep, n = daemon, '', ''
+    return DAEMONS[what] + sep + n
+
+
+def daemon_section(daemon: str) -> str:
+    """'container-replicator-2' -> 'container-replicator'."""
+    what, _, n = daemon.rpartition('-')
+    return what if n.isdigit() else daemon
+
+
+def rsync() -> str | None:
+    """rsync's path: the rsync daemon runs with 3 replicas when it is on
+    PATH (the account and container replicators copy a whole database with
+    it); without it, only that copy fails (and is logged)."""
+    return shutil.which('rsync') if replicas() > 1 else None
+
+
+def kind(server: str) -> str:
+    """'object-2' -> 'object'."""
+    return server.partition('-')[0]
+
+
+def server_name(server: str) -> str:
+    """'object' -> 'object-server', 'object-2' -> 'object-server-2': its
+    configuration file (etc/<name>.conf) and log (logs/<name>.log)."""
+    what, sep, n = server.partition('-')
+    return what + '-server' + sep + n
+
+
+def pidname(server: str) -> str:
+    return 'swift-' + server_name(server)
+
+
 def ports() -> dict[str, int]:
-    return {
+    found = {
         'proxy': env_port('LOOPBACK_SWIFT_PORT', 18080),
         'object': env_port('LOOPBACK_SWIFT_OBJECT_PORT', 16010),
         'container': env_port('LOOPBACK_SWIFT_CONTAINER_PORT', 16011),
         'account': env_port('LOOPBACK_SWIFT_ACCOUNT_PORT', 16012),
         'memcached': env_port('LOOPBACK_MEMCACHED_PORT', 16013),
     }
+    for n in range(2, replicas() + 1):
+        for what in STORAGE:
+            found['%s-%d' % (what, n)] = found[what] + SET_PORT_STEP * (n - 1)
+    if replicas() > 1:
+        found['rsync'] = env_port('LOOPBACK_SWIFT_RSYNC_PORT', 16026)
+    return found
 
 
 def log_ports() -> dict[str, int]:
-    """The sink's syslog UDP ports, one per destination file."""
+    """The sink's syslog UDP ports, one per destination file (the other
+    sets' servers after the first six)."""
     first = env_port('LOOPBACK_SWIFT_LOG_PORT', 16014)
-    return {name: first + i for i, name in enumerate(
-        ('access', 'subrequests', 'proxy', 'object', 'container', 'account'))}
+    names = ['access', 'subrequests', 'proxy', 'object', 'container',
+             'account'] + ['%s-%d' % (what, n)
+                           for n in range(2, replicas() + 1)
+                           for what in ('object', 'container', 'account')]
+    return {name: first + i for i, name in enumerate(names)}
 
 
 def healthcheck(port: int) -> bool:
@@ -119,6 +290,20 @@ def healthcheck(port: int) -> bool:
     except OSError:
         return False
     return status == 200 and body.strip() == b'OK'
+
+
+def rsyncd_ok(port: int) -> bool:
+    """The rsync daemon lists its modules (account, container)."""
+    try:
+        with socket.create_connection((HOST, port), timeout=2) as sock:
+            f = sock.makefile('rwb')
+            if not f.readline().startswith(b'@RSYNCD: '):
+                return False
+            f.write(b'@RSYNCD: 30.0\n\n')        # an empty module: list
+            f.flush()
+            return b'container' in f.read()
+    except OSError:
+        return False
 
 
 def info_ok() -> bool:
@@ -146,14 +331,30 @@ class Swift(Service):
         return self.base / 'proxy-access.log'
 
     def server_log(self, server: str) -> Path:
-        return self.base / 'logs' / ('%s-server.log' % server)
+        return self.base / 'logs' / ('%s.log' % server_name(server))
+
+    def server_conf(self, server: str) -> Path:
+        return self.etc / ('%s.conf' % server_name(server))
+
+    def daemon_log(self, daemon: str) -> Path:
+        return self.base / 'logs' / ('%s.log' % daemon)
+
+    def node(self, n: int) -> Path:
+        """With 3 replicas, the devices directory of set n: only its own
+        device, d<n> (a link to srv/d<n>), as on a node of a real cluster
+        (the object updater sweeps every device of its directory)."""
+        return self.base / 'nodes' / str(n)
 
     def location(self) -> str:
         return 'at %s' % url()
 
     def details(self) -> str:
-        return ' (account %s, %s)' % (ACCOUNT, 'memcached on %d' % ports()[
-            'memcached'] if memcached() else 'no memcached')
+        return ' (account %s, %s%s)' % (
+            ACCOUNT, '%d replicas with replicators and updaters, %s, ' % (
+                replicas(), 'rsync on %d' % ports()['rsync'] if rsync()
+                else 'no rsync') if replicas() > 1 else '',
+            'memcached on %d' % ports()['memcached'] if memcached()
+            else 'no memcached')
 
     def cloud(self) -> dict:
         return {'object_store_endpoint_override': url('/v1/' + ACCOUNT)}
@@ -167,7 +368,10 @@ class Swift(Service):
                 'subrequests': self.base / 'logs' / 'proxy-subrequests.log',
                 'syslog-sink': self.base / 'logs' / 'syslog-sink.log',
                 'memcached': self.base / 'logs' / 'memcached.log'}
-        logs.update({s: self.server_log(s) for s in SERVERS})
+        logs.update({s: self.server_log(s) for s in servers()})
+        logs.update({d: self.daemon_log(d) for d in daemons()})
+        if replicas() > 1:
+            logs['rsyncd'] = self.base / 'logs' / 'rsyncd.log'
         return logs
 
     def pidnames(self) -> list[str]:
@@ -176,32 +380,72 @@ class Swift(Service):
         if memcached() or (pids_dir() /
                            'swift-memcached.pid').exists():
             names.append('swift-memcached')
-        return names + ['swift-%s-server' % n for n in SERVERS]
+        return names + self.wanted() + self.leftovers()
+
+    def wanted(self) -> list[str]:
+        """The rsync daemon, the servers, the daemons, in start order."""
+        return ['swift-rsyncd'] * bool(rsync()) + [
+            pidname(s) for s in servers()] + [
+            'swift-' + d for d in daemons()]
+
+    def leftovers(self) -> list[str]:
+        """Pid files of other sets' servers, daemons or the rsync daemon
+        that LOOPBACK_SWIFT_REPLICAS no longer asks for (a start with 3,
+        then 1): stopped with the rest, and ``start`` restarts Swift while
+        they are there."""
+        wanted = set(self.wanted())
+        found = [p.stem for p in sorted(pids_dir().glob('swift-*.pid'))]
+        # in start order (rsync daemon, servers, daemons): stopped reversed
+        return sorted((n for n in found
+                       if EXTRA_PIDNAME.match(n) and n not in wanted),
+                      key=lambda n: ('rsyncd' not in n, '-server' not in n))
+
+    def running(self) -> bool:
+        return super().running() and not self.leftovers()
+
+    def members(self) -> list[str]:
+        return [pidname(s) for s in servers()] + [
+            'swift-' + d for d in daemons()]
 
     def ports(self) -> dict[str, int]:
         found = ports()
         if not memcached():
             del found['memcached']
+        if not rsync():
+            found.pop('rsync', None)
         return found
 
     def udp_ports(self) -> dict[str, int]:
         return {'log sink %s' % k: v for k, v in log_ports().items()}
 
     def healthy(self) -> bool:
-        return all(healthcheck(ports()[s]) for s in SERVERS) and info_ok()
+        return all(healthcheck(ports()[s]) for s in servers()) and info_ok()
 
     def configs(self) -> dict[str, str]:
         lp = log_ports()
+        taken: dict[int, str] = {}
+        for name, port in ports().items():
+            if port in taken:
+                raise LoopbackError(
+                    'swift: %s and %s would both listen on port %d (set n '
+                    'of LOOPBACK_SWIFT_REPLICAS uses the first set\'s ports '
+                    '+ %d(n-1)): move one with %s' % (
+                        taken[port], name, port, SET_PORT_STEP,
+                        self.port_variables))
+            taken[port] = name
 
-        def default(server: str) -> str:
+        def default(server: str, devices: Path = self.devices) -> str:
             return render('swift/default.conf', host=HOST,
                           port=ports()[server], user=getpass.getuser(),
-                          etc=self.etc, devices=self.devices,
+                          etc=self.etc, devices=devices,
                           log_port=lp[server])
         files = {'etc/swift.conf': render('swift/swift.conf')}
-        for server in ('account', 'container', 'object'):
-            files['etc/%s-server.conf' % server] = default(server) + render(
-                'swift/server.conf', server=server)
+        if replicas() == 1:
+            for server in STORAGE:
+                files['etc/%s.conf' % server_name(server)] = default(
+                    server) + render('swift/server.conf', server=server)
+        else:
+            files.update(self.replica_configs(default))
         pipeline = [f for f in PIPELINE if f != 'cache' or memcached()]
         files['etc/proxy-server.conf'] = default('proxy') + render(
             'swift/proxy-server.conf', pipeline=' '.join(pipeline),
@@ -210,16 +454,83 @@ class Swift(Service):
             memcached_port=ports()['memcached'])
         return files
 
+    def replica_configs(self, default) -> dict[str, str]:
+        """3 replicas: each set's server configuration files, with the
+        sections of its daemons; the rsync daemon's."""
+        files = {}
+        for n in range(1, replicas() + 1):
+            recon = self.base / 'recon' / str(n)
+            for server in STORAGE:
+                name = server + ('-%d' % n if n > 1 else '')
+                text = default(name, self.node(n)) + render(
+                    'swift/server.conf', server=server)
+                if server == 'object':
+                    text += render('swift/object-daemons.conf', recon=recon,
+                                   replicator_interval=(
+                                       OBJECT_REPLICATOR_INTERVAL))
+                else:
+                    text += render('swift/db-replicator.conf', server=server,
+                                   rsync_port=ports()['rsync'], recon=recon)
+                files['etc/%s.conf' % server_name(name)] = text
+        ids = ''
+        if os.geteuid() == 0:       # else rsync stays the user it is
+            ids = 'uid = root\ngid = root\n'
+        files['etc/rsyncd.conf'] = render(
+            'swift/rsyncd.conf', host=HOST, port=ports()['rsync'],
+            devices=self.devices, ids=ids,
+            log=self.base / 'logs' / 'rsyncd.log',
+            lock=self.base / 'rsyncd.lock')
+        return files
+
     def install(self) -> None:
         ensure_venv('swift', 'swift.proxy.server')
+
+    def start(self, clean: bool = False) -> None:
+        if not clean:
+            self.check_part_power()
+        super().start(clean)
+
+    def check_part_power(self) -> None:
+        """Refuse to rebuild the rings with another partition power (1 <->
+        3 replicas) over stored data: it would sit in partitions the
+        rings no longer have (objects not found, replicators failing)."""
+        stamp = self.etc / 'rings.json'
+        try:
+            built = json.loads(stamp.read_text())['part_power']
+        except (OSError, ValueError, KeyError):
+            return
+        stored = [d for d in self.devices.glob('d*/*')
+                  if d.name in ('accounts', 'containers', 'objects') and
+                  any(d.iterdir())]
+        if built != part_power() and stored:
+            raise LoopbackError(
+                'swift: the rings of %s have 2^%d partitions, '
+                'LOOPBACK_SWIFT_REPLICAS=%d needs 2^%d; the data stored '
+                'under %s would be lost to them: start with --clean to '
+                'wipe it (or keep the other LOOPBACK_SWIFT_REPLICAS, or use '
+                'another LOOPBACK_DIR)' % (
+                    self.etc, built, replicas(), part_power(), self.devices))
 
     def prepare(self, clean: bool) -> None:
         if clean and self.devices.exists():
             say('swift: wiping %s' % self.devices)
             shutil.rmtree(self.devices, ignore_errors=True)
-        for d in (self.etc, self.devices / 'd1', self.base / 'logs'):
+        disks = [self.devices / ('d%d' % n)
+                 for n in range(1, replicas() + 1)]
+        for d in [self.etc, self.base / 'logs'] + disks:
             d.mkdir(parents=True, exist_ok=True)
-        self.check_xattr(self.devices / 'd1')
+        for d in disks:
+            self.check_xattr(d)
+        if replicas() > 1:
+            for n in range(1, replicas() + 1):
+                link = self.node(n) / ('d%d' % n)
+                target = Path('..', '..', 'srv', 'd%d' % n)
+                if not link.is_symlink() or link.readlink() != target:
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    link.unlink(missing_ok=True)
+                    link.symlink_to(target)
+                (self.base / 'recon' / str(n)).mkdir(parents=True,
+                                                     exist_ok=True)
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)
@@ -234,9 +545,13 @@ class Swift(Service):
                 '--bare', '%d=%s' % (lp['access'], self.access_log),
                 '--bare', '%d=%s' % (lp['subrequests'],
                                      self.logs()['subrequests'])]
-        for server in SERVERS:
+        for server in servers():
             sink += ['--stamped', '%d=%s' % (lp[server],
                                              self.server_log(server))]
+        for daemon in daemons():    # same port as its server, own file
+            sink += ['--stamped', '%d/%s=%s' % (
+                lp[daemon_server(daemon)], daemon_section(daemon),
+                self.daemon_log(daemon))]
         spawned = {'swift-syslog-sink': logs / 'syslog-sink.log'}
         process.spawn('swift-syslog-sink', sink, spawned['swift-syslog-sink'],
                       self.base)
@@ -248,30 +563,113 @@ class Swift(Service):
             spawned['swift-memcached'] = logs / 'memcached.log'
             process.spawn('swift-memcached', cmd, logs / 'memcached.log',
                           self.base)
+        if rsync():
+            spawned['swift-rsyncd'] = logs / 'rsyncd.log'
+            process.spawn('swift-rsyncd', [
+                rsync(), '--daemon', '--no-detach',
+                '--config=%s' % (self.etc / 'rsyncd.conf')],
+                spawned['swift-rsyncd'], self.base)
         process.wait_until('swift', 'the syslog sink did not start',
                            ready.exists, spawned, 10)
-        bindir = venv_dir('swift') / 'bin'
-        for server in SERVERS:
-            name = 'swift-%s-server' % server
-            spawned[name] = self.server_log(server)
-            process.spawn(name, [str(bindir / name), str(
-                self.etc / ('%s-server.conf' % server))],
-                spawned[name], self.base)
-        for server in SERVERS:
-            process.wait_until(
-                'swift', 'swift-%s-server gave no healthy answer (GET '
-                '/healthcheck)' % server,
-                lambda port=ports()[server]: healthcheck(port), spawned, 30,
-                log=self.server_log(server))
+        for server in servers():
+            spawned[pidname(server)] = self.spawn_server(server)
+        for server in servers():
+            self.wait_server(server, spawned)
         process.wait_until('swift', 'GET %s gave no 200' % url('/info'),
                            info_ok, spawned, 30,
                            log=self.server_log('proxy'))
+        if rsync():
+            process.wait_until(
+                'swift', 'the rsync daemon listed no modules on port %d' %
+                ports()['rsync'], lambda: rsyncd_ok(ports()['rsync']),
+                spawned, 10)
+        started = {d: self.spawn_daemon(d) for d in daemons()}
+        for daemon, since in started.items():
+            self.wait_daemon(daemon, since, spawned)
+
+    def spawn_daemon(self, daemon: str) -> int:
+        """Start one daemon (no wait); where its log ended before."""
+        log = self.daemon_log(daemon)
+        since = log_size(log)
+        process.spawn('swift-' + daemon, [
+            str(venv_dir('swift') / 'bin' / 'python'), '-c', DAEMON_SCRIPT,
+            str(self.etc), 'swift-' + daemon_section(daemon),
+            str(self.server_conf(daemon_server(daemon)))], log, self.base)
+        return since
+
+    def wait_daemon(self, daemon: str, since: int,
+                    spawned: dict[str, Path]) -> None:
+        """Until it logged the end of its first pass (see FIRST_PASS)
+        through the syslog sink: it runs, and logs where it should."""
+        name = 'swift-' + daemon
+        spawned[name] = log = self.daemon_log(daemon)
+        pid = (process.read_pidfile(pids_dir() / (name + '.pid')) or
+               {}).get('pid', 0)
+        done = '%s: %s' % (daemon_section(daemon), FIRST_PASS[
+            daemon_section(daemon)] % {'pid': pid})
+        process.wait_until(
+            'swift', '%s did not log %r' % (name, done),
+            lambda: done in log_since(log, since), spawned, 30, log=log)
+
+    def spawn_server(self, server: str) -> Path:
+        """Start one server (no wait); its log."""
+        binary = venv_dir('swift') / 'bin' / ('swift-%s-server' % kind(
+            server))
+        log = self.server_log(server)
+        process.spawn(pidname(server), [str(binary), str(
+            self.server_conf(server))], log, self.base)
+        return log
+
+    def wait_server(self, server: str, spawned: dict[str, Path]) -> None:
+        process.wait_until(
+            'swift', '%s gave no healthy answer (GET /healthcheck)' %
+            pidname(server), lambda port=ports()[server]: healthcheck(port),
+            spawned, 30, log=self.server_log(server))
+
+    def up(self, name: str) -> None:
+        """Start one server or daemon of the running sets again (after
+        ``down``)."""
+        daemon = next((d for d in daemons() if 'swift-' + d == name), None)
+        server = daemon_server(daemon) if daemon else next(
+            s for s in servers() if pidname(s) == name)
+        pid = process.pidname_alive(name)
+        if pid:
+            say('%s: already running, pid %d' % (name, pid))
+            return
+        if not self.server_conf(server).exists() or \
+                not process.pidname_alive('swift-syslog-sink'):
+            raise LoopbackError('%s: swift is not running here (%s); start '
+                                'it first: python3 tools/loopback start swift'
+                                % (name, self.base))
+        if daemon:
+            try:
+                self.wait_daemon(daemon, self.spawn_daemon(daemon), {})
+            except LoopbackError as e:
+                process.stop_pidnames([name], quiet=True)
+                raise process.with_log_tail(e) from None
+            say('%s: running, pid %d' % (name, process.pidname_alive(name)))
+            return
+        check_ports_free(self.name, {server: ports()[server]},
+                         self.port_variables)
+        try:
+            self.wait_server(server, {name: self.spawn_server(server)})
+        except LoopbackError as e:
+            process.stop_pidnames([name], quiet=True)
+            raise process.with_log_tail(e) from None
+        say('%s: running, pid %d, on port %d' % (
+            name, process.pidname_alive(name), ports()[server]))
 
     def build_rings(self) -> None:
-        """One device per ring; built again only when the ports change."""
-        spec = {'host': HOST, 'part_power': PART_POWER, 'etc': str(self.etc),
-                'ports': {k: ports()[k]
-                          for k in ('account', 'container', 'object')}}
+        """One device per set of servers in each ring, as many replicas;
+        built again only when the ports or the replica count change."""
+        if replicas() == 1:
+            by_kind = {k: ports()[k] for k in STORAGE}
+        else:
+            by_kind = {k: [ports()[s] for s in servers() if kind(s) == k]
+                       for k in STORAGE}
+        spec = {'host': HOST, 'part_power': part_power(),
+                'etc': str(self.etc),
+                'ports': by_kind}
         stamp = self.etc / 'rings.json'
         rings = [self.etc / (k + '.ring.gz') for k in spec['ports']]
         wanted = json.dumps(spec, sort_keys=True)
