@@ -3,6 +3,8 @@
 #   memcached        Swift's cache (optional: Swift runs without it, ~2x slower)
 #   rabbitmq-server  the message broker of Mistral and Heat
 #   postgresql       the database of Mistral and Heat
+#   rsync            whole-database copies between Swift's replicas
+#                    (LOOPBACK_SWIFT_REPLICAS=3 only)
 # tools/loopback runs private instances of these on 127.0.0.1 with their
 # state under its state directory; the system services the packages bring
 # are neither needed nor touched.
@@ -12,6 +14,7 @@ command -v memcached >/dev/null || need+=(memcached)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || need+=(rabbitmq-server)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null ||
     need+=(postgresql)
+command -v rsync >/dev/null || need+=(rsync)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         apt-get update -qq

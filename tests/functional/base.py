@@ -107,8 +107,26 @@ class FunctionalTest(unittest.TestCase):
         super().setUpClass()
         cls.env = dict(os.environ)
         cls.env.update(loopback_env())
-        cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'])
         cls.tmp = tempfile.mkdtemp(prefix='tpc-func-')
+        other = os.environ.get('FUNCTIONAL_SWIFT_URL')
+        if other:
+            cls.use_swift(other)
+        cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'])
+
+    @classmethod
+    def use_swift(cls, url):
+        """Point the CLI (and Mistral's actions, which get the client's
+        endpoint) at another Swift, e.g. one with three replicas:
+        ``FUNCTIONAL_SWIFT_URL=http://127.0.0.1:28080/v1/AUTH_tripleo``."""
+        import yaml
+        with open(cls.env['OS_CLIENT_CONFIG_FILE']) as f:
+            clouds = yaml.safe_load(f)
+        clouds['clouds'][cls.env['OS_CLOUD']][
+            'object_store_endpoint_override'] = url
+        path = os.path.join(cls.tmp, 'clouds.yaml')
+        with open(path, 'w') as f:
+            yaml.safe_dump(clouds, f)
+        cls.env.update(OS_CLIENT_CONFIG_FILE=path, LOOPBACK_SWIFT_URL=url)
 
     @classmethod
     def tearDownClass(cls):
