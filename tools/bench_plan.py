@@ -78,6 +78,26 @@ class AccessLog(object):
         return count, received, methods
 
 
+def connection(url):
+    """A function giving each thread its own swiftclient Connection."""
+    from swiftclient import client as swift_client
+
+    local = threading.local()
+
+    def connect():
+        if not hasattr(local, 'conn'):
+            local.conn = swift_client.Connection(
+                preauthurl=url, preauthtoken='bench', retries=0)
+        return local.conn
+    return connect
+
+
+def plan_store(url):
+    """The project's PlanStore on ``url``."""
+    from tripleoplanclient.plan import store as store_mod
+    return store_mod.PlanStore(connection(url))
+
+
 def run(cmd, env):
     start = time.monotonic()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -102,20 +122,11 @@ def main():
     log = AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
-    from swiftclient import client as swift_client
     from tripleoplanclient.plan import files as files_mod
     from tripleoplanclient.plan import steps
-    from tripleoplanclient.plan import store as store_mod
 
-    local = threading.local()
-
-    def connect():
-        if not hasattr(local, 'conn'):
-            local.conn = swift_client.Connection(
-                preauthurl=url, preauthtoken='bench', retries=0)
-        return local.conn
-
-    store = store_mod.PlanStore(connect)
+    connect = connection(url)
+    store = plan_store(url)
     tmp = tempfile.mkdtemp(prefix='bench-plan-')
     own = []
     for i in range(3):

@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 
@@ -51,21 +50,11 @@ def main():
     log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
-    from swiftclient import client as swift_client
     from tripleoplanclient.plan import files as files_mod
     from tripleoplanclient.plan import record
     from tripleoplanclient.plan import steps as steps_mod
-    from tripleoplanclient.plan import store as store_mod
 
-    local = threading.local()
-
-    def connect():
-        if not hasattr(local, 'conn'):
-            local.conn = swift_client.Connection(
-                preauthurl=url, preauthtoken='bench', retries=0)
-        return local.conn
-
-    store = store_mod.PlanStore(connect)
+    store = bench_plan.plan_store(url)
     tmp = tempfile.mkdtemp(prefix='bench-record-')
     templates = os.path.join(tmp, 'templates')
     os.makedirs(templates)

@@ -92,23 +92,34 @@ class TestConcurrentWriters(test_deploy.DeployTest):
                                      len(ids) - 2, len(lost)))
 
 
-class TestKilledClient(test_deploy.DeployTest):
+class SlowDeployTest(test_deploy.DeployTest):
 
-    def test_a_killed_deploy_is_on_record_and_mended(self):
+    def slow_deploy(self, seconds):
+        """A deployed stack, then a deploy whose stack update takes
+        ``seconds``: ``(process, its -e file, when it began)`` once Heat
+        runs the update."""
         self.first_deploy()
         slow = self.write('%s/slow.yaml' % self.plan,
-                          'parameter_defaults:\n  Wait: 40\n'
-                          '  Extra: slow\n')
+                          'parameter_defaults:\n  Wait: %d\n'
+                          '  Extra: slow\n' % seconds)
+        began = time.monotonic()
         proc = subprocess.Popen(
             ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
              slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=self.env, stdin=subprocess.DEVNULL, start_new_session=True)
-        # 20 s into the deploy, once Heat runs it, the client dies.
-        deadline = time.monotonic() + 120
+            env=self.env, stdin=subprocess.DEVNULL, text=True,
+            start_new_session=True)
         while (self.stack() or {}).get('stack_status') != \
-                'UPDATE_IN_PROGRESS' and time.monotonic() < deadline:
+                'UPDATE_IN_PROGRESS' and time.monotonic() < began + 120:
             time.sleep(0.5)
-        time.sleep(max(0, 20 - (time.monotonic() - deadline + 120)))
+        return proc, slow, began
+
+
+class TestKilledClient(SlowDeployTest):
+
+    def test_a_killed_deploy_is_on_record_and_mended(self):
+        proc, slow, began = self.slow_deploy(40)
+        # 20 s into the deploy, once Heat runs it, the client dies.
+        time.sleep(max(0, 20 - (time.monotonic() - began)))
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         self.assertEqual('UPDATE_IN_PROGRESS', self.stack()['stack_status'])
@@ -150,21 +161,10 @@ def _finish(proc):
     return proc.returncode, out, err
 
 
-class TestInterruptedClient(test_deploy.DeployTest):
+class TestInterruptedClient(SlowDeployTest):
 
     def test_ctrl_c_leaves_an_unknown_step_that_heat_settles(self):
-        self.first_deploy()
-        slow = self.write('%s/slow.yaml' % self.plan,
-                          'parameter_defaults:\n  Wait: 15\n'
-                          '  Extra: slow\n')
-        proc = subprocess.Popen(
-            ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
-             slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=self.env, stdin=subprocess.DEVNULL, text=True)
-        deadline = time.monotonic() + 120
-        while (self.stack() or {}).get('stack_status') != \
-                'UPDATE_IN_PROGRESS' and time.monotonic() < deadline:
-            time.sleep(0.5)
+        proc, _, _ = self.slow_deploy(15)
         time.sleep(2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
