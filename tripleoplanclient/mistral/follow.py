@@ -24,9 +24,13 @@ def follow(store, heat, req, started):
     found = {k: started.get(k) for k in ('operation', 'fingerprint',
                                          'swift_gets', 'files')}
     if stack is None or stack.id != started.get('stack_id'):
+        # Deleted (perhaps with its plan): nothing more to learn, and no
+        # reason to look again.
         outcome = {'status': 'UNKNOWN',
                    'reason': 'stack %s is gone' % started.get('stack_id')}
-        store.write_outcome(plan, step_id, outcome, found, final=False)
+        if store.listing(plan, prefix=record_mod.OUTCOME_PREFIX)[1] \
+                is not None:
+            store.write_outcome(plan, step_id, outcome, found, final=False)
         return {'done': True, 'status': outcome['status']}
     outcome = {'status': 'SUCCESS' if stack.stack_status.endswith(
         '_COMPLETE') else 'FAILED', 'stack_status': stack.stack_status,

@@ -69,15 +69,16 @@ class StackCommand(base.Command, command.ShowOne):
         services = self.services(parsed_args)
         templates = getattr(parsed_args, 'templates', None)
         # Read once: -e paths are relative to the recorded templates.
-        history = self.stored_history(services.store, plan)
-        recorded = history[1].state['templates'] if history else None
+        listed = services.store.listing(plan)
+        history = operations.read_history(services.store, plan, listed)
+        recorded = history[1].state['templates'] if history[1] else None
         files = base.plan_files(parsed_args, templates or recorded,
                                 with_tree=bool(templates))
         prepared = operations.prepare(
             services, self.action, plan, files,
             parsed_args.remove_environments,
             stage=getattr(parsed_args, 'stage', None),
-            with_templates=bool(templates), history=history)
+            with_templates=bool(templates), listed=listed, history=history)
         if parsed_args.dry_run:
             return self.dry_run_result(plan, operations.describe(
                 prepared, renders_on_create=services.renderer is not None))
@@ -123,15 +124,6 @@ class StackCommand(base.Command, command.ShowOne):
             (step.get('render') or {}).get('state') == 'SUCCESS' or
             (step.get('plan_created') or {}).get('rendered', False),
             outcome['status'])
-
-    @staticmethod
-    def stored_history(store, plan):
-        """``(rows, head)`` of the plan, or None: prepare() says what to do
-        then."""
-        try:
-            return store.history(plan)
-        except exceptions.CommandError:
-            return None
 
 
 class Deploy(StackCommand):

@@ -72,12 +72,12 @@ def request(conn, method, suffix, body, content_type):
         return resp.status_code, None
 
 
-_NO_VERDICT = 'HTTP %d, no bulk verdict'
+_NO_VERDICT = ', no bulk verdict'
 
 
 def no_verdict(failed):
     """True when Swift answered without a verdict: no bulk middleware."""
-    return all(s.endswith(_NO_VERDICT[-16:]) for _, s in failed)
+    return all(s.endswith(_NO_VERDICT) for _, s in failed)
 
 
 def extract_archive(conn, plan, batch):
@@ -94,7 +94,7 @@ def extract_archive(conn, plan, batch):
         conn, 'PUT', '/' + parse.quote(plan) + '?extract-archive=tar',
         buf.getvalue(), 'application/x-tar')
     if result is None:
-        return [(n, _NO_VERDICT % status_code) for n in batch]
+        return [(n, 'HTTP %d%s' % (status_code, _NO_VERDICT)) for n in batch]
     failed = [(name, status) for name, status in result.get('Errors', [])]
     status = result.get('Response Status', '')
     if not failed and (not status.startswith('2') or result.get(

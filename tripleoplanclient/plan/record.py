@@ -63,7 +63,6 @@ _SECRET_ASSIGNMENT = re.compile(
     r'^(--?[\w-]*(?:password|secret|token|key)[\w-]*=).*$', re.IGNORECASE)
 _NAME = re.compile(r'^%s\d{8}T\d{12}Z-([0-9a-f]{12})\.yaml$'
                    % re.escape(LOG_PREFIX))
-_ID = re.compile(r'^(?:[0-9a-f]{12}|\d+)$')
 
 
 # -- state -------------------------------------------------------------
@@ -240,13 +239,6 @@ def dump(value):
     return content.dump_yaml(value)
 
 
-def with_outcome(step, outcome):
-    """The step as its final outcome (an outcome object) tells it."""
-    if outcome:
-        step = dict(step, outcome=dict(step['outcome'], **outcome))
-    return step
-
-
 def row(step, number):
     """A history row: the step without its bulky parts, and its number."""
     out = {k: v for k, v in step.items()
@@ -279,21 +271,6 @@ def last_stack(history):
             return {'fingerprint': row['stack'].get('fingerprint'),
                     'updated': row['stack'].get('updated')}
     return None
-
-
-def find(history, ref):
-    """The row ``ref`` names: a step number, or a step id (or its start)."""
-    ref = str(ref).strip()
-    if ref.isdigit() and 0 < int(ref) <= len(history):
-        return history[int(ref) - 1]
-    matches = [r for r in history if len(ref) >= 4 and
-               str(r['id']).startswith(ref)]
-    if len(matches) == 1:
-        return matches[0]
-    raise exceptions.CommandError(
-        '--step %s: no such step (the plan has steps 1 to %d; give a number '
-        'or an id from "openstack overcloud plan show-history").'
-        % (ref, len(history)))
 
 
 # -- version 1 ---------------------------------------------------------

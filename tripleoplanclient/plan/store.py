@@ -161,16 +161,23 @@ class PlanStore(object):
         rows, state, _, imported = record_mod.load_cache(data, plan)
         return record_mod.Head(state, 0, None, imported)
 
-    def history(self, plan):
+    def history(self, plan, listed=None):
         """``(rows, head)``: every step as a history row, and what a next
         step builds on.
 
         Reads the cache and the list of steps, fetches only the steps the
         cache lacks, fills in outcomes written since, and mends the cache
         with the steps old enough that no write still in flight can come
-        before them.
+        before them. ``listed``: the plan's whole listing (``listing()``),
+        when the caller has it: the steps and outcomes are taken from it.
         """
-        found = self.log(plan)
+        if listed is None:
+            found = self.log(plan)
+        elif listed[1] is None or not layout.is_plan(listed[0]):
+            found = None
+        else:
+            found = (listed[0].get('date'),
+                     record_mod.ordered(listed[1].values()))
         data = None if found is None else self.get(plan, record_mod.PATH)
         if found is None or (data is None and not found[1]):
             raise self._missing(plan)
@@ -208,7 +215,7 @@ class PlanStore(object):
                                        len(rows) + 1))
         if state is None:
             state = record_mod.new_state()
-        self._outcomes(plan, rows)
+        self._outcomes(plan, rows, listed and listed[1])
         frozen = record_mod.settled(rows[len(imported):], entries, date)
         if frozen > keep:
             cache = record_mod.dump_cache(
@@ -222,13 +229,16 @@ class PlanStore(object):
                                      ids[-1] if ids else None,
                                      [] if entries else imported)
 
-    def _outcomes(self, plan, rows):
+    def _outcomes(self, plan, rows, listing=None):
         """Outcomes written after their step (stack operations)."""
         open_rows = {r['id']: r for r in rows if r.get('stack') and
                      r['outcome']['status'] not in record_mod.FINAL}
         if not open_rows:
             return
-        _, names = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
+        if listing is None:
+            _, listing = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
+        names = [n for n in listing or ()
+                 if n.startswith(record_mod.OUTCOME_PREFIX)]
         best = {}
         for name in sorted(names or ()):       # final after partial
             step_id, _ = record_mod.outcome_id(name)

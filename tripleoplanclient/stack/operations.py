@@ -129,12 +129,17 @@ class Prepared(object):
         return lines + (diff or ['  (the same environment list)'])
 
 
-def _history(store, plan, headers, listing):
-    """``(rows, head)`` of an existing plan, else ``(None, None)``."""
+def read_history(store, plan, listed):
+    """``(rows, head)`` of an existing plan, else ``(None, None)``.
+
+    ``listed``: the plan's listing (``store.listing()``), read once for
+    the record and for the comparison of files.
+    """
+    headers, listing = listed
     if listing is None or not layout.is_plan(headers):
         return None, None
     try:
-        return store.history(plan)
+        return store.history(plan, listed)
     except exceptions.CommandError:
         if record_mod.PATH in listing or any(
                 n.startswith(record_mod.LOG_PREFIX) for n in listing):
@@ -143,13 +148,14 @@ def _history(store, plan, headers, listing):
 
 
 def prepare(services, action, plan, files, remove=(), stage=None,
-            with_templates=False, history=None):
+            with_templates=False, listed=None, history=None):
     """Check and work out one step; writes nothing. Returns ``Prepared``.
 
     ``files``: plan.files.PlanFiles of what the user named, the whole
     templates tree too when ``with_templates`` (deploy --templates).
     ``remove``: the --remove-environment values (local or plan paths).
-    ``history``: ``(rows, head)`` when the caller read them already.
+    ``listed``, ``history``: the plan's listing and ``read_history()``,
+    when the caller read them already.
     """
     store = services.store
     stack = _stack(services, plan)
@@ -157,9 +163,9 @@ def prepare(services, action, plan, files, remove=(), stage=None,
         raise exceptions.CommandError(
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
             '%s" first. Nothing was changed.' % (plan, plan))
-    headers, listing = store.listing(plan)
-    rows, head = history if history and history[1] and listing is not None \
-        else _history(store, plan, headers, listing)
+    listed = listed or store.listing(plan)
+    headers, listing = listed
+    rows, head = history or read_history(store, plan, listed)
     check_idle(services, plan, rows, stack)
     if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:

@@ -80,3 +80,20 @@ class TestWorkbook(fakes.HttpTestCase):
                          follow_task['input'])
         self.assertNotIn('on-success', book['workflows']['render']['tasks'][
             'render'])
+
+
+class TestGone(fakes.HttpTestCase):
+
+    def test_a_deleted_stack_and_plan_end_the_following(self):
+        self.m.get(fakes.SWIFT + '/p', status_code=404)
+        self.m.get(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
+                   status_code=404)
+        self.m.get(HEAT + '/stacks/p', status_code=404, headers=fakes.JSON,
+                   json={'code': 404, 'error': {'message': 'not found'}})
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=[], step='abc',
+            heat_url=HEAT))
+        self.assertEqual({'done': True, 'status': 'UNKNOWN'}, follow.follow(
+            fakes.plan_store(), fakes.heat_client(), req, STARTED))
+        self.assertEqual([], [h for h in self.m.request_history
+                              if h.method == 'PUT'])

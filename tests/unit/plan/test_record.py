@@ -96,17 +96,6 @@ class TestNamesAndOrder(unittest.TestCase):
         self.assertEqual([first, second, c['id']], [
             record.id_of(e['name']) for e in record.ordered(entries)])
 
-    def test_a_step_is_found_by_number_or_id(self):
-        history = rows(step(add=['a']), step(add=['b']))
-        self.assertIs(history[1], record.find(history, '2'))
-        self.assertIs(history[0], record.find(history, history[0]['id']))
-        self.assertIs(history[0], record.find(history,
-                                              history[0]['id'][:6]))
-        for ref in ('0', '3', 'zzzz', ''):
-            with self.assertRaisesRegex(exceptions.CommandError,
-                                        'steps 1 to 2'):
-                record.find(history, ref)
-
 
 class TestHistoryRows(unittest.TestCase):
 
