@@ -196,7 +196,10 @@ class Workflows(object):
             summary = _output(execution).get('render') or {}
             entry.update(outputs=summary.get('outputs', 0),
                          written=len(summary.get('written', [])),
-                         removed=len(summary.get('removed', [])))
+                         removed=len(summary.get('removed', [])),
+                         # for the step's tree; not kept in the entry
+                         hashes=summary.get('hashes') or {},
+                         removed_paths=summary.get('removed', []))
             self._progress(
                 'Rendered %d templates in %.1f s: %d written, %d stale '
                 'removed' % (entry['outputs'], self._clock() - started,

@@ -255,7 +255,24 @@ class FakeSwift(object):
         return self.objects[name][0]
 
     def _put(self, request, context):
+        from urllib import parse
         name = self._path(request)
+        source = request.headers.get('X-Copy-From')
+        if source is not None:
+            # Server-side copy; If-Match applies to the source, as in Swift.
+            source = parse.unquote(source if isinstance(source, str)
+                                   else source.decode())
+            source = source.split('/', 2)[2]
+            self.requests.append(('COPY', name))
+            match = request.headers.get('If-Match')
+            match = match.decode() if isinstance(match, bytes) else match
+            if source not in self.objects:
+                context.status_code = 404
+            elif match and content.md5(self.objects[source][0]) != match:
+                context.status_code = 412
+            else:
+                self.store(name, self.objects[source][0])
+            return ''
         self.requests.append(('PUT', name))
         self.store(name, request.body if isinstance(request.body, bytes)
                    else (request.body or b'').encode()

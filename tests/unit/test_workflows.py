@@ -43,11 +43,15 @@ class WorkflowsTest(fakes.HttpTestCase):
     def test_render_success_reports_the_summary(self):
         self.workflow()
         gets = self.execution(['RUNNING', 'SUCCESS'], output={'render': {
-            'outputs': 50, 'written': ['a.yaml'], 'removed': []}})
+            'outputs': 50, 'written': ['a.yaml'], 'removed': ['b.yaml'],
+            'hashes': {'a.yaml': 'm1'}}})
         entry = self.wf.render('p', 'http://swift/v1/A',
                                {'roles_data': 'r.yaml'}, 60)
+        # The hashes and paths are for the step's tree (plan.steps).
         self.assertEqual({'execution': 'e1', 'state': 'SUCCESS',
-                          'outputs': 50, 'written': 1, 'removed': 0}, entry)
+                          'outputs': 50, 'written': 1, 'removed': 1,
+                          'hashes': {'a.yaml': 'm1'},
+                          'removed_paths': ['b.yaml']}, entry)
         self.assertEqual(2, gets.call_count)
         body = self.m.request_history[1].json()
         self.assertEqual(workflows.RENDER, body['workflow_name'])

@@ -3,7 +3,9 @@
 Reads only what rendering needs (the jinja sources, the includes they pull,
 roles, networks and excludes), renders once, writes the outputs that
 changed in one batch and removes the outputs of the previous render that
-are no longer produced (a role or a network was removed).
+are no longer produced (a role or a network was removed). What it replaces
+or removes is kept first (``plan.tree``), so earlier steps stay
+reproducible.
 """
 
 import concurrent.futures
@@ -15,6 +17,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
+from tripleoplanclient.plan import tree
 
 
 def render_plan(store, plan, inputs=None, workers=8, cache=None):
@@ -70,6 +73,9 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
                if listing.get(p, {}).get('hash') != hashes[p]}
     stale = sorted(p for p in set(last_outputs) - set(outputs)
                    if p in listing and not rendering.is_source(p))
+    # What earlier steps rendered stays reproducible.
+    store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
+                      if p in listing}, tree.kept(listing))
     store.write(plan, changed)
     for data in changed.values():     # the deploy that follows reads them
         cache.put(data)
@@ -80,5 +86,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
 
 
 def _summary(outputs, written, removed, roles, networks):
+    """``hashes``: every output's MD5, for the step's record of the tree."""
     return {'outputs': len(outputs), 'written': sorted(written),
-            'removed': removed, 'roles_data': roles, 'network_data': networks}
+            'removed': removed, 'roles_data': roles, 'network_data': networks,
+            'hashes': dict(outputs)}

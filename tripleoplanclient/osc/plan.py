@@ -16,6 +16,13 @@ STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'environments',
                    'outcome')
+FILE_COLUMNS = ('path', 'md5', 'environment', 'source')
+
+
+def add_step_option(parser, required, what):
+    parser.add_argument('--step', metavar='<step>', required=required,
+                        help='%s: its number in "overcloud plan show-history"'
+                             ' or its id.' % what)
 
 
 def step_result(plan, state, step):
@@ -113,11 +120,15 @@ class AmendPlan(base.Command, command.ShowOne):
 
 
 class ShowPlanHistory(base.Command, command.Lister):
-    _description = 'Show the life cycle story of a deployment plan'
+    _description = ('Show the life cycle story of a deployment plan, or '
+                    'every file of the plan after one step')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        add_step_option(parser, False, 'List every file of the plan (path, '
+                        'MD5, place in the environment list, local source) '
+                        'as it stood after this step')
         return parser
 
     def take_action(self, parsed_args):
@@ -128,6 +139,16 @@ class ShowPlanHistory(base.Command, command.Lister):
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
+        if parsed_args.step is not None:
+            from tripleoplanclient.plan import past
+            at = past.at(store, plan, parsed_args.step)
+            files = past.files(store, at)
+            self.progress('Plan %s after step %d (%s, %s): %d files, %d '
+                          'environment files.' % (
+                              plan, at.row['step'], at.row['id'],
+                              at.row['action'], len(files),
+                              len(at.state['environments'])))
+            return FILE_COLUMNS, files
         rows, _ = store.history(plan)
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
@@ -226,6 +247,9 @@ class ExportPlan(base.Command, command.ShowOne):
                                  '<plan>.tar.gz).')
         parser.add_argument('--force-overwrite', action='store_true',
                             help='Overwrite an existing output file.')
+        add_step_option(parser, False, 'Export the plan as it stood after '
+                        'this step (its files and the steps up to it; the '
+                        'same bytes whenever made)')
         return parser
 
     def take_action(self, parsed_args):
@@ -239,21 +263,65 @@ class ExportPlan(base.Command, command.ShowOne):
                 'Output file %s exists; pass --force-overwrite to replace '
                 'it.' % output)
         store = self.plan_store()
+        if parsed_args.step is not None:
+            from tripleoplanclient.plan import past
+            at = past.at(store, plan, parsed_args.step)
+            count = _write_atomically(
+                output, lambda f: past.export(store, at, f))
+            return (('plan', 'step', 'id', 'file', 'objects', 'bytes'),
+                    (plan, at.row['step'], at.row['id'], output, count,
+                     os.path.getsize(output)))
         headers, listing = store.listing(plan)
         if listing is None or not layout.is_plan(headers):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
                 'list".' % plan)
-        # Write beside the target and rename: no half-written tarball.
-        fd, partial = tempfile.mkstemp(
-            prefix='.%s.' % os.path.basename(output),
-            dir=os.path.dirname(output))
-        try:
-            with os.fdopen(fd, 'wb') as f:
-                store.export(plan, listing, f)
-            os.replace(partial, output)
-        except BaseException:
-            os.unlink(partial)
-            raise
+        _write_atomically(output, lambda f: store.export(plan, listing, f))
         return (('plan', 'file', 'objects', 'bytes'),
                 (plan, output, len(listing), os.path.getsize(output)))
+
+
+def _write_atomically(output, write):
+    """Write beside the target and rename: no half-written tarball."""
+    fd, partial = tempfile.mkstemp(prefix='.%s.' % os.path.basename(output),
+                                   dir=os.path.dirname(output))
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            result = write(f)
+        os.replace(partial, output)
+    except BaseException:
+        os.unlink(partial)
+        raise
+    return result
+
+
+class RestorePlan(base.Command, command.ShowOne):
+    _description = ('Make a deployment plan what it was after a past step '
+                    '(a new step; the next deploy applies it)')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        add_step_option(parser, True, 'The step to go back to')
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.plan import past
+
+        plan = layout.check_name(parsed_args.plan)
+        store = self.plan_store()
+        at = past.at(store, plan, parsed_args.step)
+        self.check_idle(store, plan, at.rows)
+        step = past.restore(store, at)
+        if step is None:
+            self.progress('Plan %s is already as it was after step %d: no '
+                          'step recorded.' % (plan, at.row['step']))
+        else:
+            self.progress('Plan %s restored to step %d (%s): %d files put '
+                          'back, %d removed. The next deploy applies it.' % (
+                              plan, at.row['step'], at.row['id'],
+                              step['objects']['added']
+                              + step['objects']['changed'],
+                              step['objects']['removed']))
+        return step_result(plan, at.head.state, step)

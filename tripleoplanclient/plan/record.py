@@ -39,6 +39,7 @@ import yaml
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import tree as tree_mod
 
 VERSION = 2
 PATH = layout.RECORD_DIR + 'environments.yaml'
@@ -71,7 +72,7 @@ def new_state(templates=None):
     """The state of a plan before its first step."""
     return {'environments': [], 'files': {}, 'inputs': {},
             'templates': templates, 'render': None, 'stack': None,
-            'created': False}
+            'created': False, 'tree': None}
 
 
 def amended(current, add, remove):
@@ -104,9 +105,19 @@ def apply(state, step):
     for path in change.get('drop_files') or ():
         state['files'].pop(path, None)
     state['inputs'].update(change.get('inputs') or {})
+    for kind in change.get('drop_inputs') or ():
+        state['inputs'].pop(kind, None)
+    tree = state.get('tree')
+    if change.get('tree_base') is not None:
+        # A step that set the whole tree (create, restore, adopting a plan
+        # made before trees were recorded).
+        tree = {'base': change['tree_base'], 'changes': {}}
+    state['tree'] = tree_mod.merged(tree, change.get('tree'))
     if change.get('templates'):
         state['templates'] = change['templates']
-    if step.get('render'):
+    if 'render_state' in change:
+        state['render'] = change['render_state']
+    elif step.get('render'):
         state['render'] = step['render'].get('state')
     if step.get('stack'):
         state['stack'] = step['id']

@@ -9,6 +9,7 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import tree as tree_mod
 
 
 def _manifest(files, paths):
@@ -30,24 +31,31 @@ def _diff(stored_md5, objects):
     return sorted(added), sorted(changed)
 
 
-def sync(store, plan, files, listing):
+def sync(store, plan, files, listing, extra=None):
     """Write what ``files`` holds that ``listing`` lacks or has otherwise.
 
     One listing in, one batch out: returns ``(added, changed)``. Objects
     the plan holds and ``files`` does not (rendered templates, the record,
-    earlier user files) are left alone.
+    earlier user files) are left alone; the content of the changed ones is
+    kept first. ``extra``: record objects to write in the same batch.
     """
     added, changed = _diff(
         lambda p: listing[p]['hash'] if p in listing else None,
         files.objects)
-    store.write(plan, {p: files.objects[p] for p in added + changed})
+    store.keep(plan, {p: listing[p]['hash'] for p in changed},
+               tree_mod.kept(listing))
+    objects = {p: files.objects[p] for p in added + changed}
+    objects.update(extra or {})
+    store.write(plan, objects)
     return added, changed
 
 
-def render_step(render, plan, step, inputs):
+def render_step(render, plan, step, inputs, view=None):
     """Render after the objects landed; the entry and outcome go in the step.
 
     ``inputs``: the roles / networks paths in force once the step lands.
+    ``view``: the tree before the step (``tree.View``); what the render
+    wrote and removed is the step's change of the tree too.
 
     ``render`` is None with --no-render: the step says SKIPPED and the next
     step that can render will.
@@ -56,6 +64,13 @@ def render_step(render, plan, step, inputs):
         step['render'] = {'state': 'SKIPPED'}
         return step
     step['render'] = render(plan, inputs)
+    hashes = step['render'].pop('hashes', None)
+    removed = step['render'].pop('removed_paths', None) or ()
+    if hashes is not None:
+        delta = view.delta(hashes, removed) if view is not None and \
+            view.known else dict(hashes, **{p: None for p in removed})
+        tree = step['change'].setdefault('tree', {})
+        tree.update((p, h) for p, h in delta.items() if p not in tree)
     if step['render']['state'] != 'SUCCESS':
         step['outcome']['status'] = 'FAILED'
         step['outcome']['reason'] = 'render %s: %s' % (
@@ -112,13 +127,17 @@ def create(store, plan, files, render=None):
         listing = {}
     # A container without a successful create is a create that stopped
     # half-way: carry on from what already landed.
-    added, changed = sync(store, plan, files, listing)
+    full = {p: content.md5(d) for p, d in files.objects.items()}
+    name, snapshot, base = tree_mod.snapshot(full)
+    added, changed = sync(store, plan, files, listing, {name: snapshot})
     step = record_mod.make_step(
         'create', {'environments': {'set': list(files.environments)},
                    'files': _manifest(files, files.sources),
                    'inputs': dict(files.inputs),
-                   'templates': files.templates}, added, changed)
-    render_step(render, plan, step, files.inputs)
+                   'templates': files.templates,
+                   'tree_base': base}, added, changed)
+    render_step(render, plan, step, files.inputs,
+                tree_mod.View.of_full(full))
     store.commit(plan, step, head)
     _raise_if_failed(plan, step)
     return step, after(head, step)
@@ -156,49 +175,84 @@ def _needs_render(state, paths, inputs):
 class Change(object):
     """What a step would change in a plan, worked out before writing.
 
-    Files are compared with what Swift holds: its listing when given
-    (templates too), else the MD5s the record says the plan's own writes
-    left there.
+    What to write is decided against what Swift holds: its listing when
+    given (templates too), else the MD5s the record says the plan's own
+    writes left there. What the step records is decided against the
+    record (``view``: the tree before the step, read only if a path is
+    not a known user file), so that a file a stopped command left in
+    Swift is still on record once a step lands.
     """
 
-    def __init__(self, state, files, remove=(), listing=None):
+    def __init__(self, state, files, remove=(), listing=None, view=None):
+        known = state['files']
+
+        def recorded(p):
+            if p in known:
+                return known[p]['md5']
+            if p.startswith(layout.USER_FILES):
+                return None     # every user file of the tree is known
+            return view.md5(p) if view is not None else None
+
         if listing is not None:
             def stored(p):
                 return listing[p]['hash'] if p in listing else None
         else:
-            known = state['files']
-
-            def stored(p):
-                return known[p]['md5'] if p in known else None
+            stored = recorded
         self.files = files
+        self.view = view
         self.remove = list(remove)
         self.added, self.changed = _diff(stored, files.objects)
+        # The content these replace, to keep before they are written.
+        self.replaced = {p: stored(p) for p in self.changed}
+        self.kept = tree_mod.kept(listing) if listing is not None else ()
+        _, recorded_changed = _diff(recorded, files.objects)
+        self.noted = sorted(set(self.added + self.changed
+                                + recorded_changed))
         self.environments = record_mod.amended(
             state['environments'], files.environments, remove)
         self.inputs = dict(files.inputs)
-        self.empty = not (self.added or self.changed) and \
+        self.empty = not self.noted and \
             self.environments == state['environments'] and all(
                 state['inputs'].get(k) == v for k, v in self.inputs.items())
-        self.renders = _needs_render(state, self.added + self.changed,
-                                     self.inputs)
+        self.renders = _needs_render(state, self.noted, self.inputs)
         self.render_inputs = dict(state['inputs'], **self.inputs)
         self.templates = None       # set when the step moves the tree
 
     def objects(self):
         return {p: self.files.objects[p] for p in self.added + self.changed}
 
+    def keep(self, store, plan):
+        """Keep the content the step is about to replace."""
+        store.keep(plan, self.replaced, self.kept)
+
     def write(self, store, plan):
+        self.keep(store, plan)
         store.write(plan, self.objects())
 
     def step(self, action, **details):
         change = {'environments': {'add': list(self.files.environments),
                                    'remove': self.remove},
-                  'files': _manifest(self.files, self.added + self.changed),
-                  'inputs': self.inputs}
+                  'files': _manifest(self.files, self.noted),
+                  'inputs': self.inputs,
+                  'tree': {p: content.md5(self.files.objects[p])
+                           for p in self.noted}}
         if self.templates:
             change['templates'] = self.templates
         return record_mod.make_step(action, change, self.added, self.changed,
                                     **details)
+
+
+def adopt(store, plan, step, state, listing=None):
+    """Give a plan made before trees were recorded its tree, on its next
+    step: the container as it is (one listing, when none is at hand).
+    Returns the snapshot object to write with the step."""
+    if state.get('tree') is not None or not state.get('created'):
+        return {}
+    if listing is None:
+        _, listing = store.listing(plan)
+    name, data, md5 = tree_mod.snapshot(tree_mod.of_listing(listing or {}))
+    step['change']['tree_base'] = md5
+    return {name: data}
 
 
 def amend(store, plan, head, files, remove=(), render=None,
@@ -209,20 +263,23 @@ def amend(store, plan, head, files, remove=(), render=None,
     when a rendering input changed (or the last render did not succeed);
     without one, the files and the step go to Swift in one request.
     """
-    change = Change(head.state, files, remove)
+    view = store.view(plan, head.state.get('tree'))
+    change = Change(head.state, files, remove, view=view)
     if change.empty:
         return None
     renders = change.renders and not no_render
     if renders:
         render.check()
     step = change.step('amend')
+    extra = adopt(store, plan, step, head.state)
     if renders:
         change.write(store, plan)
-        render_step(render, plan, step, change.render_inputs)
-        store.commit(plan, step, head)
+        render_step(render, plan, step, change.render_inputs, view)
+        store.commit(plan, step, head, extra)
     else:
         if change.renders:
             render_step(None, plan, step, change.render_inputs)
-        store.commit(plan, step, head, change.objects())
+        change.keep(store, plan)
+        store.commit(plan, step, head, dict(change.objects(), **extra))
     _raise_if_failed(plan, step)
     return step

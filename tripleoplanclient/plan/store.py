@@ -7,15 +7,19 @@ decided by ``steps`` and ``files``.
 """
 
 import concurrent.futures
+import gzip
 import io
 import logging
 import tarfile
+import time
+from urllib import parse
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import tree as tree_mod
 
 LOG = logging.getLogger(__name__)
 
@@ -351,6 +355,44 @@ class PlanStore(object):
         with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
             return [r for r in pool.map(put, sorted(objects)) if r]
 
+    def keep(self, plan, replaced, kept=()):
+        """Copy, inside Swift, the content about to be replaced or deleted
+        to its kept name, so that the steps that used it stay reproducible.
+
+        ``replaced``: ``{path: MD5 it holds}``; ``kept``: MD5s known to be
+        kept already. A copy happens only while the object still holds
+        that MD5 (``If-Match`` applies to the source): content changed
+        outside a step is not what any step used.
+        """
+        wanted = {p: m for p, m in replaced.items()
+                  if m and m not in kept and tree_mod.in_tree(p)}
+
+        def copy(path):
+            md5 = wanted[path]
+            try:
+                self._swift('put_object', plan, tree_mod.kept_name(md5), b'',
+                            headers={'X-Copy-From': _source(plan, path),
+                                     'If-Match': md5})
+            except _client_exception() as exc:
+                if self._status(exc) not in (404, 412):
+                    raise exceptions.CommandError(
+                        'Cannot keep the content of %s in plan %s before '
+                        'replacing it (%s); nothing was changed.'
+                        % (path, plan, exc))
+                LOG.warning('%s of plan %s no longer holds %s: nothing to '
+                            'keep', path, plan, md5)
+
+        by_md5 = {}
+        for path, md5 in sorted(wanted.items()):
+            by_md5.setdefault(md5, path)     # one copy per content
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            list(pool.map(copy, sorted(by_md5.values())))
+        return len(by_md5)
+
+    def view(self, plan, tree):
+        """A ``tree.View`` of a recorded tree of ``plan``."""
+        return tree_mod.View.of_store(self, plan, tree)
+
     def commit(self, plan, step, head, objects=None):
         """Write ``objects`` and then ``step``, under its own name.
 
@@ -359,8 +401,15 @@ class PlanStore(object):
         Nothing is overwritten, so no concurrent writer can lose it.
         """
         record_mod.seal(step, head)
-        data = record_mod.dump(step)
         objects = dict(objects or {})
+        tree = step['state'].get('tree')
+        if tree and len(tree['changes']) > tree_mod.COMPACT:
+            # Fold the changes into a new snapshot: the next reader of this
+            # state needs one small step object and one snapshot.
+            name, snap, md5 = tree_mod.snapshot(self.view(plan, tree).full())
+            objects[name] = snap
+            step['state']['tree'] = {'base': md5, 'changes': {}}
+        data = record_mod.dump(step)
         # Asked without /info first: a cluster without bulk answers with no
         # verdict, and the files then go one by one.
         if objects and (self._info is None or 'bulk_upload' in self._info) \
@@ -387,6 +436,24 @@ class PlanStore(object):
         return step
 
     # -- deleting and exporting -----------------------------------------
+
+    def copy_objects(self, plan, sources, md5s):
+        """Copy, inside Swift, ``{name: source name}``; each source must
+        still hold the MD5 ``md5s[name]`` (else nothing is copied from it
+        and the copy fails clearly)."""
+        def copy(name):
+            try:
+                self._swift('put_object', plan, name, b'', headers={
+                    'X-Copy-From': _source(plan, sources[name]),
+                    'If-Match': md5s[name]})
+                return None
+            except _client_exception() as exc:
+                return name, '%s %s' % (exc.http_status, exc.http_reason)
+
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            failed = [r for r in pool.map(copy, sorted(sources)) if r]
+        if failed:
+            self._rejected(plan, sources, failed)
 
     def delete_objects(self, plan, names):
         """Delete objects: bulk-delete requests when offered, else DELETEs."""
@@ -420,30 +487,54 @@ class PlanStore(object):
             raise exceptions.CommandError(
                 'Cannot delete container %s: %s' % (plan, exc))
 
-    def export(self, plan, names, fileobj):
-        """Stream the objects ``names`` into ``fileobj`` as a tar.gz."""
-        names = sorted(names)
+    def export(self, plan, members, fileobj, mtime=None):
+        """Stream objects into ``fileobj`` as a tar.gz.
 
-        def fetch(name):
+        ``members``: object names, or ``{member name: object name}``.
+        ``mtime``: one time for every member and the gzip header, so that
+        the same content always makes the same bytes; else each object's
+        Swift timestamp.
+        """
+        if not isinstance(members, dict):
+            members = {n: n for n in members}
+        names = sorted(members)
+
+        def fetch(member):
+            name = members[member]
             try:
                 headers, body = self._swift('get_object', plan, name)
             except _client_exception() as exc:
                 raise exceptions.CommandError(
                     'Cannot read %s from plan %s: %s' % (name, plan, exc))
-            return name, headers, body
+            return member, headers, body
 
-        with tarfile.open(fileobj=fileobj, mode='w|gz') as tar, \
+        with gzip.GzipFile(filename='', mode='wb', fileobj=fileobj,
+                           mtime=time.time() if mtime is None else mtime
+                           ) as gz, \
+                tarfile.open(fileobj=gz, mode='w|',
+                             format=tarfile.PAX_FORMAT) as tar, \
                 concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
             # A bounded window keeps memory flat on large plans.
             window = self._workers * 4
             for start in range(0, len(names), window):
-                for name, headers, body in pool.map(
+                for member, headers, body in pool.map(
                         fetch, names[start:start + window]):
-                    info = tarfile.TarInfo(name)
+                    info = tarfile.TarInfo(member)
                     info.size = len(body)
                     info.mode = 0o644
-                    info.mtime = float(headers.get('x-timestamp', 0) or 0)
+                    info.mtime = mtime if mtime is not None else float(
+                        headers.get('x-timestamp', 0) or 0)
                     tar.addfile(info, io.BytesIO(body))
+
+    def state_after(self, plan, entries, count):
+        """The plan's state after the first ``count`` steps (``entries``:
+        the step objects' listing entries, in order)."""
+        return _replayed(_Fetch(self, plan, entries), count)
+
+
+def _source(plan, name):
+    """An X-Copy-From value (Swift unquotes it)."""
+    return parse.quote('/%s/%s' % (plan, name))
 
 
 class _Fetch(object):

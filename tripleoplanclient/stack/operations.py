@@ -75,12 +75,12 @@ def _stack(services, plan):
     return status.lookup(services.heat, plan, services.heat_url)
 
 
-def check_idle(services, plan, rows, stack):
+def check_idle(store, plan, rows, stack):
     """Refuse while a stack operation runs: one of the plan's own (its step
     is named), or one started some other way. A step nobody saw end is
     mended from Heat first."""
     if rows:
-        still = outcomes.mend(services.store, plan, rows, stack)
+        still = outcomes.mend(store, plan, rows, stack)
         if still is not None:
             raise outcomes.running(still)
     return status.check_idle(stack, plan)
@@ -95,7 +95,7 @@ class Prepared(object):
     """
 
     def __init__(self, action, plan, files, remove, stack, rows, head,
-                 change, lifecycle=None, with_templates=False):
+                 change, lifecycle=None, with_templates=False, listing=None):
         self.action = action
         self.plan = plan
         self.files = files
@@ -106,6 +106,7 @@ class Prepared(object):
         self.change = change
         self.lifecycle = lifecycle
         self.with_templates = with_templates
+        self.listing = listing
 
     @property
     def creates_plan(self):
@@ -166,7 +167,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     listed = listed or store.listing(plan)
     headers, listing = listed
     rows, head = history or read_history(store, plan, listed)
-    check_idle(services, plan, rows, stack)
+    check_idle(store, plan, rows, stack)
     if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:
             raise exceptions.CommandError(
@@ -197,9 +198,10 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                                     remove)
     # Compared with what Swift holds: a file a failed step left there is
     # sent again when the local one differs.
-    change = steps.Change(head.state, files, remove, listing)
+    change = steps.Change(head.state, files, remove, listing,
+                          store.view(plan, head.state.get('tree')))
     return Prepared(action, plan, files, remove, stack, rows, head, change,
-                    lifecycle, with_templates)
+                    lifecycle, with_templates, listing)
 
 
 def describe(prepared, renders_on_create=True):
@@ -249,6 +251,7 @@ def execute(services, options, prepared):
         services.renderer.check()
     services.workflows.check()
     change.write(store, plan)
+    view = change.view or store.view(plan, head.state.get('tree'))
     details = {'lifecycle': prepared.lifecycle} if prepared.lifecycle else {}
     if created is not None:
         # This command began by creating the plan (and rendering it).
@@ -260,18 +263,19 @@ def execute(services, options, prepared):
             prepared.files.templates != head.state.get('templates'):
         change.templates = prepared.files.templates
     step = change.step(prepared.action, **details)
+    extra = steps.adopt(store, plan, step, head.state, prepared.listing)
     if change.renders:
         steps.render_step(services.renderer, plan, step,
-                          change.render_inputs)
+                          change.render_inputs, view)
     if step['outcome']['status'] != 'SUCCESS':
-        store.commit(plan, step, head)
+        store.commit(plan, step, head, extra)
         return step
     step['stack'] = {
         'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
         'environments': change.environments + (
             [prepared.lifecycle] if prepared.lifecycle else [])}
     step['outcome']['status'] = 'IN_PROGRESS'
-    store.commit(plan, step, head)
+    store.commit(plan, step, head, extra)
     stack = {}
     try:
         _stack_operation(services, options, plan, rows, step, stack,

@@ -8,6 +8,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import tree
 
 URL = fakes.SWIFT
 ROLES = b'- name: Controller\n- name: Compute\n'
@@ -39,10 +40,21 @@ class TestRenderPlan(fakes.HttpTestCase):
         delete = self.m.delete(URL + '/p/x/storage-a.yaml', status_code=204)
         manifest = self.m.put(URL + '/p/' + layout.RENDER_MANIFEST,
                               status_code=201)
+        keep = self.m.put(URL + '/p/' + tree.kept_name(content.md5(b'old')),
+                          status_code=201)
         summary = render.render_plan(self.store, 'p',
                                      cache=objects.ContentCache())
         self.assertEqual(['x/compute-a.yaml'], summary['written'])
         self.assertEqual(['x/storage-a.yaml'], summary['removed'])
+        # The removed output's content is kept first, copied inside Swift.
+        self.assertEqual(1, keep.call_count)
+        self.assertEqual(b'/p/x/storage-a.yaml',
+                         keep.last_request.headers['X-Copy-From'])
+        self.assertEqual(content.md5(b'old').encode(),
+                         keep.last_request.headers['If-Match'])
+        self.assertEqual({'x/compute-a.yaml': content.md5(b'Compute'),
+                          'x/controller-a.yaml': content.md5(b'Controller')},
+                         summary['hashes'])
         self.assertEqual(b'Compute', put_new.last_request.body)
         self.assertEqual(1, delete.call_count)
         written = yaml.safe_load(manifest.last_request.body)
@@ -80,9 +92,17 @@ class TestRenderPlan(fakes.HttpTestCase):
     def test_a_touched_output_is_rendered_again(self):
         self.rendered_before(b'edited')
         put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        keep = self.m.put(URL + '/p/' + tree.kept_name(content.md5(
+            b'edited')), status_code=201)
         self.m.put(URL + '/p/' + layout.RENDER_MANIFEST, status_code=201)
         render.render_plan(self.store, 'p', cache=objects.ContentCache())
         self.assertEqual(b'2', put.last_request.body)
+        # What was there is kept before it is replaced.
+        order = [r.path for r in self.m.request_history
+                 if r.method == 'PUT']
+        self.assertEqual(1, keep.call_count)
+        self.assertLess(order.index(keep.last_request.path),
+                        order.index(put.last_request.path))
 
     def test_inputs_choose_roles_and_networks(self):
         self.plan({'user-files/r.yaml': b'- name: Solo\n',

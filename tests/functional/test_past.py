@@ -1,0 +1,128 @@
+"""Every step reproducible: show-history --step, export --step, restore,
+against the real Swift, Mistral and Heat (small templates)."""
+
+import hashlib
+import os
+import tarfile
+
+from tests.functional import base
+from tests.functional import test_deploy
+
+# A jinja source too, so that a roles change replaces rendered output.
+TEMPLATES = dict(test_deploy.TEMPLATES, **{
+    'roles.j2.yaml': '{% for role in roles %}- {{role.name}}\n{% endfor %}',
+})
+
+
+def md5(data):
+    return hashlib.md5(data).hexdigest()
+
+
+def members(path):
+    with tarfile.open(path) as tar:
+        return {m.name: tar.extractfile(m).read() for m in tar}
+
+
+class TestPastSteps(test_deploy.DeployTest):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.templates = base.write_tree(os.path.join(cls.tmp, 'past-tht'),
+                                        TEMPLATES)
+        cls.registry = os.path.join(cls.templates, 'registry.yaml')
+
+    def export(self, step, name):
+        path = os.path.join(self.tmp, self.plan, name)
+        result = self.openstack_json('overcloud', 'plan', 'export',
+                                     self.plan, '--step', step,
+                                     '--output-file', path)
+        self.assertEqual(path, result['file'])
+        with open(path, 'rb') as f:
+            return f.read(), result
+
+    def files(self, step):
+        return {r['path']: r for r in self.openstack_json(
+            'overcloud', 'plan', 'show-history', self.plan, '--step', step)}
+
+    def test_show_export_restore_a_past_step(self):
+        self.first_deploy()                         # steps 1 (create), 2
+        mine = 'user-files' + self.mine
+        right_after, result = self.export('2', 'right-after.tar.gz')
+        self.assertEqual(2, result['step'])
+        shown = self.files('2')
+        self.assertEqual(md5(b'parameter_defaults:\n  Message: mine\n'),
+                         shown[mine]['md5'])
+        self.assertEqual(2, shown[mine]['environment'])
+        self.assertEqual(self.mine, shown[mine]['source'])
+        self.assertEqual(md5(b'- Controller\n'), shown['roles.yaml']['md5'])
+
+        # Later steps replace the user file and the rendered output.
+        self.write('%s/mine.yaml' % self.plan,
+                   'parameter_defaults:\n  Message: later\n')
+        roles = self.write('%s/roles.yaml' % self.plan,
+                           '- name: Controller\n- name: Compute\n')
+        self.openstack('overcloud', 'plan', 'amend', self.plan, '-e',
+                       self.mine, '-r', roles)
+        self.assertEqual('SUCCESS', self.deploy()['status'])
+        self.assertEqual('later/', self.outputs()['value'])
+        self.assertEqual(b'- Controller\n- Compute\n',
+                         self.swift.get(self.plan, 'roles.yaml'))
+
+        # Step 2 is the same file, byte for byte, and lists the same.
+        today, _ = self.export('2', 'today.tar.gz')
+        self.assertEqual(right_after, today)
+        self.assertEqual(shown, self.files('2'))
+        content = members(os.path.join(self.tmp, self.plan, 'today.tar.gz'))
+        self.assertEqual(b'parameter_defaults:\n  Message: mine\n',
+                         content[mine])
+        self.assertEqual(b'- Controller\n', content['roles.yaml'])
+
+        # Restore: a new step; Swift holds step 2's files again, and the
+        # next deploy applies them.
+        before = self.record()['history']
+        restored = self.openstack_json('overcloud', 'plan', 'restore',
+                                       self.plan, '--step', '2')
+        self.assertEqual('SUCCESS', restored['status'])
+        rows = self.record()['history']
+        self.assertEqual(len(before) + 1, len(rows))
+        self.assertEqual(('restore', restored['id']),
+                         (rows[-1]['action'], rows[-1]['id']))
+        self.assertEqual(b'parameter_defaults:\n  Message: mine\n',
+                         self.swift.get(self.plan, mine))
+        self.assertEqual(b'- Controller\n',
+                         self.swift.get(self.plan, 'roles.yaml'))
+        self.deploy()
+        self.assertEqual('mine/', self.outputs()['value'])
+        latest = self.files(str(len(rows) + 1))
+        self.assertEqual({p: r['md5'] for p, r in shown.items()},
+                         {p: r['md5'] for p, r in latest.items()})
+
+    def test_bad_steps_and_a_busy_stack_change_nothing(self):
+        self.first_deploy()
+        before = self.snapshot(self.plan)
+        for step, pattern in (('0', 'has no step 0: its history has steps '
+                                    '1 to 2'),
+                              ('3', 'has no step 3'),
+                              ('feedc0ffee00', "no step with id "
+                                               "'feedc0ffee00'")):
+            self.fail_with(pattern, 'overcloud', 'plan', 'restore',
+                           self.plan, '--step', step)
+            self.fail_with(pattern, 'overcloud', 'plan', 'export',
+                           self.plan, '--step', step, '--output-file',
+                           os.path.join(self.tmp, 'bad.tar.gz'))
+            self.fail_with(pattern, 'overcloud', 'plan', 'show-history',
+                           self.plan, '--step', step)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp,
+                                                     'bad.tar.gz')))
+        self.assertEqual(before, self.snapshot(self.plan))
+
+        slow = self.write('%s/slow.yaml' % self.plan,
+                          'parameter_defaults:\n  Wait: 20\n')
+        self.deploy('-e', slow, '--no-wait')
+        before = self.snapshot(self.plan)
+        self.fail_with(r'Stack operation in progress \(step 3, deploy',
+                       'overcloud', 'plan', 'restore', self.plan, '--step',
+                       '1')
+        self.assertEqual(before, self.snapshot(self.plan))
+        self.wait_stack()

@@ -1,0 +1,158 @@
+"""Any past step of a plan: its files shown, exported, restored.
+
+A step's state names the plan's tree after it (``tree``); the content of
+each path is read from its object while that still holds the recorded
+MD5, else from the copy kept when a later step replaced it. An export of
+step N holds that tree and the step objects up to N (never rewritten),
+with times taken from step N, so it is the same file whenever it is made.
+"""
+
+import calendar
+import time
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import tree as tree_mod
+
+
+class At(object):
+    """Step ``row`` of a plan and what is needed to reproduce it.
+
+    ``rows``: the whole history; ``state``: the plan's state after the
+    step; ``entries``: the listing entries of the step objects up to it;
+    ``listing``: the plan's whole listing; ``head``: what a next step
+    builds on.
+    """
+
+    def __init__(self, plan, rows, row, state, entries, listing, head):
+        self.plan = plan
+        self.rows = rows
+        self.row = row
+        self.state = state
+        self.entries = entries
+        self.listing = listing
+        self.head = head
+
+
+def find(plan, rows, which):
+    """The history row of ``which``: a step number or a step id."""
+    text = str(which).strip()
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(rows):
+            return rows[number - 1]
+        raise exceptions.CommandError(
+            'Plan %s has no step %s: its history has steps 1 to %d. See '
+            '"openstack overcloud plan show-history %s".' % (
+                plan, text, len(rows), plan))
+    for row in rows:
+        if row['id'] == text:
+            return row
+    raise exceptions.CommandError(
+        'Plan %s has no step with id %r; give a step number or id from '
+        '"openstack overcloud plan show-history %s".' % (plan, text, plan))
+
+
+def at(store, plan, which):
+    """``At`` step ``which`` of ``plan``: one listing, the history, and
+    the step object (and any it must be replayed from)."""
+    listed = store.listing(plan)
+    rows, head = store.history(plan, listed)
+    row = find(plan, rows, which)
+    entries = record_mod.ordered(listed[1].values())
+    index = row['step'] - (len(rows) - len(entries)) - 1
+    if index < 0:
+        raise exceptions.CommandError(
+            'Plan %s: step %d was recorded by an older tripleoplanclient, '
+            'which kept no copy of its content; only steps %d to %d can be '
+            'shown, exported or restored.' % (
+                plan, row['step'], len(rows) - len(entries) + 1, len(rows)))
+    state = store.state_after(plan, entries, index + 1)
+    return At(plan, rows, row, state, entries[:index + 1], listed[1], head)
+
+
+def files(store, past):
+    """``[(path, md5, environment position or None, local source)]`` of
+    every file of the plan after the step, and every environment file
+    (listed even when the tree lacks it, with no MD5)."""
+    full = store.view(past.plan, past.state.get('tree')).full()
+    known = past.state['files']
+    position = {p: i for i, p in enumerate(past.state['environments'], 1)}
+    paths = sorted(set(full) | set(position))
+    return [(p, full.get(p), position.get(p),
+             (known.get(p) or {}).get('source')) for p in paths]
+
+
+def _readable(past, full, paths):
+    """Object names to read ``paths`` of ``full`` from; refuses when any
+    content is nowhere."""
+    found, missing = tree_mod.sources({p: full[p] for p in paths},
+                                      past.listing)
+    if missing:
+        raise exceptions.CommandError(
+            'Plan %s: the content of %d file(s) as of step %d was not kept '
+            '(%s%s): they were changed outside tripleoplanclient, or by two '
+            'commands at the same moment. Nothing was changed.' % (
+                past.plan, len(missing), past.row['step'],
+                ', '.join(missing[:10]), ', ...' if len(missing) > 10
+                else ''))
+    return found
+
+
+def export(store, past, fileobj):
+    """Write the plan as it stood after the step to ``fileobj`` (tar.gz);
+    returns the number of members."""
+    full = store.view(past.plan, past.state.get('tree')).full()
+    members = _readable(past, full, full)
+    members.update((e['name'], e['name']) for e in past.entries)
+    store.export(past.plan, members, fileobj, mtime=_epoch(past.row['time']))
+    return len(members)
+
+
+def _epoch(text):
+    return calendar.timegm(time.strptime(text[:19], '%Y-%m-%dT%H:%M:%S'))
+
+
+def restore(store, past):
+    """Record a step that makes the plan what it was after step
+    ``past.row``: the files put back from their kept copies (inside
+    Swift), files added since deleted, and the environment list, inputs,
+    templates and render state of then. Returns the step, or None when
+    the plan already is so."""
+    plan, listing, head = past.plan, past.listing, past.head
+    then, now = past.state, head.state
+    full = store.view(plan, then.get('tree')).full()
+    current = store.view(plan, now.get('tree'))
+    full_now = current.full() if current.known else tree_mod.of_listing(
+        listing)
+    write = sorted(p for p, md5 in full.items()
+                   if listing.get(p, {}).get('hash') != md5)
+    remove = sorted(p for p in full_now if p not in full and p in listing)
+    sources = _readable(past, full, write)
+    change = {
+        'environments': {'set': list(then['environments'])},
+        'files': {p: v for p, v in then['files'].items()
+                  if now['files'].get(p) != v},
+        'drop_files': sorted(set(now['files']) - set(then['files'])),
+        'inputs': dict(then['inputs']),
+        'drop_inputs': sorted(set(now['inputs']) - set(then['inputs'])),
+        'templates': then['templates'],
+        'tree_base': then['tree']['base'],
+        'tree': dict(then['tree']['changes']),
+        'render_state': then['render'],
+    }
+    if not (write or remove) and all(
+            now.get(k) == then.get(k) for k in (
+                'environments', 'files', 'inputs', 'templates', 'render')):
+        return None
+    step = record_mod.make_step(
+        'restore', change, added=[p for p in write if p not in listing],
+        changed=[p for p in write if p in listing], removed=remove,
+        restored={'step': past.row['step'], 'id': past.row['id']})
+    store.keep(plan, {p: listing[p]['hash'] for p in write + remove
+                      if p in listing}, tree_mod.kept(listing))
+    store.copy_objects(plan, {p: sources[p] for p in write},
+                       {p: full[p] for p in write})
+    store.delete_objects(plan, remove)
+    store.commit(plan, step, head)
+    return step
