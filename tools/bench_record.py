@@ -5,9 +5,12 @@ history?
 Prints, for a small plan with 1 step and then with 1,000 steps, the Swift
 requests and wall time of ``openstack overcloud plan amend -e one.yaml``
 and of ``openstack overcloud plan show-history``, and the ratio of the
-two. The 998 steps in between are real steps committed through the
-project's own store (a listing, one GET and one write each), not through
-the CLI, to save twenty minutes of start-ups. The record's cache keeps
+two; then what reproducing a past step costs at 1,000 steps (``--step``
+of show-history and export, and restore) and the storage the kept content
+takes, next to a full copy of the plan per step. The 998 steps in between
+are real amends through the project's own code (``plan.steps.amend``),
+each replacing one of ten files, not through the CLI, to save twenty
+minutes of start-ups. The record's cache keeps
 only steps Swift stamped SETTLE seconds ago, so the benchmark waits that
 long before reading the long history: the first read after the wait
 fetches every step once and mends the cache; the figures after it are
@@ -43,6 +46,30 @@ def timed(cmd, env, log, plan):
     return count, seconds, methods
 
 
+def storage(store, plan, steps):
+    """Bytes the record and the kept content take, by kind, next to what a
+    full copy of the plan at every step would take."""
+    from tripleoplanclient.plan import layout
+    from tripleoplanclient.plan import tree
+
+    _, listing = store.listing(plan)
+    kinds = {}
+    for name, entry in listing.items():
+        kind = ('kept content' if name.startswith(tree.KEPT_PREFIX) else
+                'tree snapshots' if name.startswith(tree.SNAPSHOT_PREFIX)
+                else 'record' if name.startswith(layout.RECORD_DIR)
+                else 'plan files')
+        count, size = kinds.get(kind, (0, 0))
+        kinds[kind] = (count + 1, size + entry['bytes'])
+    for kind, (count, size) in sorted(kinds.items()):
+        print('storage, %-16s %6d objects %10d bytes' % (kind, count, size))
+    plan_bytes = kinds['plan files'][1]
+    kept = kinds.get('kept content', (0, 0))[1]
+    print('kept content: %d bytes for %d steps; a copy of the plan per step '
+          'would take %d bytes (x%.0f)' % (kept, steps, plan_bytes * steps,
+                                           plan_bytes * steps / max(kept, 1)))
+
+
 def main():
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     env = dict(os.environ)
@@ -63,10 +90,11 @@ def main():
     with open(os.path.join(templates, 'roles_data.yaml'), 'w') as f:
         f.write('- name: Controller\n')
 
-    def env_file(name):
+    def env_file(name, value=1):
         path = os.path.join(tmp, name)
         with open(path, 'w') as f:
-            f.write('parameter_defaults: {%s: 1}\n' % name.split('.')[0])
+            f.write('parameter_defaults: {%s: %d}\n' % (name.split('.')[0],
+                                                        value))
         return path
 
     plan = 'bench-record-' + uuid.uuid4().hex[:6]
@@ -95,9 +123,8 @@ def main():
             files.environments = [path]
             files.objects[path] = b'parameter_defaults: {Bench: %d}\n' % i
             files.sources[path] = '/bench/env-%02d.yaml' % (i % 10)
-            change = steps_mod.Change(head.state, files)
-            step = change.step('amend', argv=[])
-            store.commit(plan, step, head, change.objects())
+            step = steps_mod.amend(store, plan, head, files,
+                                   no_render=True)
             head = steps_mod.after(head, step)
         print('%d more steps committed in %.1f s; waiting %d s until Swift\'s'
               ' stamps settle' % (steps - 3, time.monotonic() - started,
@@ -114,6 +141,21 @@ def main():
         bench_plan.row('amend -e two.yaml, step %d' % steps, many[0],
                        many[1], _methods(many[2]))
         figures['amend'].append(many)
+        changed = timed(amend + [env_file('two.yaml', 2)], env, log, plan)
+        bench_plan.row('amend, two.yaml changed (content kept)',
+                       changed[0], changed[1], _methods(changed[2]))
+        for label, cmd in (
+                ('show-history --step 2', history + ['--step', '2']),
+                ('export --step 2', ['openstack', 'overcloud', 'plan',
+                                     'export', plan, '--step', '2',
+                                     '--output-file',
+                                     os.path.join(tmp, 'step2.tar.gz')]),
+                ('restore --step 2', ['openstack', 'overcloud', 'plan',
+                                      'restore', plan, '--step', '2'])):
+            found = timed(cmd, env, log, plan)
+            bench_plan.row('%s, %d steps' % (label, steps + 1), found[0],
+                           found[1], _methods(found[2]))
+        storage(store, plan, steps)
         for name, (small, large) in sorted(figures.items()):
             print('%s: %d requests with 2 steps, %d with %d; %.2f s and '
                   '%.2f s (x%.2f)' % (name, small[0], large[0], steps - 1,
