@@ -172,10 +172,11 @@ class Workflows(object):
             rounds.quiet()
         return execution
 
-    def render(self, plan, swift_url, inputs, timeout):
+    def render(self, plan, swift_url, inputs, timeout, tree=None):
         """Render ``plan`` in Mistral; returns the step's render entry.
 
-        ``inputs``: the plan's ``roles_data`` / ``network_data`` paths.
+        ``inputs``: the plan's ``roles_data`` / ``network_data`` paths;
+        ``tree``: the plan's tree with the step's writes (``plan.tree``).
 
         ``state`` is SUCCESS, ERROR, or TIMEOUT (the execution goes on);
         ``info`` carries Mistral's state_info when it is not SUCCESS.
@@ -184,7 +185,7 @@ class Workflows(object):
         execution = self.wait(self.start(RENDER, protocol.request(
             'render', container=plan, swift_url=swift_url,
             roles_data=inputs.get('roles_data'),
-            network_data=inputs.get('network_data'))), timeout)
+            network_data=inputs.get('network_data'), tree=tree)), timeout)
         entry = {'execution': execution.id, 'state': execution.state}
         if execution.state in _RUNNING:
             entry.update(state='TIMEOUT', info=(
@@ -276,13 +277,13 @@ class PlanRenderer(object):
     def check(self):
         self._workflows.check()
 
-    def __call__(self, plan, inputs):
+    def __call__(self, plan, inputs, tree=None):
         # The objects have landed by now: a Mistral that vanished since
         # check() becomes a failed render on record, not a lost step.
         try:
             self.check()
             return self._workflows.render(plan, self._swift_url, inputs,
-                                          self._timeout)
+                                          self._timeout, tree)
         except exceptions.CommandError as exc:
             return {'state': 'ERROR', 'info': str(exc)}
 

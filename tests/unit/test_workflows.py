@@ -57,7 +57,7 @@ class WorkflowsTest(fakes.HttpTestCase):
         self.assertEqual(workflows.RENDER, body['workflow_name'])
         self.assertEqual({'request': {
             'container': 'p', 'swift_url': 'http://swift/v1/A',
-            'roles_data': 'r.yaml', 'network_data': None,
+            'roles_data': 'r.yaml', 'network_data': None, 'tree': None,
             'protocol': protocol.PROTOCOL}}, json.loads(body['input']))
         self.assertIn('Rendered 50 templates', self.lines[-1])
 

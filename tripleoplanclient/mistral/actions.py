@@ -91,7 +91,7 @@ class RenderPlan(_PlanAction):
         return render.render_plan(
             plan_store(context, req['swift_url']), req['container'],
             {'roles_data': req['roles_data'],
-             'network_data': req['network_data']})
+             'network_data': req['network_data']}, tree=req['tree'])
 
 
 class DeployPlan(_PlanAction):

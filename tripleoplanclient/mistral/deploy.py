@@ -143,6 +143,8 @@ def deploy(store, heat, req):
     headers, listing = store.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
+    # What the step recorded, not what a replica lists right now.
+    listing = plan_objects.recorded(store, plan, listing, req['tree'])
     objects = plan_objects.PlanObjects(store, plan, listing)
     base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), parse.quote(plan))
     fields = assemble(objects, base_url, req['environments'],

@@ -12,6 +12,7 @@ import threading
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import tree as plan_tree
 
 MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
 
@@ -47,6 +48,30 @@ class ContentCache(object):
 CACHE = ContentCache()
 
 
+def recorded(store, plan, listing, tree, cache=CACHE):
+    """The listing an action works from: the plan's recorded tree (path ->
+    MD5, from the step the client recorded or is recording) in place of
+    the container's own entries for those paths, which a replica that
+    missed a write just made may still lack; the record's objects from
+    the container. ``tree`` None (a plan made before trees were recorded):
+    the container's listing."""
+    if tree is None:
+        return listing
+
+    def load(md5):
+        data = cache.get(md5)
+        if data is None:
+            data = store.get(plan, plan_tree.snapshot_name(md5))
+            if data is not None:
+                cache.put(data)
+        return data
+
+    full = plan_tree.View(tree, load, plan).full()
+    out = {p: e for p, e in listing.items() if not plan_tree.in_tree(p)}
+    out.update((p, {'name': p, 'hash': md5}) for p, md5 in full.items())
+    return out
+
+
 class PlanObjects(object):
     """Read objects of one plan listing, through the cache.
 
@@ -79,6 +104,13 @@ class PlanObjects(object):
             raise exceptions.CommandError(
                 '%s vanished from plan %s while it was read; run the command '
                 'again.' % (path, self.plan))
+        if content.md5(data) != entry['hash']:
+            # Replaced since the step was recorded (another command, or a
+            # hand edit): never use content the record does not name.
+            raise exceptions.CommandError(
+                '%s of plan %s does not hold the content its record names '
+                '(changed meanwhile by another command or by hand); run the '
+                'command again.' % (path, self.plan))
         with self._lock:
             self.gets += 1
         self.cache.put(data)

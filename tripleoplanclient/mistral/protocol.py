@@ -25,7 +25,8 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'swift_url': None,         # else the catalog's object-store
          'roles_data': None,        # plan paths; else the templates' own
-         'network_data': None}),
+         'network_data': None,
+         'tree': None}),            # the plan's recorded tree (plan.tree)
     'deploy': (
         'tripleoplan.deploy',
         "Create or update the plan's Heat stack from the plan in Swift.",
@@ -36,7 +37,8 @@ WORKFLOWS = {
          'plan_environment': None,  # the -p file's plan path
          'timeout': 240,            # minutes, Heat's stack timeout
          'unchanged': None,         # the last deploy: skip Heat if same
-         'step': None}),            # the recorded step: its outcome here
+         'step': None,              # the recorded step: its outcome here
+         'tree': None}),            # the step's tree: what Heat gets
 }
 
 # workflow -> (task, action) that runs after the workflow's own task, again

@@ -17,19 +17,23 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
-from tripleoplanclient.plan import tree
+from tripleoplanclient.plan import tree as plan_tree
 
 
-def render_plan(store, plan, inputs=None, workers=8, cache=None):
+def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     """Render ``plan``; returns a summary dict (counts and paths).
 
     ``inputs`` names the roles and networks files (``roles_data``,
     ``network_data`` plan paths); the client passes them, as the record
-    may not hold the step being made yet.
+    may not hold the step being made yet. ``tree``: the plan's tree with
+    the step's writes (``plan.tree``), read instead of the container's
+    listing for those paths.
     """
     headers, listing = store.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
+    cache = plan_objects.CACHE if cache is None else cache
+    listing = plan_objects.recorded(store, plan, listing, tree, cache)
     roles, (networks,) = rendering.data_paths(inputs or {}, listing)
     if roles not in listing:
         raise exceptions.CommandError(
@@ -48,7 +52,6 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
         # Same inputs, outputs untouched since: the render is done.
         return _summary(last_outputs, {}, [], roles, networks)
 
-    cache = plan_objects.CACHE if cache is None else cache
     objects = plan_objects.PlanObjects(store, plan, listing, cache)
 
     def read(path):
@@ -75,7 +78,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None):
                    if p in listing and not rendering.is_source(p))
     # What earlier steps rendered stays reproducible.
     store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
-                      if p in listing}, tree.kept(listing))
+                      if p in listing}, plan_tree.kept(listing))
     store.write(plan, changed)
     for data in changed.values():     # the deploy that follows reads them
         cache.put(data)

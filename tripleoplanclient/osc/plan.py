@@ -276,7 +276,8 @@ class ExportPlan(base.Command, command.ShowOne):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
                 'list".' % plan)
-        _write_atomically(output, lambda f: store.export(plan, listing, f))
+        _write_atomically(output,
+                          lambda f: store.export(plan, list(listing), f))
         return (('plan', 'file', 'objects', 'bytes'),
                 (plan, output, len(listing), os.path.getsize(output)))
 

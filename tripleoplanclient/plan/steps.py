@@ -63,7 +63,13 @@ def render_step(render, plan, step, inputs, view=None):
     if render is None:
         step['render'] = {'state': 'SKIPPED'}
         return step
-    step['render'] = render(plan, inputs)
+    change = step['change']
+    if change.get('tree_base') is not None:
+        before = {'base': change['tree_base'], 'changes': {}}
+    else:
+        before = view.tree if view is not None else None
+    step['render'] = render(plan, inputs,
+                            tree_mod.merged(before, change.get('tree')))
     hashes = step['render'].pop('hashes', None)
     removed = step['render'].pop('removed_paths', None) or ()
     if hashes is not None:
@@ -244,15 +250,15 @@ class Change(object):
 
 def adopt(store, plan, step, state, listing=None):
     """Give a plan made before trees were recorded its tree, on its next
-    step: the container as it is (one listing, when none is at hand).
-    Returns the snapshot object to write with the step."""
+    step: the container as it is (one listing, when none is at hand),
+    written at once as a snapshot (a render may read it)."""
     if state.get('tree') is not None or not state.get('created'):
-        return {}
+        return
     if listing is None:
         _, listing = store.listing(plan)
     name, data, md5 = tree_mod.snapshot(tree_mod.of_listing(listing or {}))
+    store.write(plan, {name: data})
     step['change']['tree_base'] = md5
-    return {name: data}
 
 
 def amend(store, plan, head, files, remove=(), render=None,
@@ -271,15 +277,15 @@ def amend(store, plan, head, files, remove=(), render=None,
     if renders:
         render.check()
     step = change.step('amend')
-    extra = adopt(store, plan, step, head.state)
+    adopt(store, plan, step, head.state)
     if renders:
         change.write(store, plan)
         render_step(render, plan, step, change.render_inputs, view)
-        store.commit(plan, step, head, extra)
+        store.commit(plan, step, head)
     else:
         if change.renders:
             render_step(None, plan, step, change.render_inputs)
         change.keep(store, plan)
-        store.commit(plan, step, head, dict(change.objects(), **extra))
+        store.commit(plan, step, head, change.objects())
     _raise_if_failed(plan, step)
     return step

@@ -263,19 +263,19 @@ def execute(services, options, prepared):
             prepared.files.templates != head.state.get('templates'):
         change.templates = prepared.files.templates
     step = change.step(prepared.action, **details)
-    extra = steps.adopt(store, plan, step, head.state, prepared.listing)
+    steps.adopt(store, plan, step, head.state, prepared.listing)
     if change.renders:
         steps.render_step(services.renderer, plan, step,
                           change.render_inputs, view)
     if step['outcome']['status'] != 'SUCCESS':
-        store.commit(plan, step, head, extra)
+        store.commit(plan, step, head)
         return step
     step['stack'] = {
         'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
         'environments': change.environments + (
             [prepared.lifecycle] if prepared.lifecycle else [])}
     step['outcome']['status'] = 'IN_PROGRESS'
-    store.commit(plan, step, head, extra)
+    store.commit(plan, step, head)
     stack = {}
     try:
         _stack_operation(services, options, plan, rows, step, stack,
@@ -322,7 +322,7 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
         swift_url=services.swift_url, heat_url=services.heat_url,
         plan_environment=step['state']['inputs'].get('plan_environment'),
         timeout=int(max(1, round(options.timeout))), unchanged=unchanged,
-        step=step['id'])
+        step=step['id'], tree=step['state'].get('tree'))
     from tripleoplanclient import workflows
 
     try:

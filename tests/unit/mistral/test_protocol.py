@@ -23,7 +23,8 @@ class TestRequests(unittest.TestCase):
         req = protocol.read('render', {'container': 'p',
                                        'protocol': protocol.PROTOCOL})
         self.assertEqual({'container': 'p', 'swift_url': None,
-                          'roles_data': None, 'network_data': None}, req)
+                          'roles_data': None, 'network_data': None,
+                          'tree': None}, req)
 
     def test_read_refuses_another_protocol(self):
         with self.assertRaisesRegex(exceptions.CommandError,

@@ -125,3 +125,46 @@ class TestRenderPlan(fakes.HttpTestCase):
             render.render_plan(self.store, 'p', cache=objects.ContentCache())
         self.assertEqual([], [r for r in self.m.request_history
                               if r.method != 'GET'])
+
+
+class TestRecordedTree(fakes.HttpTestCase):
+    """The actions work from the tree the client recorded, not from a
+    listing a replica may serve before it has a write just made."""
+
+    def setUp(self):
+        super().setUp()
+        self.store = fakes.plan_store()
+        self.objects = {'roles_data.yaml': ROLES,
+                        'a.j2.yaml': b'{{roles|length}}'}
+        name, data, self.base = tree.snapshot(
+            {p: content.md5(d) for p, d in self.objects.items()})
+        self.objects[name] = data
+        # A stale listing: the container server has not seen the writes.
+        self.m.get(URL + '/p', headers=fakes.PLAN_HEADERS, json=[])
+        for path, data in self.objects.items():
+            self.m.get('%s/p/%s' % (URL, path), content=data)
+
+    def test_render_reads_what_the_tree_names(self):
+        put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.m.put(URL + '/p/' + layout.RENDER_MANIFEST, status_code=201)
+        summary = render.render_plan(
+            self.store, 'p', cache=objects.ContentCache(),
+            tree={'base': self.base, 'changes': {}})
+        self.assertEqual(b'2', put.last_request.body)
+        self.assertEqual(['a.yaml'], summary['written'])
+
+    def test_without_the_tree_the_stale_listing_is_all_there_is(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'has no roles data'):
+            render.render_plan(self.store, 'p', cache=objects.ContentCache())
+
+    def test_content_other_than_recorded_is_refused(self):
+        # The tree names other bytes than the object now holds.
+        changed = {'roles_data.yaml': content.md5(b'- name: Other\n')}
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'roles_data.yaml of plan p does not hold '
+                                    'the content its record names'):
+            render.render_plan(self.store, 'p', cache=objects.ContentCache(),
+                               tree={'base': self.base, 'changes': changed})
+        self.assertEqual([], [r for r in self.m.request_history
+                              if r.method != 'GET'])

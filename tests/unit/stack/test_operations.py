@@ -33,7 +33,7 @@ class OperationsTestCase(unittest.TestCase):
         files = self.files('a.yaml', 'b.yaml', 'n.yaml')
         change = steps.Change(record.new_state(), files)
         step = change.step('create', argv=[])
-        steps.render_step(lambda plan, inputs: {'state': 'SUCCESS'}, 'p',
+        steps.render_step(lambda plan, inputs, tree: {'state': 'SUCCESS'}, 'p',
                           step, change.render_inputs)
         empty = record.Head(record.new_state(), 0, None, [])
         self.head = steps.after(empty, record.seal(step, empty))
