@@ -118,7 +118,7 @@ class TestPastSteps(test_deploy.DeployTest):
         self.assertEqual(before, self.snapshot(self.plan))
 
         slow = self.write('%s/slow.yaml' % self.plan,
-                          'parameter_defaults:\n  Wait: 20\n')
+                          'parameter_defaults:\n  Wait: 45\n')
         self.deploy('-e', slow, '--no-wait')
         before = self.snapshot(self.plan)
         self.fail_with(r'Stack operation in progress \(step 3, deploy',
