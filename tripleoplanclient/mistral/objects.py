@@ -109,8 +109,10 @@ class PlanObjects(object):
             # hand edit): never use content the record does not name.
             raise exceptions.CommandError(
                 '%s of plan %s does not hold the content its record names '
-                '(changed meanwhile by another command or by hand); run the '
-                'command again.' % (path, self.plan))
+                '(changed meanwhile by another command or by hand). Run the '
+                'command again; if this persists, put back what the record '
+                'names: "openstack overcloud plan restore %s --step <its '
+                'newest step>".' % (path, self.plan, self.plan))
         with self._lock:
             self.gets += 1
         self.cache.put(data)
