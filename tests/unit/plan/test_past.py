@@ -224,3 +224,27 @@ class TestTreeState(PastTestCase):
         self.assertEqual(content.md5(b'7'), full[
             'user-files' + os.path.join(self.dir, 'u/007')])
         self.assertEqual(content.md5(b'heat: 1\n'), full['overcloud.yaml'])
+
+
+class TestOlderPlans(PastTestCase):
+
+    def test_a_version_1_plan_gets_its_tree_on_its_next_step(self):
+        import json
+        self.swift.store('overcloud.yaml', b'heat: 1\n')
+        self.swift.store(record.PATH, json.dumps({
+            'version': 1, 'environments': [], 'files': {}, 'inputs': {},
+            'templates': self.templates, 'history': [
+                {'id': 1, 'action': 'create',
+                 'outcome': {'status': 'SUCCESS'}}]}).encode())
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'step 1 was recorded by an older '
+                                    'tripleoplanclient'):
+            past.at(self.store, 'p', '1')
+        self.amend([self.write('env.yaml', b'{}\n')])
+        # The container as it was, plus the step's own file.
+        files = {p: m for p, m, _, _ in
+                 past.files(self.store, past.at(self.store, 'p', '2'))}
+        self.assertEqual({'overcloud.yaml': content.md5(b'heat: 1\n'),
+                          'user-files' + os.path.join(self.dir, 'env.yaml'):
+                          content.md5(b'{}\n')}, files)
+        self.assertIn('overcloud.yaml', self.members(self.exported('2')))
