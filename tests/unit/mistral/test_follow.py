@@ -63,6 +63,20 @@ class TestFollow(fakes.HttpTestCase):
         self.assertEqual([], [h for h in self.m.request_history
                               if h.url.startswith(HEAT)])
 
+    def test_a_client_outcome_that_lands_while_heat_is_asked_stays(self):
+        def stack(request, context):
+            # The client saw the same end meanwhile and recorded it.
+            self.swift.store(record.outcome_path('abc'), record.dump(
+                {'outcome': {'status': 'SUCCESS', 'by': 'client'}}))
+            context.headers = fakes.JSON
+            return test_deploy.stack('UPDATE_COMPLETE')
+
+        self.m.get(HEAT + '/stacks/p', status_code=302, headers={
+            'Location': HEAT + '/stacks/p/' + test_deploy.STACK_ID})
+        self.m.get(HEAT + '/stacks/p/' + test_deploy.STACK_ID, json=stack)
+        self.assertEqual('client', self.look()['recorded_by'])
+        self.assertEqual('client', self.outcome()['outcome']['by'])
+
 
 class TestWorkbook(fakes.HttpTestCase):
 
