@@ -86,8 +86,7 @@ class TestPastSteps(test_deploy.DeployTest):
         restored = self.openstack_json('overcloud', 'plan', 'restore',
                                        self.plan, '--step', '2')
         self.assertEqual('SUCCESS', restored['status'])
-        rows = self.record()['history']
-        self.assertEqual(len(before) + 1, len(rows))
+        rows = self.history(len(before) + 1)
         self.assertEqual(('restore', restored['id']),
                          (rows[-1]['action'], rows[-1]['id']))
         self.assertEqual(b'parameter_defaults:\n  Message: mine\n',
@@ -99,6 +98,17 @@ class TestPastSteps(test_deploy.DeployTest):
         latest = self.files(str(len(rows) + 1))
         self.assertEqual({p: r['md5'] for p, r in shown.items()},
                          {p: r['md5'] for p, r in latest.items()})
+
+    def history(self, count, timeout=60):
+        """The history once it shows ``count`` steps: a container listing
+        (a replica's) may lag a write just made."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.record()['history']
+            if len(rows) >= count or time.monotonic() > deadline:
+                self.assertEqual(count, len(rows))
+                return rows
+            time.sleep(1)
 
     def followed(self, timeout=60):
         """Wait until the newest deploy workflow has ended: its follow task
@@ -134,12 +144,23 @@ class TestPastSteps(test_deploy.DeployTest):
                                                      'bad.tar.gz')))
         self.assertEqual(before, self.snapshot(self.plan))
 
-        slow = self.write('%s/slow.yaml' % self.plan,
-                          'parameter_defaults:\n  Wait: 45\n')
-        self.deploy('-e', slow, '--no-wait')
+        # A breakpoint (Heat's pre-update hook on resource "one") keeps the
+        # update in progress until the test clears it, however slow the
+        # machine is.
+        hooked = self.write('%s/hooked.yaml' % self.plan,
+                            'resource_registry:\n  resources:\n    one:\n'
+                            '      hooks: pre-update\n'
+                            'parameter_defaults:\n  Extra: hooked\n')
+        self.deploy('-e', hooked, '--no-wait')
         before = self.snapshot(self.plan)
         self.fail_with(r'Stack operation in progress \(step 3, deploy',
                        'overcloud', 'plan', 'restore', self.plan, '--step',
                        '1')
         self.assertEqual(before, self.snapshot(self.plan))
-        self.wait_stack()
+        status, _, body = self.heat_http.request(
+            'POST', 'stacks/%s/%s/resources/one/signal' % (
+                self.plan, self.stack()['id']),
+            data=json.dumps({'unset_hook': 'pre-update'}).encode(),
+            headers={'Content-Type': 'application/json'})
+        self.assertEqual(200, status, body)
+        self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])

@@ -25,6 +25,9 @@ LOG = logging.getLogger(__name__)
 
 # Swift's default (and usual) container_listing_limit.
 LISTING_LIMIT = 10000
+# Seconds between attempts to delete a container that a replica still
+# lists as holding objects.
+DELETE_RETRIES = (1, 2, 4, 8)
 
 
 def _client_exception():
@@ -39,11 +42,12 @@ class PlanStore(object):
     :param progress: callable taking one line of progress (for stderr)
     """
 
-    def __init__(self, connect, progress=None, workers=10):
+    def __init__(self, connect, progress=None, workers=10, sleep=time.sleep):
         self._connect = connect
         self._progress = progress or (lambda line: None)
         self._workers = workers
         self._info = None
+        self._sleep = sleep
 
     # -- plumbing --------------------------------------------------------
 
@@ -479,13 +483,24 @@ class PlanStore(object):
             list(pool.map(remove, names))
 
     def delete(self, plan, names):
-        """Delete the objects ``names`` and then the container."""
+        """Delete the objects ``names`` and then the container.
+
+        A container replica may still list deleted objects for a moment
+        (409 Conflict): asked again a few times before giving up.
+        """
         self.delete_objects(plan, names)
-        try:
-            self._swift('delete_container', plan)
-        except _client_exception() as exc:
-            raise exceptions.CommandError(
-                'Cannot delete container %s: %s' % (plan, exc))
+        for wait in DELETE_RETRIES + (None,):
+            try:
+                self._swift('delete_container', plan)
+                return
+            except _client_exception() as exc:
+                if self._status(exc) == 404:
+                    return
+                if self._status(exc) != 409 or wait is None:
+                    raise exceptions.CommandError(
+                        'Cannot delete container %s: %s. Its objects are '
+                        'deleted; run the command again.' % (plan, exc))
+            self._sleep(wait)
 
     def export(self, plan, members, fileobj, mtime=None):
         """Stream objects into ``fileobj`` as a tar.gz.

@@ -290,3 +290,24 @@ class TestHistory(RecordTestCase):
         self.assertEqual(['1', step['id']], [r['id'] for r in rows])
         self.assertEqual([1, 2], [r['step'] for r in rows])
         self.assertEqual(['a', 'b.yaml'], head.state['environments'])
+
+
+class TestDelete(fakes.HttpTestCase):
+
+    def test_a_container_a_replica_still_lists_is_asked_again(self):
+        sleeps = []
+        store = fakes.plan_store(sleep=sleeps.append)
+        container = self.m.delete(fakes.SWIFT + '/p', [
+            {'status_code': 409}, {'status_code': 409},
+            {'status_code': 204}])
+        store.delete('p', [])
+        self.assertEqual(3, container.call_count)
+        self.assertEqual([1, 2], sleeps)
+
+    def test_a_conflict_that_stays_is_a_clear_error(self):
+        store = fakes.plan_store(sleep=lambda s: None)
+        self.m.delete(fakes.SWIFT + '/p', status_code=409)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Cannot delete container p.*Its objects '
+                                    'are deleted; run the command again'):
+            store.delete('p', [])
