@@ -107,12 +107,7 @@ def apply(state, step):
     state['inputs'].update(change.get('inputs') or {})
     for kind in change.get('drop_inputs') or ():
         state['inputs'].pop(kind, None)
-    tree = state.get('tree')
-    if change.get('tree_base') is not None:
-        # A step that set the whole tree (create, restore, adopting a plan
-        # made before trees were recorded).
-        tree = {'base': change['tree_base'], 'changes': {}}
-    state['tree'] = tree_mod.merged(tree, change.get('tree'))
+    state['tree'] = tree_mod.after(state.get('tree'), change)
     if change.get('templates'):
         state['templates'] = change['templates']
     if 'render_state' in change:

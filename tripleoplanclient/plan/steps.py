@@ -63,13 +63,8 @@ def render_step(render, plan, step, inputs, view=None):
     if render is None:
         step['render'] = {'state': 'SKIPPED'}
         return step
-    change = step['change']
-    if change.get('tree_base') is not None:
-        before = {'base': change['tree_base'], 'changes': {}}
-    else:
-        before = view.tree if view is not None else None
-    step['render'] = render(plan, inputs,
-                            tree_mod.merged(before, change.get('tree')))
+    step['render'] = render(plan, inputs, tree_mod.after(
+        view.tree if view is not None else None, step['change']))
     hashes = step['render'].pop('hashes', None)
     removed = step['render'].pop('removed_paths', None) or ()
     if hashes is not None:

@@ -374,9 +374,7 @@ class PlanStore(object):
         def copy(path):
             md5 = wanted[path]
             try:
-                self._swift('put_object', plan, tree_mod.kept_name(md5), b'',
-                            headers={'X-Copy-From': _source(plan, path),
-                                     'If-Match': md5})
+                self._copy(plan, tree_mod.kept_name(md5), path, md5)
             except _client_exception() as exc:
                 if self._status(exc) not in (404, 412):
                     raise exceptions.CommandError(
@@ -392,6 +390,13 @@ class PlanStore(object):
         with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
             list(pool.map(copy, sorted(by_md5.values())))
         return len(by_md5)
+
+    def _copy(self, plan, name, source, md5):
+        """Copy ``source`` to ``name`` inside Swift, if ``source`` still
+        holds ``md5`` (``If-Match`` applies to the source of a copy)."""
+        self._swift('put_object', plan, name, b'', headers={
+            'X-Copy-From': parse.quote('/%s/%s' % (plan, source)),
+            'If-Match': md5})
 
     def view(self, plan, tree):
         """A ``tree.View`` of a recorded tree of ``plan``."""
@@ -447,9 +452,7 @@ class PlanStore(object):
         and the copy fails clearly)."""
         def copy(name):
             try:
-                self._swift('put_object', plan, name, b'', headers={
-                    'X-Copy-From': _source(plan, sources[name]),
-                    'If-Match': md5s[name]})
+                self._copy(plan, name, sources[name], md5s[name])
                 return None
             except _client_exception() as exc:
                 return name, '%s %s' % (exc.http_status, exc.http_reason)
@@ -545,11 +548,6 @@ class PlanStore(object):
         """The plan's state after the first ``count`` steps (``entries``:
         the step objects' listing entries, in order)."""
         return _replayed(_Fetch(self, plan, entries), count)
-
-
-def _source(plan, name):
-    """An X-Copy-From value (Swift unquotes it)."""
-    return parse.quote('/%s/%s' % (plan, name))
 
 
 class _Fetch(object):

@@ -45,6 +45,15 @@ def merged(tree, delta):
             'changes': dict(tree['changes'], **(delta or {}))}
 
 
+def after(tree, change):
+    """The tree once a step's ``change`` is applied: ``tree_base`` (create,
+    restore, adopting a plan made before trees were recorded) sets the
+    whole tree, ``tree`` changes paths."""
+    if change.get('tree_base') is not None:
+        tree = {'base': change['tree_base'], 'changes': {}}
+    return merged(tree, change.get('tree'))
+
+
 def snapshot(full):
     """``(name, bytes, md5)`` of the snapshot object of a whole tree."""
     data = json.dumps(full, sort_keys=True, separators=(',', ':')).encode()
