@@ -53,11 +53,13 @@ resources:
 
 class DeployTest(base.FunctionalTest):
 
+    TEMPLATES = TEMPLATES
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
-                                        TEMPLATES)
+                                        cls.TEMPLATES)
         cls.registry = os.path.join(cls.templates, 'registry.yaml')
         cls.heat_http = base.Swift(cls.env['LOOPBACK_HEAT_URL'])
 

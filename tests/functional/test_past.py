@@ -27,12 +27,7 @@ def members(path):
 
 class TestPastSteps(test_deploy.DeployTest):
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.templates = base.write_tree(os.path.join(cls.tmp, 'past-tht'),
-                                        TEMPLATES)
-        cls.registry = os.path.join(cls.templates, 'registry.yaml')
+    TEMPLATES = TEMPLATES
 
     def export(self, step, name):
         path = os.path.join(self.tmp, self.plan, name)
