@@ -105,6 +105,33 @@ class TestPastSteps(test_deploy.DeployTest):
                 return rows
             time.sleep(1)
 
+    def snapshot_with(self, step_id, final, timeout=60):
+        """The plan's objects once a listing shows step ``step_id`` and
+        its outcome object: a replica's listing may lag a write just
+        made."""
+        from tripleoplanclient.plan import record
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.snapshot(self.plan)
+            if (record.outcome_path(step_id, final) in found and any(
+                    n.startswith(record.LOG_PREFIX) and
+                    n.endswith('-%s.yaml' % step_id) for n in found)) or \
+                    time.monotonic() > deadline:
+                return found
+            time.sleep(1)
+
+    def unhook(self):
+        """Clear the breakpoint on resource "one"; Heat's HTTP status."""
+        stack = self.stack()
+        if stack is None:
+            return None
+        status, _, _ = self.heat_http.request(
+            'POST', 'stacks/%s/%s/resources/one/signal' % (
+                self.plan, stack['id']),
+            data=json.dumps({'unset_hook': 'pre-update'}).encode(),
+            headers={'Content-Type': 'application/json'})
+        return status
+
     def followed(self, timeout=60):
         """Wait until the newest deploy workflow has ended: its follow task
         may still record the outcome the client recorded too."""
@@ -120,9 +147,9 @@ class TestPastSteps(test_deploy.DeployTest):
         self.fail('deploy workflow still running after %d s' % timeout)
 
     def test_bad_steps_and_a_busy_stack_change_nothing(self):
-        self.first_deploy()
+        deployed = self.first_deploy()
         self.followed()
-        before = self.snapshot(self.plan)
+        before = self.snapshot_with(deployed['id'], final=True)
         for step, pattern in (('0', 'has no step 0: its history has steps '
                                     '1 to 2'),
                               ('3', 'has no step 3'),
@@ -146,16 +173,12 @@ class TestPastSteps(test_deploy.DeployTest):
                             'resource_registry:\n  resources:\n    one:\n'
                             '      hooks: pre-update\n'
                             'parameter_defaults:\n  Extra: hooked\n')
-        self.deploy('-e', hooked, '--no-wait')
-        before = self.snapshot(self.plan)
+        hooked = self.deploy('-e', hooked, '--no-wait')
+        self.addCleanup(self.unhook)        # also when an assertion fails
+        before = self.snapshot_with(hooked['id'], final=False)
         self.fail_with(r'Stack operation in progress \(step 3, deploy',
                        'overcloud', 'plan', 'restore', self.plan, '--step',
                        '1')
         self.assertEqual(before, self.snapshot(self.plan))
-        status, _, body = self.heat_http.request(
-            'POST', 'stacks/%s/%s/resources/one/signal' % (
-                self.plan, self.stack()['id']),
-            data=json.dumps({'unset_hook': 'pre-update'}).encode(),
-            headers={'Content-Type': 'application/json'})
-        self.assertEqual(200, status, body)
+        self.assertEqual(200, self.unhook())
         self.assertEqual('UPDATE_COMPLETE', self.wait_stack()['stack_status'])
