@@ -206,9 +206,8 @@ class Change(object):
         # The content these replace, to keep before they are written.
         self.replaced = {p: stored(p) for p in self.changed}
         self.kept = tree_mod.kept(listing) if listing is not None else ()
-        _, recorded_changed = _diff(recorded, files.objects)
-        self.noted = sorted(set(self.added + self.changed
-                                + recorded_changed))
+        self.noted = sorted(set(self.added + self.changed).union(
+            *_diff(recorded, files.objects)))
         self.environments = record_mod.amended(
             state['environments'], files.environments, remove)
         self.inputs = dict(files.inputs)

@@ -214,6 +214,24 @@ class TestTreeState(PastTestCase):
         self.assertEqual(['LIST', 'GET', 'ARCHIVE'],
                          [r[0] for r in self.swift.requests])
 
+    def test_a_file_a_stopped_command_left_is_recorded_not_sent(self):
+        self.create()
+        head = self.store.head('p')
+        path = self.write('left.yaml', b'{}\n')
+        files = files_mod.PlanFiles(head.state['templates'])
+        files.add_environment(path)
+        plan_path = files.plan_path(path)
+        # A command stopped after writing it, before recording its step.
+        self.swift.store(plan_path, b'{}\n')
+        _, listing = self.store.listing('p')
+        change = steps.Change(head.state, files, listing=listing,
+                              view=self.store.view('p', head.state['tree']))
+        self.assertEqual([], change.added + change.changed)
+        step = change.step('deploy', argv=[])
+        self.assertEqual(content.md5(b'{}\n'),
+                         step['change']['tree'][plan_path])
+        self.assertEqual(path, step['change']['files'][plan_path]['source'])
+
     def test_many_changes_fold_into_a_new_snapshot(self):
         self.create()
         uploads = [self.write('u/%03d' % i, b'%d' % i)
