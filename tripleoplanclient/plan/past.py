@@ -7,9 +7,6 @@ step N holds that tree and the step objects up to N (never rewritten),
 with times taken from step N, so it is the same file whenever it is made.
 """
 
-import calendar
-import time
-
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
@@ -105,12 +102,9 @@ def export(store, past, fileobj):
     full = store.view(past.plan, past.state.get('tree')).full()
     members = _readable(past, full, full)
     members.update((e['name'], e['name']) for e in past.entries)
-    store.export(past.plan, members, fileobj, mtime=_epoch(past.row['time']))
+    store.export(past.plan, members, fileobj,
+                 mtime=record_mod.seconds(past.row['time']))
     return len(members)
-
-
-def _epoch(text):
-    return calendar.timegm(time.strptime(text[:19], '%Y-%m-%dT%H:%M:%S'))
 
 
 def restore(store, past):

@@ -24,6 +24,7 @@ anything. Version 1 records (one ``environments.yaml`` with numbered
 steps) are read as they are and carried into the first version 2 step.
 """
 
+import calendar
 import collections
 import copy
 import datetime
@@ -32,6 +33,7 @@ import getpass
 import json
 import re
 import sys
+import time
 import uuid
 
 import yaml
@@ -201,6 +203,15 @@ def settled(rows, entries, date):
             break
         count += 1
     return count
+
+
+def seconds(text):
+    """Epoch seconds of an ISO time as the record and Heat write it, or
+    None."""
+    try:
+        return calendar.timegm(time.strptime(text[:19], '%Y-%m-%dT%H:%M:%S'))
+    except (TypeError, ValueError):
+        return None
 
 
 def id_of(name):

@@ -9,7 +9,6 @@ Heat never heard of is INTERRUPTED once its command has had time enough to
 call Heat.
 """
 
-import calendar
 import time
 
 from tripleoplanclient.common import exceptions
@@ -19,14 +18,6 @@ from tripleoplanclient.stack import status
 # Seconds a command may take between recording its step and Heat taking
 # the operation (writes, a render, Mistral starting the workflow).
 GRACE = 600
-
-
-def _seconds(text):
-    """Epoch seconds of an ISO time as Heat and the record write it."""
-    try:
-        return calendar.timegm(time.strptime(text[:19], '%Y-%m-%dT%H:%M:%S'))
-    except (TypeError, ValueError):
-        return None
 
 
 def open_step(rows):
@@ -56,9 +47,10 @@ def mend(store, plan, rows, stack, now=None):
     row = open_step(rows)
     if row is None:
         return None
-    began = _seconds(row['time'])
+    began = record_mod.seconds(row['time'])
     now = time.time() if now is None else now
-    changed = _seconds(status.updated(stack)) if stack is not None else None
+    changed = record_mod.seconds(status.updated(stack)) \
+        if stack is not None else None
     if stack is not None and stack.stack_status.endswith(
             status.BUSY_SUFFIX):
         return row
