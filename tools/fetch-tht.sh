@@ -1,16 +1,17 @@
 #!/bin/bash
-# Fetch tripleo-heat-templates 18.0.0 for functional tests, benchmarks and the
-# demo, and print the absolute path of the extracted tree on stdout (and
-# nothing else there; progress goes to stderr).
+# Fetch a tripleo-heat-templates release (default 18.0.0) for functional
+# tests, benchmarks and the demo, and print the absolute path of the
+# extracted tree on stdout (and nothing else there; progress goes to stderr).
 #
-#   THT=$(tools/fetch-tht.sh)
+#   THT=$(tools/fetch-tht.sh)          # 18.0.0
+#   THT17=$(tools/fetch-tht.sh 17.0.0)
 #
 # The PyPI wheel carries no templates; the sdist has them, with
 # tools/process-templates.py.  Downloaded once into $LOOPBACK_CACHE/tht/
 # (default ~/.cache/tripleoplanclient/tht/), extracted once, reused after.
 set -eu -o pipefail
 
-version=18.0.0
+version=${1:-18.0.0}
 cache=${LOOPBACK_CACHE:-$HOME/.cache/tripleoplanclient}
 dir=$cache/tht
 tree=$dir/tripleo-heat-templates-$version

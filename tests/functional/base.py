@@ -16,7 +16,7 @@ import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-_THT = None
+_THT = {}
 
 
 def write_tree(root, files):
@@ -52,14 +52,17 @@ def loopback_env():
     return env
 
 
-def tht_dir():
-    """tripleo-heat-templates 18.0.0 from its PyPI sdist (cached)."""
-    global _THT
-    if _THT is None:
-        _THT = os.environ.get('THT_DIR') or subprocess.run(
-            ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')],
-            check=True, capture_output=True, text=True).stdout.strip()
-    return _THT
+def tht_dir(version='18.0.0'):
+    """A tripleo-heat-templates release from its PyPI sdist (cached);
+    ``THT_DIR`` names an 18.0.0 tree already at hand."""
+    if version not in _THT:
+        _THT[version] = (
+            version == '18.0.0' and os.environ.get('THT_DIR') or
+            subprocess.run(
+                ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh'),
+                 version], check=True, capture_output=True,
+                text=True).stdout.strip())
+    return _THT[version]
 
 
 RECORD_CACHE = 'user-environments/environments.yaml'
@@ -115,8 +118,9 @@ class FunctionalTest(unittest.TestCase):
 
     @classmethod
     def use_swift(cls, url):
-        """Point the CLI (and Mistral's actions, which get the client's
-        endpoint) at another Swift, e.g. one with three replicas:
+        """Point the CLI (and Mistral's actions, which the client asks for
+        its endpoint: Mistral's configuration must allow it) at another
+        Swift, e.g. one with three replicas:
         ``FUNCTIONAL_SWIFT_URL=http://127.0.0.1:28080/v1/AUTH_tripleo``."""
         import yaml
         with open(cls.env['OS_CLIENT_CONFIG_FILE']) as f:

@@ -1,4 +1,5 @@
-"""Our renderer against THT 18.0.0's own tools/process-templates.py.
+"""Our renderer against THT's own tools/process-templates.py, on the
+tripleo-heat-templates releases 18.0.0 and 17.0.0.
 
 Both run on the same tree: THT's script in place on a copy (its -o mode
 ignores j2_excludes.yaml), ours in-process on the original; every output
@@ -23,11 +24,13 @@ ISOLATION = 'network-data-samples/default-network-isolation.yaml'
 
 class TestSameAsTHT(unittest.TestCase):
 
+    VERSION = '18.0.0'
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix='tpc-render-')
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
         self.tree = os.path.join(self.tmp, 'tht')
-        shutil.copytree(base.tht_dir(), self.tree)
+        shutil.copytree(base.tht_dir(self.VERSION), self.tree)
 
     def compare(self, roles, networks):
         before = base.read_tree(self.tree)
@@ -83,3 +86,8 @@ class TestSameAsTHT(unittest.TestCase):
         self.assertNotIn('network/ports/storage_from_pool.yaml', sorted(out))
         self.assertIn('network/ports/internal_api_from_pool.yaml', sorted(out))
         self.assertNotIn('network/ports/tenant_from_pool.yaml', sorted(out))
+
+
+class TestSameAsTHT17(TestSameAsTHT):
+
+    VERSION = '17.0.0'

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shlex
 import subprocess
 import time
 from pathlib import Path
 
-from . import postgres, process, rabbitmq
+from . import heat, postgres, process, rabbitmq, swift
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -120,11 +121,18 @@ class Mistral(Service):
                 '--config-file', str(self.conf), '--server', SERVERS]
 
     def configs(self) -> dict[str, str]:
+        # Our actions call only these (without Keystone): the loopback
+        # Swift and Heat, and any Swift LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS
+        # adds (comma-separated; the tests' three-replica Swift).
+        extra = os.environ.get('LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS', '')
+        swift_urls = [swift.url('/v1/' + swift.ACCOUNT)] + [
+            u for u in extra.split(',') if u]
         return {'mistral.conf': render(
             'mistral/mistral.conf', transport_url=rabbitmq.transport_url(),
             log=self.logs()['server'], host=HOST,
             port=self.ports()['api'],
-            db_url=postgres.url(DB, DB, DB_PASSWORD))}
+            db_url=postgres.url(DB, DB, DB_PASSWORD),
+            swift_urls=','.join(swift_urls), heat_urls=heat.url())}
 
     def run_stamp(self, files: dict[str, str]) -> str:
         # the package's files, the configuration and the command

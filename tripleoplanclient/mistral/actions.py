@@ -1,11 +1,9 @@
 """Mistral actions of tripleoplanclient (run inside Mistral's executor).
 
 Each takes the one ``request`` its workflow passes (``protocol`` defines
-it). Swift access: the endpoint comes from the request's ``swift_url``
-(the client passes the object-store endpoint it uses itself), else from
-the service catalog in the execution context; the token is the one the
-client sent to Mistral (``context.security.auth_token``), so the action
-acts as the user.
+it). Endpoints: only those ``endpoints`` allows, never a URL from the
+request. The token is the one the client sent to Mistral
+(``context.security.auth_token``): the action acts as the user.
 """
 
 import logging
@@ -14,35 +12,22 @@ import threading
 from mistral_lib import actions
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import protocol
 
 LOG = logging.getLogger(__name__)
-
-
-def _endpoint(context, url, service_type, what):
-    if url:
-        return url
-    security = getattr(context, 'security', None)
-    for service in getattr(security, 'service_catalog', None) or []:
-        if service.get('type') == service_type:
-            for endpoint in service.get('endpoints', []):
-                if endpoint.get('interface', 'public') == 'public':
-                    return endpoint.get('url') or endpoint.get('publicURL')
-    raise exceptions.CommandError(
-        'No %s endpoint: pass %s or run Mistral with Keystone.'
-        % (service_type, what))
 
 
 def _token(context):
     return getattr(getattr(context, 'security', None), 'auth_token', None)
 
 
-def plan_store(context, swift_url):
+def plan_store(context, url):
+    """The plan store at ``url`` (an allowed endpoint) as the caller."""
     from swiftclient import client as swift_client
 
     from tripleoplanclient.plan import store as store_mod
 
-    url = _endpoint(context, swift_url, 'object-store', 'swift_url')
     token = _token(context)
     local = threading.local()
 
@@ -87,11 +72,14 @@ class RenderPlan(_PlanAction):
     workflow = 'render'
 
     def do(self, context, req):
+        from tripleoplanclient.mistral import objects
         from tripleoplanclient.mistral import render
+        url = endpoints.choose(context, req['swift_url'], 'object-store')
         return render.render_plan(
-            plan_store(context, req['swift_url']), req['container'],
+            plan_store(context, url), req['container'],
             {'roles_data': req['roles_data'],
-             'network_data': req['network_data']}, tree=req['tree'])
+             'network_data': req['network_data']}, tree=req['tree'],
+            cache=objects.CACHE.scoped(url, req['container']))
 
 
 class DeployPlan(_PlanAction):
@@ -107,14 +95,16 @@ class DeployPlan(_PlanAction):
         from heatclient import client as heat_client
 
         from tripleoplanclient.mistral import deploy
-        req['heat_url'] = _endpoint(context, req['heat_url'],
-                                    'orchestration', 'heat_url')
-        req['swift_url'] = _endpoint(context, req['swift_url'],
-                                     'object-store', 'swift_url')
+        from tripleoplanclient.mistral import objects
+        req['heat_url'] = endpoints.choose(context, req['heat_url'],
+                                           'orchestration')
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
         heat = heat_client.Client('1', endpoint=req['heat_url'],
                                   token=_token(context) or 'none')
-        return deploy.deploy(plan_store(context, req['swift_url']), heat,
-                             req)
+        return deploy.deploy(
+            plan_store(context, req['swift_url']), heat, req,
+            cache=objects.CACHE.scoped(req['swift_url'], req['container']))
 
 
 class FollowStack(_PlanAction):
@@ -137,9 +127,10 @@ class FollowStack(_PlanAction):
         from tripleoplanclient.mistral import follow
         if not req['step'] or not self.started:
             return {'done': True}
-        req['heat_url'] = _endpoint(context, req['heat_url'],
-                                    'orchestration', 'heat_url')
+        req['heat_url'] = endpoints.choose(context, req['heat_url'],
+                                           'orchestration')
         heat = heat_client.Client('1', endpoint=req['heat_url'],
                                   token=_token(context) or 'none')
-        return follow.follow(plan_store(context, req['swift_url']), heat,
-                             req, self.started)
+        store = plan_store(context, endpoints.choose(
+            context, req['swift_url'], 'object-store'))
+        return follow.follow(store, heat, req, self.started)

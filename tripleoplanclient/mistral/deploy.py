@@ -130,22 +130,23 @@ def _heat_call(heat_url, what, fn, *args, **kwargs):
         raise
 
 
-def deploy(store, heat, req):
+def deploy(store, heat, req, cache=None):
     """Create or update stack ``container`` from the plan; a summary.
 
     ``req``: the deploy request (``protocol.WORKFLOWS['deploy']``) with
     both endpoints known. ``unchanged`` is ``{'fingerprint', 'updated'}``
     of the last successful deploy: when the assembled fields have that
     fingerprint and the stack is COMPLETE and untouched since, Heat is not
-    called (operation NONE).
+    called (operation NONE). ``cache``: as for ``render.render_plan``.
     """
     plan, heat_url = req['container'], req['heat_url']
     headers, listing = store.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
     # What the step recorded, not what a replica lists right now.
-    listing = plan_objects.recorded(store, plan, listing, req['tree'])
-    objects = plan_objects.PlanObjects(store, plan, listing)
+    cache = plan_objects.ContentCache() if cache is None else cache
+    listing = plan_objects.recorded(store, plan, listing, req['tree'], cache)
+    objects = plan_objects.PlanObjects(store, plan, listing, cache)
     base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), parse.quote(plan))
     fields = assemble(objects, base_url, req['environments'],
                       req['plan_environment'])

@@ -5,6 +5,12 @@ bytes are kept by MD5 (the ``hash`` of a container listing) for its life:
 an action lists the container, then reads only content it has not seen.
 A redeploy with nothing changed reads no template from Swift, and a deploy
 right after a render finds the rendered templates here already.
+
+The executor serves every plan of every project: what it keeps is scoped
+to one plan container (its Swift account URL and name), which the action
+listed with the caller's token before reading anything, so no request
+can name its way into another plan's content (a password file's MD5 in a
+crafted tree, say).
 """
 
 import collections
@@ -26,29 +32,49 @@ class ContentCache(object):
         self._max = max_bytes
         self._lock = threading.Lock()
 
-    def get(self, md5):
+    def get(self, md5, scope=None):
+        key = (scope, md5)
         with self._lock:
-            data = self._data.get(md5)
+            data = self._data.get(key)
             if data is not None:
-                self._data.move_to_end(md5)
+                self._data.move_to_end(key)
             return data
 
-    def put(self, data):
+    def put(self, data, scope=None):
         md5 = content.md5(data)
+        key = (scope, md5)
         with self._lock:
-            if md5 not in self._data:
-                self._data[md5] = data
+            if key not in self._data:
+                self._data[key] = data
                 self._size += len(data)
             while self._size > self._max:
                 _, old = self._data.popitem(last=False)
                 self._size -= len(old)
         return md5
 
+    def scoped(self, account_url, plan):
+        """This cache as seen by the actions working on one plan."""
+        return _Scoped(self, (account_url.rstrip('/'), plan))
 
+
+class _Scoped(object):
+
+    def __init__(self, cache, scope):
+        self._cache = cache
+        self._scope = scope
+
+    def get(self, md5):
+        return self._cache.get(md5, self._scope)
+
+    def put(self, data):
+        return self._cache.put(data, self._scope)
+
+
+# The executor's; reached only through scoped().
 CACHE = ContentCache()
 
 
-def recorded(store, plan, listing, tree, cache=CACHE):
+def recorded(store, plan, listing, tree, cache):
     """The listing an action works from: the plan's recorded tree (path ->
     MD5, from the step the client recorded or is recording) in place of
     the container's own entries for those paths, which a replica that
@@ -79,7 +105,7 @@ class PlanObjects(object):
     did not need to.
     """
 
-    def __init__(self, store, plan, listing, cache=CACHE):
+    def __init__(self, store, plan, listing, cache):
         self.store = store
         self.plan = plan
         self.listing = listing

@@ -23,7 +23,8 @@ WORKFLOWS = {
         'tripleoplan.render',
         "Render the plan's jinja2 templates in place in Swift.",
         {'container': _REQUIRED,
-         'swift_url': None,         # else the catalog's object-store
+         # chooses among the actions' allowed endpoints (actions.endpoint)
+         'swift_url': None,
          'roles_data': None,        # plan paths; else the templates' own
          'network_data': None,
          'tree': None}),            # the plan's recorded tree (plan.tree)
@@ -33,7 +34,7 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'environments': _REQUIRED,  # plan paths, in Heat's merge order
          'swift_url': None,
-         'heat_url': None,          # else the catalog's orchestration
+         'heat_url': None,
          'plan_environment': None,  # the -p file's plan path
          'timeout': 240,            # minutes, Heat's stack timeout
          'unchanged': None,         # the last deploy: skip Heat if same

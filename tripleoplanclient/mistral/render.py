@@ -27,12 +27,13 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     ``network_data`` plan paths); the client passes them, as the record
     may not hold the step being made yet. ``tree``: the plan's tree with
     the step's writes (``plan.tree``), read instead of the container's
-    listing for those paths.
+    listing for those paths. ``cache``: content already read, for this
+    plan only (``objects.ContentCache.scoped``); none kept without.
     """
     headers, listing = store.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
-    cache = plan_objects.CACHE if cache is None else cache
+    cache = plan_objects.ContentCache() if cache is None else cache
     listing = plan_objects.recorded(store, plan, listing, tree, cache)
     roles, (networks,) = rendering.data_paths(inputs or {}, listing)
     if roles not in listing:

@@ -16,14 +16,21 @@ same tree (tests/functional/test_rendering.py checks it):
 
 Unlike the THT script, one jinja2 environment serves the whole render, so
 a source or an include is parsed and compiled once, not once per output.
+
+Templates are the plan author's and run inside Mistral's executor, shared
+by every plan: they render in jinja2's immutable sandbox (no attribute
+starting with ``_``, no function or frame internals, the data handed in
+cannot be changed), with a few bounds on what one render may build.
 """
 
 import posixpath
 
 import jinja2
+from jinja2 import sandbox
 import yaml
 
 from tripleoplanclient.common import content
+from tripleoplanclient.plan import layout
 
 ROLE_SUFFIX = '.role.j2.yaml'
 NETWORK_SUFFIX = '.network.j2.yaml'
@@ -33,6 +40,10 @@ EXCLUDES = 'j2_excludes.yaml'
 DEFAULT_ROLES = 'roles_data.yaml'
 DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
 _SEP = '\x00'    # between the search directory and the name of an include
+# Bounds of one render: items all its range() calls may yield, and the
+# size a "*" or "**" may build (THT's templates need neither).
+RANGE_BUDGET = 10 ** 7
+MAX_PRODUCT = 16 * 1024 * 1024
 
 # Deprecated THT behaviour, kept for identical output: roles named like
 # these get the tag even when roles data forgets it.
@@ -121,7 +132,53 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
 _BYTECODE = _MemoryBytecodeCache()
 
 
-class _PlanEnvironment(jinja2.Environment):
+class _PlanEnvironment(sandbox.ImmutableSandboxedEnvironment):
+    """The immutable sandbox, where only the data handed in is immutable:
+    THT's own templates fill containers they built themselves
+    (``_service_nets.update(...)``, ``_role_networks.append(...)``).
+    ``frozen``: the ids of every container of that data, alive for the
+    whole render."""
+
+    intercepted_binops = frozenset(['*', '**'])
+
+    def __init__(self, frozen, **kwargs):
+        super().__init__(**kwargs)
+        self._frozen = frozen
+        self._range_left = RANGE_BUDGET
+        self.globals['range'] = self._range
+
+    def is_safe_attribute(self, obj, attr, value):
+        if not sandbox.SandboxedEnvironment.is_safe_attribute(
+                self, obj, attr, value):
+            return False
+        return (id(obj) not in self._frozen
+                or not sandbox.modifies_known_mutable(obj, attr))
+
+    def _range(self, *args):
+        numbers = sandbox.safe_range(*args)
+        self._range_left -= len(numbers)
+        if self._range_left < 0:
+            raise sandbox.SecurityError(
+                'range() asked for more than %d items in one render'
+                % RANGE_BUDGET)
+        return numbers
+
+    def call_binop(self, context, operator, left, right):
+        if operator == '*':
+            for seq, times in ((left, right), (right, left)):
+                if (isinstance(seq, (str, bytes, list, tuple))
+                        and isinstance(times, int)
+                        and len(seq) * times > MAX_PRODUCT):
+                    raise sandbox.SecurityError(
+                        'a "*" would build more than %d items'
+                        % MAX_PRODUCT)
+        elif (isinstance(left, int) and isinstance(right, int)
+              and abs(left) > 1 and right > 0
+              and left.bit_length() * right > MAX_PRODUCT):
+            raise sandbox.SecurityError(
+                'a "**" would build a number of more than %d bits'
+                % MAX_PRODUCT)
+        return super().call_binop(context, operator, left, right)
 
     def join_path(self, template, parent):
         # Keep the top template's directory with the include's name, so
@@ -151,6 +208,43 @@ def _load(read, path, default):
         raise RenderError('%s is not valid YAML: %s' % (path, exc))
 
 
+def _containers(data, ids=None):
+    """The ids of every list, dict and set within ``data``."""
+    ids = set() if ids is None else ids
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, dict, set)) and id(item) not in ids:
+            ids.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+            if isinstance(item, dict):
+                stack.extend(item)
+    return ids
+
+
+def _check_output(out_path, what):
+    """Outputs are plain plan paths outside what the tooling keeps: a role
+    or network name makes them, and no name may lead elsewhere."""
+    try:
+        layout.check_plan_path(out_path, what)
+    except Exception as exc:
+        raise RenderError('%s: %s' % (what, exc))
+    if out_path == layout.PLAN_ENVIRONMENT:
+        raise RenderError('%s would render %s, which holds the plan\'s '
+                          'generated passwords; rename it.'
+                          % (what, out_path))
+
+
+def _check_names(items, key, path):
+    for item in items:
+        name = item.get(key)
+        if not isinstance(name, str) or not name or '/' in name \
+                or '\\' in name or name.strip('.') == '':
+            raise RenderError(
+                '%s: %s %r is not a plain name (letters, digits, "_", "-"; '
+                'no "/"): it names rendered files.' % (path, key, name))
+
+
 def _tag_roles(roles):
     for role in roles:
         role['tags'] = role.get('tags', [])
@@ -169,11 +263,15 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
             isinstance(r, dict) and r.get('name') for r in roles):
         raise RenderError('%s must be a YAML list of roles, each with a '
                           'name.' % roles_path)
+    _check_names(roles, 'name', roles_path)
     networks = _load(read, networks_path, None) or []
     if not isinstance(networks, list) or not all(
             isinstance(n, dict) and n.get('name') for n in networks):
         raise RenderError('%s must be a YAML list of networks, each with a '
                           'name.' % networks_path)
+    _check_names(networks, 'name', networks_path)
+    _check_names([n for n in networks if n.get('name_lower')], 'name_lower',
+                 networks_path)
     excludes = (_load(read, EXCLUDES, {}) if EXCLUDES in paths else {}) or {}
     excluded = set(excludes.get('name') or [])
 
@@ -188,16 +286,20 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
                 network['name_lower'] = network['name'].lower()
             enabled[network['name']] = network
 
-    env = _PlanEnvironment(loader=_PlanLoader(paths, read),
+    env = _PlanEnvironment(_containers([roles, networks]),
+                           loader=_PlanLoader(paths, read),
                            bytecode_cache=_BYTECODE)
     outputs = {}
 
-    def emit(source, out_path, data):
+    def emit(source, out_path, data, named_by=None):
+        _check_output(out_path, named_by or 'Template %s' % source)
         try:
             text = env.get_template(source).render(**data)
-        except jinja2.TemplateError as exc:
-            raise RenderError('Error rendering template %s: %s'
-                              % (out_path, exc))
+        except Exception as exc:
+            # The plan's own code failed (a jinja error, what the sandbox
+            # refused, 1/0...): an error about the plan, not a traceback.
+            raise RenderError('Error rendering template %s: %s: %s'
+                              % (out_path, type(exc).__name__, exc))
         outputs[out_path] = text.encode('utf-8')
 
     for source in sorted(p for p in paths if is_source(p)):
@@ -213,7 +315,8 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
                 if out_path not in excluded:
                     emit(source, out_path, {
                         'role': by_role[role] if by_data else role,
-                        'networks': networks})
+                        'networks': networks},
+                        'Role %r of %s' % (role, roles_path))
         elif name.endswith(NETWORK_SUFFIX):
             for network in enabled.values():
                 out = name.replace(NETWORK_SUFFIX, '.yaml')
@@ -221,7 +324,9 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
                                   else 'network', network['name_lower'])
                 out_path = posixpath.join(folder, out)
                 if out_path not in excluded:
-                    emit(source, out_path, {'network': network})
+                    emit(source, out_path, {'network': network},
+                         'Network %r of %s' % (network['name_lower'],
+                                               networks_path))
         else:
             emit(source, posixpath.join(
                 folder, name.replace(J2_SUFFIX, '.yaml')),

@@ -5,6 +5,7 @@ Heat is a real python-heatclient v1 client. Only HTTP is faked.
 """
 
 import json
+import unittest
 
 from tests.unit import fakes
 from tripleoplanclient.common import content
@@ -379,7 +380,7 @@ class TestDeploy(PlanTestCase):
         req = protocol.read('deploy', protocol.request(
             'deploy', container='p', environments=self.ENVS,
             swift_url=SWIFT, heat_url=HEAT, **kwargs))
-        return deploy.deploy(self.store, self.heat, req)
+        return deploy.deploy(self.store, self.heat, req, cache=self.cache)
 
     def writes(self):
         return [(r.method, r.path) for r in self.m.request_history
@@ -444,8 +445,8 @@ class TestDeploy(PlanTestCase):
         self.assertEqual([], self.writes())
 
     def test_a_redeploy_reads_no_object_from_swift(self):
-        # deploy() reads through the executor-wide cache (objects.CACHE):
-        # whatever earlier tests left there, the second run needs nothing.
+        # deploy() reads through the cache the action hands it (the
+        # executor's, scoped to the plan): the second run needs nothing.
         self.stack_is(None)
         self.m.post(HEAT + '/stacks', status_code=201, headers=JSON,
                     json={'stack': {'id': STACK_ID, 'links': []}})
@@ -519,3 +520,18 @@ class TestDeploy(PlanTestCase):
             self.deploy()
         self.assertEqual([], [r for r in self.m.request_history
                               if r.netloc == 'heat.test'])
+
+
+class TestScopedCache(unittest.TestCase):
+
+    def test_a_plan_never_gets_another_plans_content(self):
+        # The executor's cache serves every plan: content read for plan a
+        # is not there for plan b (nor for a in another account), even
+        # when b's request names its MD5.
+        cache = objects.ContentCache()
+        a = cache.scoped(SWIFT, 'a')
+        md5 = a.put(b'AdminPassword: s3cret\n')
+        self.assertEqual(b'AdminPassword: s3cret\n', a.get(md5))
+        self.assertIsNone(cache.scoped(SWIFT, 'b').get(md5))
+        self.assertIsNone(cache.scoped(SWIFT + '2', 'a').get(md5))
+        self.assertIsNone(cache.get(md5))

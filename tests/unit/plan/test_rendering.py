@@ -97,6 +97,73 @@ class TestRender(unittest.TestCase):
         with self.assertRaisesRegex(rendering.RenderError, 'not valid YAML'):
             render({'roles_data.yaml': '- [\n'})
 
+    def test_python_internals_are_out_of_reach(self):
+        # The attack of issue 13: a function's globals reach os.popen.
+        for source in (
+                "{{ cycler.__init__.__globals__.os.popen('id -un').read() }}",
+                "{{ range.__self__.globals }}", "{{ ''.__class__.__mro__ }}",
+                "{{ lipsum.__globals__['os'] }}"):
+            with self.assertRaisesRegex(rendering.RenderError,
+                                        'Error rendering template x.yaml'):
+                render({'x.j2.yaml': source})
+
+    def test_data_handed_in_is_immutable(self):
+        for source in ("{% set _ = roles.append({'name': 'Evil'}) %}",
+                       "{% set _ = roles[0].update({'name': 'Evil'}) %}",
+                       "{% set _ = roles[0]['tags'].append('x') %}",
+                       "{% set _ = networks.pop() %}"):
+            with self.assertRaisesRegex(rendering.RenderError,
+                                        'SecurityError'):
+                render({'x.j2.yaml': source})
+
+    def test_containers_the_template_builds_stay_mutable(self):
+        # THT's own overcloud-resource-registry-puppet.j2.yaml does this.
+        out = render({'x.j2.yaml':
+                      "{% set d = {} %}{% set l = [] %}"
+                      "{% for r in roles %}{% set _ = d.update({r.name: 1})"
+                      " %}{% set _ = l.append(r.name) %}{% endfor %}"
+                      "{{ d|dictsort }} {{ l }}"})
+        self.assertEqual("[('ComputeSpecial', 1), ('Controller', 1)] "
+                         "['Controller', 'ComputeSpecial']", out['x.yaml'])
+
+    def test_bounds_on_what_a_render_builds(self):
+        for source, why in (
+                ("{{ 'a' * 100000000 }}", 'would build'),
+                ("{{ [1] * 100000000 }}", 'would build'),
+                ("{{ 2 ** 100000000 }}", 'would build'),
+                ("{% set n = 10 ** 10 %}{{ n ** n }}", 'would build'),
+                ("{% for i in range(100000) %}{% for j in range(100000) %}"
+                 "{% endfor %}{% endfor %}", 'range'),
+                ("{{ 1 / 0 }}", 'ZeroDivisionError')):
+            with self.assertRaisesRegex(rendering.RenderError, why):
+                render({'x.j2.yaml': source})
+        self.assertEqual('aaa 8', render({'x.j2.yaml':
+                                          "{{ 'a' * 3 }} {{ 2 ** 3 }}"})[
+                                              'x.yaml'])
+
+    def test_names_that_would_leave_the_plan_are_refused(self):
+        hostile = ['../user-environments/log/x', '/etc/x', 'a/b', '..',
+                   'a\\b', '.']
+        for name in hostile:
+            roles = yaml.safe_dump([{'name': name}])
+            with self.assertRaisesRegex(rendering.RenderError,
+                                        'roles_data.yaml'):
+                render({'roles_data.yaml': roles,
+                        'p/r.role.j2.yaml': '{{role}}'})
+            networks = yaml.safe_dump([{'name': 'Ok', 'name_lower': name}])
+            with self.assertRaisesRegex(rendering.RenderError,
+                                        'network_data.yaml'):
+                render({'network_data.yaml': networks,
+                        'network/ports/port.network.j2.yaml': 'x'})
+        with self.assertRaisesRegex(rendering.RenderError, 'name'):
+            render({'roles_data.yaml': yaml.safe_dump([{'name': 5}])})
+
+    def test_no_output_over_what_the_tooling_keeps(self):
+        with self.assertRaisesRegex(rendering.RenderError, 'passwords'):
+            render({'plan-environment.j2.yaml': 'passwords: {}'})
+        with self.assertRaisesRegex(rendering.RenderError, 'reserved'):
+            render({'user-environments/x.j2.yaml': 'x'})
+
     def test_compiled_once_across_outputs_and_renders(self):
         # The same source for every role is compiled once; a later render of
         # the same text reuses the compiled code (jinja2's compile counted).
