@@ -250,7 +250,7 @@ def load_object(data, what, plan, spec=None):
 
 def checked(value, spec, what, plan):
     try:
-        return shapes.check(value, spec or shapes.Fields({}), what)
+        return shapes.check(value, spec or shapes.Fields({}))
     except shapes.Damaged as exc:
         raise damaged(what, plan, exc)
 

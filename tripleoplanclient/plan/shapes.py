@@ -7,14 +7,17 @@ reads; a mismatch is ``Damaged`` naming the field, never a KeyError or a
 TypeError three modules away.
 
 A spec is a type (``str``, ``int``, ``bool``; ``int`` refuses booleans),
-``None``, ``ANY``, ``PATH`` (a plain relative plan path), a tuple of
+``None``, ``DATA``, ``PATH`` (a plain relative plan path), a tuple of
 alternatives, a one-item list (a list of those), ``Map`` or ``Fields``.
 """
 
 from tripleoplanclient.plan import layout
 
-ANY = object()
+# Plain data: what JSON holds (the cache is JSON, and sorts its keys):
+# no dates, sets or binary YAML makes, no mapping keys but strings.
+DATA = object()
 PATH = object()
+_SCALARS = (str, int, float, bool, type(None))
 
 
 class Damaged(Exception):
@@ -30,26 +33,32 @@ class Map(object):
 
 class Fields(object):
     """A mapping with ``required`` and ``optional`` fields (name -> spec);
-    other fields are allowed when their names are strings (they may be
-    passed as keyword arguments) and ignored."""
+    any other field must be ``DATA``."""
 
     def __init__(self, required, optional=None):
         self.required, self.optional = required, optional or {}
 
 
-def check(value, spec, where='object'):
-    """``value``, or ``Damaged`` naming ``where`` it does not fit."""
+def check(value, spec):
+    """``value``, or ``Damaged`` naming the field that does not fit."""
     try:
-        _check(value, spec, where)
+        _check(value, spec, 'the object')
     except RecursionError:
         # A self-referencing YAML alias, or absurd nesting.
-        raise Damaged('%s nests too deeply' % where)
+        raise Damaged('it nests too deeply')
     return value
 
 
 def _check(value, spec, where):
-    if spec is ANY:
-        return
+    if spec is DATA:
+        if isinstance(value, list):
+            spec = [DATA]
+        elif isinstance(value, dict):
+            spec = Map(str, DATA)
+        elif not isinstance(value, _SCALARS):
+            raise Damaged('%s holds a %s' % (where, type(value).__name__))
+        else:
+            return
     if isinstance(spec, tuple):
         for alternative in spec:
             try:
@@ -78,16 +87,15 @@ def _check(value, spec, where):
     elif isinstance(spec, Fields):
         if not isinstance(value, dict):
             raise Damaged('%s is not a mapping' % where)
-        if not all(isinstance(k, str) for k in value):
-            raise Damaged('%s has a field name that is not a string'
-                          % where)
-        for name, sub in spec.required.items():
+        for name in spec.required:
             if name not in value:
                 raise Damaged('%s has no "%s"' % (where, name))
-            _check(value[name], sub, '%s.%s' % (where, name))
-        for name, sub in spec.optional.items():
-            if name in value:
-                _check(value[name], sub, '%s.%s' % (where, name))
+        for name, item in value.items():
+            if not isinstance(name, str):
+                raise Damaged('%s has a field name that is not a string'
+                              % where)
+            sub = spec.required.get(name, spec.optional.get(name, DATA))
+            _check(item, sub, '%s.%s' % (where, name))
     elif not isinstance(value, spec) or (
             spec is int and isinstance(value, bool)):
         raise Damaged('%s is not a %s' % (where, spec.__name__))
@@ -122,7 +130,7 @@ STEP = Fields({'version': int, 'id': str, 'action': str, 'change': CHANGE,
 # The cache before its rows' environment lists are looked up in "paths".
 CACHE = Fields({'version': int}, {
     'state': (None, STATE), 'through': TEXT, 'imported': [ROW],
-    'paths': [PATH], 'history': [Fields({'environments': ANY},
+    'paths': [PATH], 'history': [Fields({'environments': DATA},
                                         {'stack': (None, Fields({}))})]})
 # A version 1 record, as the first tripleoplanclient wrote it.
 V1_ROW = Fields({'action': str}, {

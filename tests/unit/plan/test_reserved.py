@@ -56,7 +56,7 @@ class ReservedTestCase(fakes.HttpTestCase):
         data = self.swift.objects[layout.PLAN_ENVIRONMENT][0]
         return yaml.safe_load(data)['passwords']
 
-    def command(self, command, *argv):
+    def cmd(self, command, *argv):
         app = fakes.make_app({'object-store': fakes.SWIFT,
                               'orchestration': fakes.HEAT})
         cmd = command(app, None)
@@ -82,7 +82,7 @@ class TestPasswordsSurvive(ReservedTestCase):
                      '%s=.' % mine, '%s=a//b' % mine):
             with self.assertRaisesRegex(exceptions.CommandError,
                                         '--upload-file', msg=spec):
-                self.command(plan_commands.AmendPlan, 'p', '--no-render',
+                self.cmd(plan_commands.AmendPlan, 'p', '--no-render',
                          '--upload-file', spec)
         self.assertUnchanged()
 
@@ -108,7 +108,7 @@ class TestPasswordsSurvive(ReservedTestCase):
     def test_deploy_dry_run_with_templates_leaves_plan_environment(self):
         self.write('tht/' + layout.PLAN_ENVIRONMENT, b'version: 2.0\n')
         self.m.get(fakes.MISTRAL + '/workbooks', json={'workbooks': []})
-        _, values = self.command(deploy_commands.Deploy, '--stack', 'p',
+        _, values = self.cmd(deploy_commands.Deploy, '--stack', 'p',
                              '--templates', self.tht, '--dry-run',
                              '--no-wait')
         # objects_added, objects_changed: counts.
@@ -120,7 +120,7 @@ class TestPasswordsSurvive(ReservedTestCase):
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'user-environments/log/x.yaml.*Remove '
                                     'or rename it in the templates tree'):
-            self.command(deploy_commands.Deploy, '--stack', 'p',
+            self.cmd(deploy_commands.Deploy, '--stack', 'p',
                      '--templates', self.tht, '--dry-run')
         self.assertUnchanged()
 
@@ -129,7 +129,7 @@ class TestPasswordsSurvive(ReservedTestCase):
         requests = len(self.swift.requests)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'holds the plan\'s record'):
-            self.command(plan_commands.CreatePlan, 'q', '--templates',
+            self.cmd(plan_commands.CreatePlan, 'q', '--templates',
                      self.tht, '--no-render')
         self.assertEqual(requests, len(self.swift.requests))
 
@@ -144,7 +144,7 @@ class TestExportMembers(ReservedTestCase):
             out = os.path.join(self.dir, 'p.tar.gz')
             with self.assertRaises(exceptions.CommandError,
                                    msg=name) as cm:
-                self.command(plan_commands.ExportPlan, 'p', '--output-file',
+                self.cmd(plan_commands.ExportPlan, 'p', '--output-file',
                          out)
             self.assertIn(repr(name), str(cm.exception))
             self.assertIn('Rename or delete that object', str(cm.exception))
