@@ -129,11 +129,19 @@ class PlanFiles(object):
         t = self.templates
         return bool(t) and (local == t or local.startswith(t + os.sep))
 
-    def plan_path(self, local):
+    def plan_path(self, local, what=None):
+        """Where the local file ``local`` lives in the plan, checked
+        (``what`` names it in the error): a templates file keeps its path
+        in the tree, any other goes under user-files/."""
         local = os.path.abspath(local)
         if self._in_templates(local):
-            return os.path.relpath(local, self.templates).replace(os.sep, '/')
-        return layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
+            path = os.path.relpath(local, self.templates)
+            path = path.replace(os.sep, '/')
+            source = 'templates'
+        else:
+            path = layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
+            source = 'user'
+        return layout.check_plan_path(path, what or local, source)
 
     def _renders_to(self, local):
         """True when the templates' jinja sources will produce ``local``."""
@@ -156,6 +164,7 @@ class PlanFiles(object):
         if not os.path.isdir(self.templates or ''):
             raise exceptions.CommandError(
                 '--templates %s is not a directory.' % self.templates)
+        found = {}
         for top, dirs, files in os.walk(self.templates):
             dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS
                              and not d.endswith(_SKIP_SUFFIXES))
@@ -165,7 +174,11 @@ class PlanFiles(object):
                 local = os.path.join(top, name)
                 if os.path.islink(local) and not os.path.exists(local):
                     continue
-                self.objects[self.plan_path(local)] = _read(local, 'Template')
+                # Every path is checked before any file is read.
+                found[self.plan_path(local, '--templates %s holds %s' % (
+                    self.templates, local))] = local
+        for path, local in found.items():
+            self.objects[path] = _read(local, 'Template')
 
     # -- user files ----------------------------------------------------
 
@@ -179,7 +192,7 @@ class PlanFiles(object):
         if not os.path.exists(local) and self._renders_to(local):
             # A THT environment rendered inside the plan (e.g.
             # environments/network-isolation.yaml): nothing to upload.
-            plan_path = self.plan_path(local)
+            plan_path = self.plan_path(local, 'Environment file %s' % path)
         else:
             plan_path = self._add_file(local, 'Environment file', 'env')
         if plan_path not in self.environments:
@@ -214,11 +227,13 @@ class PlanFiles(object):
     def add_upload(self, spec):
         """``--upload-file LOCAL[=PLAN_PATH]``."""
         local, sep, target = spec.partition('=')
-        if sep:
-            layout.check_plan_path(target, '--upload-file %s' % spec)
+        what = '--upload-file %s' % spec
+        # Whatever the plan path comes from, it is the user's: never the
+        # record's, never plan-environment.yaml (the generated passwords).
+        plan_path = layout.check_plan_path(
+            target if sep else self.plan_path(local, what), what)
         local = os.path.abspath(local)
         data = _read(local, '--upload-file')
-        plan_path = target if sep else self.plan_path(local)
         self.objects[plan_path] = data
         if not self._in_templates(local) or sep:
             self.sources[plan_path] = local
@@ -230,7 +245,7 @@ class PlanFiles(object):
         A file inside the templates tree is only checked: the tree itself
         is synced by add_templates, never piecemeal.
         """
-        plan_path = self.plan_path(local)
+        plan_path = self.plan_path(local, '%s %s' % (what, local))
         if plan_path in self._scanned:
             return plan_path
         self._scanned.add(plan_path)
@@ -286,7 +301,8 @@ class PlanFiles(object):
             if os.path.exists(target):
                 self._add_file(target, 'File referenced by %s' % local,
                                ref_kind if ref_kind == 'template' else 'file')
-            target_path = self.plan_path(target)
+            target_path = self.plan_path(
+                target, 'File %s referenced by %s' % (ref, local))
             if not _URL.match(ref) and not ref.startswith('/') and (
                     posixpath.normpath(posixpath.join(plan_dir, ref))
                     == target_path):

@@ -9,7 +9,6 @@ One container per plan, named like its Heat stack::
       user-environments/...                the record (reserved)
 """
 
-import posixpath
 import re
 
 from tripleoplanclient.common import exceptions
@@ -27,7 +26,27 @@ RECORD_DIR = 'user-environments/'
 # changed and no output was touched since.
 RENDER_MANIFEST = RECORD_DIR + 'rendered.yaml'
 
-_PLAN_NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9-]*$')
+# \Z, not $: "$" also matches before a trailing newline.
+_PLAN_NAME = re.compile(r'[A-Za-z0-9][A-Za-z0-9-]*\Z')
+# Swift's default max_object_name_length (bytes of UTF-8).
+MAX_PATH_BYTES = 1024
+# Control characters (newline, tab, NUL, DEL...): no tool shows or quotes
+# them reliably, and a newline splits a line-based listing.
+_CONTROL = re.compile(r'[\x00-\x1f\x7f]')
+# Who a plan path comes from: what it may not be, and what to do then.
+#   user:      --upload-file, -r/-n/-p, -e, rendered outputs (written by a
+#              command): the plan's generated passwords are not theirs;
+#   templates: a file of the templates tree (its root plan-environment.yaml
+#              is the plan's base, see steps); user-files/ is not its;
+#   stored:    an object already in Swift (an export member): any name a
+#              naive extractor writes inside its directory.
+_REMEDY = {
+    'user': 'Give another plan path. Nothing was changed.',
+    'templates': 'Remove or rename it in the templates tree and run the '
+                 'command again. Nothing was changed.',
+    'stored': 'Rename or delete that object in Swift and run the command '
+              'again.',
+}
 
 
 def is_plan(headers):
@@ -36,7 +55,8 @@ def is_plan(headers):
 
 
 def check_name(plan):
-    if not _PLAN_NAME.match(plan or '') or len(plan) > 255:
+    if not isinstance(plan, str) or not _PLAN_NAME.match(plan) \
+            or len(plan) > 255:
         raise exceptions.CommandError(
             'Plan name %r is not valid: use letters, digits and dashes, '
             'starting with a letter or digit (it also names the Heat stack).'
@@ -44,17 +64,63 @@ def check_name(plan):
     return plan
 
 
-def check_plan_path(path, what):
-    """Refuse a plan path that escapes the plan or touches the record."""
-    clean = posixpath.normpath(path) if path else ''
-    if (not path or path.startswith('/') or clean != path.rstrip('/')
-            or clean == '..' or clean.startswith('../')
-            or path.endswith('/')):
-        raise exceptions.CommandError(
-            '%s: plan path %r must be a relative path inside the plan '
-            '(no leading "/", no "..", no trailing "/").' % (what, path))
-    if path.startswith(RECORD_DIR):
-        raise exceptions.CommandError(
-            '%s: %s is reserved for the plan record; choose another plan '
-            'path.' % (what, RECORD_DIR))
+def _shape(path):
+    """Why ``path`` is not a plain relative path, or None."""
+    if not isinstance(path, str):
+        return 'it is not a string'
+    if not path:
+        return 'it is empty'
+    try:
+        size = len(path.encode('utf-8'))
+    except UnicodeEncodeError:
+        return 'it is not valid UTF-8'
+    if size > MAX_PATH_BYTES:
+        return 'it is longer than Swift\'s %d bytes' % MAX_PATH_BYTES
+    if _CONTROL.search(path):
+        return 'it holds a control character (newline, tab, NUL...)'
+    if '\\' in path:
+        return 'it holds a backslash (a separator to some tools)'
+    if path.startswith('/'):
+        return 'it starts with "/"'
+    if path.endswith('/'):
+        return 'it ends with "/"'
+    parts = path.split('/')
+    if '' in parts:
+        return 'it has an empty component ("//")'
+    if '.' in parts or '..' in parts:
+        return 'it has a "." or ".." component'
+    return None
+
+
+def path_problem(path, source='user'):
+    """Why ``path`` cannot be a plan path from ``source``, or None.
+
+    The one rule for every plan path: see _REMEDY for the sources.
+    """
+    problem = _shape(path)
+    if problem:
+        return 'plan path %r is not a plain relative path: %s.' % (
+            path, problem)
+    if source == 'stored':
+        return None
+    if path == RECORD_DIR.rstrip('/') or path.startswith(RECORD_DIR):
+        return ('plan path %r is under %s, which holds the plan\'s record.'
+                % (path, RECORD_DIR))
+    if source == 'user' and path == PLAN_ENVIRONMENT:
+        return ('plan path %s holds the plan\'s generated passwords; no '
+                'user file or rendered output replaces it.'
+                % PLAN_ENVIRONMENT)
+    if source == 'templates' and path.startswith(USER_FILES):
+        return ('plan path %r is under %s, which holds the files given from '
+                'outside the templates tree.' % (path, USER_FILES))
+    return None
+
+
+def check_plan_path(path, what, source='user'):
+    """``path``, or a CommandError naming ``what`` when it is no plan path
+    ``source`` may give (see path_problem)."""
+    problem = path_problem(path, source)
+    if problem:
+        raise exceptions.CommandError('%s: %s %s' % (
+            what, problem, _REMEDY[source]))
     return path

@@ -41,6 +41,7 @@ import yaml
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import tree as tree_mod
 
 VERSION = 2
@@ -227,29 +228,49 @@ def ordered(entries):
                   key=lambda e: (e['last_modified'], id_of(e['name'])))
 
 
-def load_object(data, what, plan):
-    """A YAML mapping stored by the record, or a clear error."""
+def damaged(what, plan, detail):
+    return exceptions.CommandError(
+        '%s of plan %s is damaged (%s); restore it from an export.' % (
+            what, plan, detail))
+
+
+def load_object(data, what, plan, spec=None):
+    """A YAML mapping stored by the record (of ``spec``'s shape, see
+    ``shapes``), or a clear error."""
     try:
         value = yaml.load(data, Loader=getattr(yaml, 'CSafeLoader',
                                                yaml.SafeLoader))
-    except yaml.YAMLError:
-        value = None
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError,
+            RecursionError):
+        value = None        # not YAML text at all (None, bad bytes...)
     if not isinstance(value, dict):
-        raise exceptions.CommandError(
-            '%s of plan %s is damaged (not a YAML mapping); restore it from '
-            'an export.' % (what, plan))
-    return value
+        raise damaged(what, plan, 'not a YAML mapping')
+    return checked(value, spec, what, plan)
+
+
+def checked(value, spec, what, plan):
+    try:
+        return shapes.check(value, spec or shapes.Fields({}))
+    except shapes.Damaged as exc:
+        raise damaged(what, plan, exc)
 
 
 def load_step(data, plan, name):
-    step = load_object(data, 'Step object %s' % name, plan)
+    what = 'Step object %s' % name
+    step = load_object(data, what, plan)
     if step.get('version') != VERSION or not isinstance(
             step.get('state'), dict):
         raise exceptions.CommandError(
             'Step object %s of plan %s has version %r; this client reads '
             'version %d. Upgrade tripleoplanclient.' % (
                 name, plan, step.get('version'), VERSION))
-    return step
+    return checked(step, shapes.STEP, what, plan)
+
+
+def load_outcome(data, name, plan):
+    """An outcome object (``{'outcome': ..., 'stack': ...}``)."""
+    return load_object(data, 'Outcome %s' % name, plan,
+                       shapes.OUTCOME_OBJECT)
 
 
 def dump(value):
@@ -323,24 +344,34 @@ def load_cache(data, plan):
     imported)``."""
     try:
         cache = json.loads(data)        # what dump_cache writes: fast
-    except ValueError:
+    except (ValueError, TypeError, RecursionError):
         cache = None
+    what = 'The record %s' % PATH
     if not isinstance(cache, dict):
-        cache = load_object(data, 'The record %s' % PATH, plan)
+        cache = load_object(data, what, plan)
     if cache.get('version') == 1:
-        rows, state = from_v1(cache, plan)
-        return [], state, None, rows
+        rows, state = from_v1(checked(cache, shapes.V1, what, plan), plan)
+        return [], state, None, checked(rows, [shapes.ROW], what, plan)
     if cache.get('version') != VERSION:
         raise exceptions.CommandError(
             'The record of plan %s (%s) has version %r; this client reads '
             'versions 1 and %d. Upgrade tripleoplanclient.' % (
                 plan, PATH, cache.get('version'), VERSION))
+    checked(cache, shapes.CACHE, what, plan)
     paths = cache.get('paths')
     rows = cache.get('history') or []
+
+    def lookup(ids):
+        if not isinstance(ids, list) or not all(
+                type(i) is int and 0 <= i < len(paths) for i in ids):
+            raise damaged(what, plan, 'an environment list is not indices '
+                          'into "paths"')
+        return [paths[i] for i in ids]
+
     if paths is not None:
-        rows = [_lists(row, lambda ids: [paths[i] for i in ids])
-                for row in rows]
-    return (rows, cache.get('state') or new_state(), cache.get('through'),
+        rows = [_lists(row, lookup) for row in rows]
+    return (checked(rows, [shapes.ROW], what, plan),
+            cache.get('state') or new_state(), cache.get('through'),
             cache.get('imported') or [])
 
 

@@ -153,9 +153,9 @@ def resolve_removals(files, current, names):
     """Plan paths of ``--remove-environment`` values (local or plan paths)."""
     paths = []
     for name in names:
-        candidates = [name, files.plan_path(name)]
-        match = next((c for c in candidates if c in current), None)
-        if match is None:
+        match = name if name in current else files.plan_path(
+            name, '--remove-environment %s' % name)
+        if match not in current:
             raise exceptions.CommandError(
                 '--remove-environment %s: not in the environment list of the '
                 'plan (%s). See "openstack overcloud plan show-history".' % (

@@ -254,8 +254,8 @@ class PlanStore(object):
                 best[step_id] = name
         for step_id, name in best.items():
             record_mod.merge_outcome(open_rows[step_id], record_mod.
-                                     load_object(self.get(plan, name),
-                                                 'Outcome %s' % name, plan))
+                                     load_outcome(self.get(plan, name),
+                                                  name, plan))
 
     def write_outcome(self, plan, step_id, outcome, stack=None, final=True):
         """The outcome of a stack step: the final one, by whoever saw the
@@ -516,6 +516,12 @@ class PlanStore(object):
         if not isinstance(members, dict):
             members = {n: n for n in members}
         names = sorted(members)
+        # Swift takes any object name (one PUT by hand); a member must
+        # still land inside the directory a naive extractor writes to.
+        for member in names:
+            layout.check_plan_path(
+                member, 'Plan %s cannot be exported: object %r' % (
+                    plan, members[member]), 'stored')
 
         def fetch(member):
             name = members[member]

@@ -16,6 +16,7 @@ import json
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import shapes
 
 SNAPSHOT_PREFIX = layout.RECORD_DIR + 'trees/'
 KEPT_PREFIX = layout.RECORD_DIR + 'kept/'
@@ -108,8 +109,9 @@ class View(object):
             if self.tree['base']:
                 data = self._load(self.tree['base'])
                 try:
-                    full = json.loads(data)
-                except (TypeError, ValueError):
+                    full = shapes.check(json.loads(data), shapes.SNAPSHOT)
+                except (TypeError, ValueError, RecursionError,
+                        shapes.Damaged):
                     full = None
                 if not isinstance(full, dict):
                     raise exceptions.CommandError(
