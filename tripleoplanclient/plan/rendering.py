@@ -223,16 +223,13 @@ def _containers(data, ids=None):
 
 
 def _check_output(out_path, what):
-    """Outputs are plain plan paths outside what the tooling keeps: a role
-    or network name makes them, and no name may lead elsewhere."""
-    try:
-        layout.check_plan_path(out_path, what)
-    except Exception as exc:
-        raise RenderError('%s: %s' % (what, exc))
-    if out_path == layout.PLAN_ENVIRONMENT:
-        raise RenderError('%s would render %s, which holds the plan\'s '
-                          'generated passwords; rename it.'
-                          % (what, out_path))
+    """Outputs are plain plan paths outside what the tooling keeps (the
+    record, the generated passwords): a role or network name makes them,
+    and no name may lead elsewhere."""
+    problem = layout.path_problem(out_path)
+    if problem:
+        raise RenderError('%s would render to %s Rename it.'
+                          % (what, problem))
 
 
 def _check_names(items, key, path):

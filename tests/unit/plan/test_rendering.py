@@ -161,7 +161,7 @@ class TestRender(unittest.TestCase):
     def test_no_output_over_what_the_tooling_keeps(self):
         with self.assertRaisesRegex(rendering.RenderError, 'passwords'):
             render({'plan-environment.j2.yaml': 'passwords: {}'})
-        with self.assertRaisesRegex(rendering.RenderError, 'reserved'):
+        with self.assertRaisesRegex(rendering.RenderError, 'record'):
             render({'user-environments/x.j2.yaml': 'x'})
 
     def test_compiled_once_across_outputs_and_renders(self):
