@@ -25,6 +25,10 @@ MISTRAL = 'http://mistral.test/v2'
 JSON = {'Content-Type': 'application/json'}
 PLAN_HEADERS = {'X-Container-Meta-Usage-Tripleo': 'plan'}
 SIGNALS = SWIFT + '/' + signals.CONTAINER
+# A signal object and its temp URL as the trigger makes them
+SIGNAL_OBJECT = SIGNALS + '/' + '0123456789abcdef' * 2
+SIGNAL = SIGNAL_OBJECT + '?temp_url_sig=%s&temp_url_expires=1060' % (
+    'ab' * 32)
 
 
 class FakeClock(object):

@@ -7,6 +7,7 @@ only the standard library, cliff and light osc-lib modules at module level
 imported when a command runs.
 """
 
+import argparse
 import math
 import sys
 
@@ -127,13 +128,31 @@ def add_input_options(parser):
                              'plan-environment.yaml of --templates).')
 
 
-def minutes(text):
-    """An argparse type: a finite number of minutes above zero (``nan``,
-    ``inf`` and ``0`` are refused before anything is written)."""
-    value = float(text)
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(text)
+def _number(text, unit, least, most, example, note=''):
+    """``text`` as a float from ``least`` (excluded when 0) to ``most``,
+    else argparse's error: usage, the option and this message; exit 2."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (least <= value <= most and value > 0):   # nan compares False
+        raise argparse.ArgumentTypeError(
+            '%r: give a number of %s %s %g and at most %g%s, e.g. %s.' % (
+                text, unit, 'of at least' if least else 'above', least,
+                most, note, example))
     return value
+
+
+def minutes(text):
+    """An argparse type: a number of minutes above zero, up to a year
+    (``nan``, ``inf``, ``0`` are refused before anything is written)."""
+    return _number(text, 'minutes', 0, 525600, '30', ' (a year)')
+
+
+def seconds(text):
+    """An argparse type for the pause between two looks: at least 0.1 s
+    (shorter would only hammer the services), at most an hour."""
+    return _number(text, 'seconds', 0.1, 3600, '2')
 
 
 def add_render_options(parser):

@@ -76,8 +76,9 @@ def add_wait_options(parser, timeout_help):
         '--timeout', metavar='<minutes>', type=base.minutes, default=60,
         help=timeout_help)
     parser.add_argument(
-        '--interval', metavar='<seconds>', type=float, default=2,
-        help='Seconds between two looks at the deployment (default 2).')
+        '--interval', metavar='<seconds>', type=base.seconds, default=2,
+        help='Seconds between two looks at the deployment (default 2, '
+             'from 0.1 to 3600).')
 
 
 class Trigger(DeploymentCommand):

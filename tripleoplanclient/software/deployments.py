@@ -86,7 +86,9 @@ class Deployments(object):
         if deployment['status'] != IN_PROGRESS or not url:
             return deployment
         try:
-            details = self._signals.read(url)
+            details = self._signals.read(url, deployment['id'])
+        except exceptions.CommandError:
+            raise       # a URL that is not our signal: follow nothing
         except ValueError as exc:
             details = {STATUS_CODE: 'invalid',
                        'deploy_stderr': 'The signal is not a JSON object: '
@@ -153,6 +155,10 @@ class Deployments(object):
         """
         deployment = self.get(deployment_id)
         config = self.config(deployment)
+        url = signal_url(config)
+        if url:
+            # Refuse a URL that is not our signal before anything changes
+            self._signals.location(url, deployment_id)
         deployment = self.sync(deployment, config)
         if deployment['status'] != IN_PROGRESS:
             raise exceptions.CommandError(
@@ -165,10 +171,9 @@ class Deployments(object):
         deployment = trigger.as_dict(
             self._heat.software_deployments.update(
                 deployment_id, status=FAILED, status_reason=text))
-        url = signal_url(config)
         if url:
             try:
-                self._signals.drop(url)
+                self._signals.drop(url, deployment_id)
             except Exception as exc:
                 self._progress('Cancelled, but the signal object stays (%s); '
                                'a late signal will be ignored.'

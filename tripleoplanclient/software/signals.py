@@ -6,6 +6,7 @@ signature lets anyone holding it write that object: it is a secret, shown
 only without its query and redacted from every log line.
 """
 
+import contextlib
 import json
 import logging
 import re
@@ -19,6 +20,12 @@ from tripleoplanclient.common import exceptions
 LOG = logging.getLogger(__name__)
 
 CONTAINER = 'software-deployment-signals'
+# What follows ``<endpoint>/<CONTAINER>/`` in a URL create() makes: the
+# uuid4 hex name and generate_temp_url's query (a hex HMAC of sha1, sha256
+# or sha512, then a Unix time). re.ASCII: no other script's digits.
+_SIGNAL_TAIL = re.compile(
+    r'(?P<name>[0-9a-f]{32})\?temp_url_sig=(?:[0-9a-f]{40}|[0-9a-f]{64}|'
+    r'[0-9a-f]{128})&temp_url_expires=[0-9]+', re.ASCII)
 KEY_HEADER = 'X-Account-Meta-Temp-URL-Key'
 REDACTED = '<redacted>'
 
@@ -64,11 +71,21 @@ def redact_logs(root=None):
 
 
 def public_url(url):
-    """The signal URL without its query (the signature)."""
+    """The signal URL as it may be shown: no query or fragment (where the
+    signature is), no user info, and any stray signature redacted.
+
+    Takes whatever a deployment's config holds, so it parses nothing.
+    """
     if not url:
         return url
-    parts = parse.urlsplit(url)
-    return parse.urlunsplit(parts[:3] + ('', ''))
+    if not isinstance(url, str):
+        return '<a %s>' % type(url).__name__
+    shown = re.split(r'[?#]', url, maxsplit=1)[0]
+    shown = re.sub(r'^([^:/?#]*://)[^/]*@', r'\1', shown)
+    # Control characters could forge lines of the output they land in
+    shown = re.sub(r'[\x00-\x1f\x7f]',
+                   lambda m: '\\x%02x' % ord(m.group()), shown)
+    return redact(shown)
 
 
 def _status(exc):
@@ -124,34 +141,60 @@ class SignalStore(object):
         conn.put_container(CONTAINER)
         conn.put_object(CONTAINER, name, contents=b'',
                         content_type='application/json')
-        path = '%s/%s/%s' % (parse.urlsplit(self._storage_url).path,
-                             CONTAINER, name)
-        signed = swift_utils.generate_temp_url(
-            path, int(self._clock() + max(timeout, 1)), key, 'PUT',
-            absolute=True)
+        origin, folder = self._where()
+        try:
+            signed = swift_utils.generate_temp_url(
+                folder + name,
+                int(self._clock() + max(timeout, 1)), key, 'PUT',
+                absolute=True)
+        except Exception:
+            # The signing error is the one to report; no object stays behind
+            with contextlib.suppress(Exception):
+                conn.delete_object(CONTAINER, name)
+            raise
+        return origin + signed
+
+    def _where(self):
+        """``(scheme://host:port, /v1/AUTH_x/<CONTAINER>/)``: where every
+        signal URL points."""
         base = parse.urlsplit(self._storage_url)
-        return '%s://%s%s' % (base.scheme, base.netloc, signed)
+        return ('%s://%s' % (base.scheme, base.netloc),
+                '%s/%s/' % (base.path, CONTAINER))
 
-    def location(self, url):
-        """``(container, object)`` when ``url`` lies in our account."""
-        if not url or not self._storage_url:
-            return None
-        path = parse.urlsplit(url).path
-        account = parse.urlsplit(self._storage_url).path.rstrip('/') + '/'
-        if not path.startswith(account):
-            return None
-        container, _, name = path[len(account):].partition('/')
-        if not container or not name:
-            return None
-        return container, parse.unquote(name)
+    def location(self, url, deployment):
+        """``(container, object)`` of a signal URL create() could have made.
 
-    def read(self, url):
+        Only our endpoint, account and container, a uuid4 hex name and the
+        temp-URL query, matched as a whole string: anything else (another
+        host or account, dot segments, encoded slashes, extra segments)
+        could make watch read, and cancel delete, an object that is no
+        signal. None when the client has no object-store endpoint: then
+        nothing is followed at all.
+        """
+        if not self._storage_url:
+            return None
+        own = ''.join(self._where())
+        found = None
+        if isinstance(url, str) and url.startswith(own):
+            found = _SIGNAL_TAIL.fullmatch(url, len(own))
+        if found is None:
+            raise exceptions.CommandError(
+                'Deployment %s: its signal URL %s is not one "openstack '
+                'software deployment trigger" makes for the Swift endpoint '
+                'this client uses (%s<32 hex digits>?temp_url_sig=...): '
+                'nothing was read or deleted. Watch or cancel it with the '
+                'credentials and endpoint (--os-interface, --os-region-name) '
+                'of the project that triggered it.'
+                % (deployment, public_url(url), own))
+        return CONTAINER, found.group('name')
+
+    def read(self, url, deployment):
         """The server's answer: a dict, or None while there is none.
 
-        Raises ValueError when the object holds something other than a
-        JSON object.
+        Raises CommandError for a URL :meth:`location` refuses, ValueError
+        when the object holds something other than a JSON object.
         """
-        where = self.location(url)
+        where = self.location(url, deployment)
         if where is None:
             return None
         try:
@@ -168,9 +211,12 @@ class SignalStore(object):
                              % type(details).__name__)
         return details
 
-    def drop(self, url):
-        """Delete the signal object; True when there was one to delete."""
-        where = self.location(url)
+    def drop(self, url, deployment):
+        """Delete the signal object; True when there was one to delete.
+
+        Raises CommandError for a URL :meth:`location` refuses.
+        """
+        where = self.location(url, deployment)
         if where is None:
             return False
         try:

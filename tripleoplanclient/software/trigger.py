@@ -252,7 +252,7 @@ def create(heat, signals, source, action, server_id, overrides, transport,
         if config is not None:
             _quietly(heat.software_configs.delete, config.id)
         if signal_url:
-            _quietly(signals.drop, signal_url)
+            _quietly(signals.drop, signal_url, 'being triggered')
         raise
     progress('Triggered %s on server %s: deployment %s (%s).'
              % (action, server_id, deployment.id, body['name']))

@@ -1,11 +1,13 @@
 """Watching and cancelling a deployment: Heat's rules for a signal, and the
 answer applied from Swift when Heat has not."""
 
+import re
 import unittest
 
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.software import deployments
+from tripleoplanclient.software import signals
 
 
 class OutcomeTest(unittest.TestCase):
@@ -32,7 +34,7 @@ class OutcomeTest(unittest.TestCase):
 
 class DeploymentsTest(fakes.SoftwareTestCase):
 
-    SIGNAL = fakes.SIGNALS + '/obj?temp_url_sig=x&temp_url_expires=1'
+    SIGNAL = fakes.SIGNAL
     SD = '/software_deployments/sd1'
 
     def setUp(self):
@@ -62,7 +64,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_watch_applies_the_answer_heat_did_not(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(fakes.SIGNALS + '/obj', [
+        self.m.get(fakes.SIGNAL_OBJECT, [
             {'content': b''},
             {'json': {'deploy_status_code': 0, 'deploy_stdout': 'ok',
                       'archive': '/a.tgz'}}])
@@ -78,7 +80,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
     def test_watch_stops_when_heat_applied_it(self):
         self.on_heat('GET', self.SD, self.deployment(),
                      self.deployment('FAILED'))
-        self.m.get(fakes.SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNAL_OBJECT, content=b'')
         put = self.on_heat('PUT', self.SD, {})
         state, _, _ = self.deployments.watch('sd1', 60, 2)
         self.assertEqual('FAILED', state)
@@ -86,7 +88,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_watch_times_out_and_leaves_it_in_progress(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(fakes.SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNAL_OBJECT, content=b'')
         put = self.on_heat('PUT', self.SD, {})
         state, deployment, _ = self.deployments.watch('sd1', 10, 3)
         self.assertEqual('TIMEOUT', state)
@@ -97,7 +99,7 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_an_answer_that_is_not_json_fails_the_deployment(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(fakes.SIGNALS + '/obj', content=b'<html>')
+        self.m.get(fakes.SIGNAL_OBJECT, content=b'<html>')
         put = self.on_heat('PUT', self.SD, self.deployment('FAILED'))
         state, _, _ = self.deployments.watch('sd1', 10, 3)
         self.assertEqual('FAILED', state)
@@ -105,9 +107,9 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_cancel_marks_failed_and_drops_the_signal(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(fakes.SIGNALS + '/obj', content=b'')
+        self.m.get(fakes.SIGNAL_OBJECT, content=b'')
         put = self.on_heat('PUT', self.SD, self.deployment('FAILED'))
-        delete = self.m.delete(fakes.SIGNALS + '/obj', status_code=204)
+        delete = self.m.delete(fakes.SIGNAL_OBJECT, status_code=204)
         self.deployments.cancel('sd1', 'window closed')
         self.assertEqual({'status': 'FAILED', 'status_reason':
                           'Deployment cancelled: window closed'},
@@ -116,9 +118,9 @@ class DeploymentsTest(fakes.SoftwareTestCase):
 
     def test_cancel_applies_a_waiting_answer_instead(self):
         self.on_heat('GET', self.SD, self.deployment())
-        self.m.get(fakes.SIGNALS + '/obj', json={'deploy_status_code': 0})
+        self.m.get(fakes.SIGNAL_OBJECT, json={'deploy_status_code': 0})
         put = self.on_heat('PUT', self.SD, self.deployment('COMPLETE'))
-        delete = self.m.delete(fakes.SIGNALS + '/obj', status_code=204)
+        delete = self.m.delete(fakes.SIGNAL_OBJECT, status_code=204)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'already COMPLETE'):
             self.deployments.cancel('sd1', None)
@@ -132,6 +134,48 @@ class DeploymentsTest(fakes.SoftwareTestCase):
                                     'already COMPLETE .*Nothing was changed'):
             self.deployments.cancel('sd1', None)
         self.assertFalse(put.called)
+
+    def foreign_signal(self, url):
+        """The deployment's config names ``url`` as its signal."""
+        config = dict(fakes.COMPONENT, id='t1', inputs=[
+            {'name': 'deploy_signal_transport', 'value': 'TEMP_URL_SIGNAL'},
+            {'name': 'deploy_signal_id', 'value': url}])
+        self.on_heat('GET', '/software_configs/t1',
+                     {'software_config': config})
+        self.on_heat('GET', self.SD, self.deployment())
+        swift = re.compile(re.escape(fakes.SWIFT))
+        return (self.m.get(swift, json={'deploy_status_code': 0}),
+                self.m.delete(swift, status_code=204),
+                self.on_heat('PUT', self.SD, self.deployment('FAILED')))
+
+    # The URLs of issue 13: a plan's record, another account by dot
+    # segments (plain and percent-encoded), another host
+    FOREIGN = (
+        fakes.SWIFT + '/overcloud/user-environments/environments.yaml'
+        '?temp_url_sig=s&temp_url_expires=1',
+        fakes.SWIFT + '/../AUTH_other/c/o?temp_url_sig=s&temp_url_expires=1',
+        fakes.SIGNALS + '/%2e%2e%2f%2e%2e%2fAUTH_other%2fc%2fo',
+        fakes.SIGNAL.replace('swift.test', 'evil.test'))
+
+    def test_watch_refuses_a_foreign_signal_url(self):
+        for url in self.FOREIGN:
+            get, delete, put = self.foreign_signal(url)
+            with self.assertRaisesRegex(
+                    exceptions.CommandError,
+                    'Deployment sd1: its signal URL %s is not one'
+                    % re.escape(signals.public_url(url))):
+                self.deployments.watch('sd1', 60, 2)
+            self.assertFalse(get.called or delete.called or put.called)
+
+    def test_cancel_refuses_a_foreign_signal_url_and_changes_nothing(self):
+        for url in self.FOREIGN:
+            for status in ('IN_PROGRESS', 'COMPLETE'):
+                get, delete, put = self.foreign_signal(url)
+                self.on_heat('GET', self.SD, self.deployment(status))
+                with self.assertRaisesRegex(exceptions.CommandError,
+                                            'nothing was read or deleted'):
+                    self.deployments.cancel('sd1', None)
+                self.assertFalse(get.called or delete.called or put.called)
 
     def test_unknown_deployment(self):
         self.on_heat('GET', '/software_deployments/nope',

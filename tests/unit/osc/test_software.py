@@ -1,0 +1,56 @@
+"""``software deployment`` options: refused while parsing, before any
+request (a trigger once left its signal object behind on ``--timeout
+nan``)."""
+
+import contextlib
+import io
+
+from tests.unit import fakes
+from tripleoplanclient.osc import software
+
+TRIGGER = ['--server', 's1', '--config', 'c1', '--action', 'BACKUP',
+           '--wait']
+
+
+class TestWaitOptions(fakes.HttpTestCase):
+
+    def parse(self, command, argv):
+        app = fakes.make_app({'object-store': fakes.SWIFT,
+                              'orchestration': fakes.HEAT})
+        return command(app, None).get_parser('x').parse_args(argv)
+
+    def refused(self, command, argv):
+        """argparse's error on stderr, exit status 2."""
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as caught:
+            self.parse(command, argv)
+        self.assertEqual(2, caught.exception.code)
+        return err.getvalue()
+
+    def test_bad_numbers_are_refused_before_any_request(self):
+        for command, argv in ((software.Trigger, TRIGGER),
+                              (software.Watch, ['sd1'])):
+            for option, value in (
+                    ('--timeout', 'nan'), ('--timeout', 'inf'),
+                    ('--timeout', '-inf'), ('--timeout', '0'),
+                    ('--timeout', '-1'), ('--timeout', '1e308'),
+                    ('--timeout', '525601'), ('--timeout', 'soon'),
+                    ('--interval', 'nan'), ('--interval', 'inf'),
+                    ('--interval', '0'), ('--interval', '-2'),
+                    ('--interval', '0.01'), ('--interval', '3601')):
+                err = self.refused(command, argv + ['%s=%s' % (option, value)])
+                self.assertIn('argument %s: %r: give a number of '
+                              % (option, value), err)
+                self.assertNotIn('Traceback', err)
+        self.assertEqual(0, self.m.call_count)
+
+    def test_good_numbers_pass(self):
+        parsed = self.parse(software.Watch, ['sd1', '--timeout', '0.05',
+                                             '--interval', '0.5'])
+        self.assertEqual((0.05, 0.5), (parsed.timeout, parsed.interval))
+        parsed = self.parse(software.Trigger, TRIGGER + [
+            '--timeout', '525600', '--interval', '3600'])
+        self.assertEqual((525600, 3600), (parsed.timeout, parsed.interval))
+        parsed = self.parse(software.Cancel, ['sd1'])
+        self.assertFalse(hasattr(parsed, 'timeout'))
