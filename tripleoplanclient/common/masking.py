@@ -17,9 +17,9 @@ ALL = 'all'
 
 # Words that make an option (its dest or one of its names) secret ...
 _SECRET_WORDS = frozenset([
-    'password', 'passwd', 'passcode', 'passphrase', 'pass', 'pw', 'pwd',
-    'secret', 'token', 'key', 'code', 'otp', 'pin', 'credential',
-    'credentials'])
+    'password', 'passwords', 'passwd', 'passcode', 'passphrase', 'pass',
+    'pw', 'pwd', 'secret', 'secrets', 'token', 'tokens', 'key', 'keys',
+    'code', 'otp', 'pin', 'credential', 'credentials'])
 # ... unless its last word says it names or locates one (--os-auth-url,
 # --os-access-token-type, --key-name, --os-code-challenge-method).
 _DESCRIPTORS = frozenset([

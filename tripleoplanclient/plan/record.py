@@ -390,8 +390,12 @@ def parsed_by(*parsers):
 def sanitize_argv(argv, parsers=None):
     """The command line as typed, with every secret value masked
     (``parsers``: default, those of parsed_by)."""
+    # Bytes of sys.argv that are not UTF-8 (lone surrogates) would stop
+    # the step's YAML: they are recorded as escapes.
+    argv = [str(a).encode('utf-8', 'backslashreplace').decode('utf-8')
+            for a in argv]
     return ' '.join(['openstack'] + masking.mask_argv(
-        [str(a) for a in argv], _parsers if parsers is None else parsers))
+        argv, _parsers if parsers is None else parsers))
 
 
 def _user():
