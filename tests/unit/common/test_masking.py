@@ -150,9 +150,8 @@ def secret_arguments(draw, abbreviate=True):
 def url_arguments(draw):
     """A URL with the secret in its user-info, inside some argument."""
     user = draw(st.sampled_from(['', 'admin:', 'a@b:']))
-    url = '%s://%s%s@%s/v3' % (draw(st.sampled_from(['http', 'https',
-                                                        'git+ssh'])),
-                               user, SECRET, draw(WORDS))
+    scheme = draw(st.sampled_from(['http', 'https', 'git+ssh']))
+    url = '%s://%s%s@%s/v3' % (scheme, user, SECRET, draw(WORDS))
     return [draw(WORDS) + url + draw(WORDS)]
 
 
