@@ -256,13 +256,15 @@ class TestHostileEnvironments(unittest.TestCase):
     def test_a_template_shared_by_an_alias_is_rewritten_once(self):
         # The second visit of a shared node used to see the rewritten,
         # plan-relative reference and look for it on disk.
+        tht = os.path.join(self.tmp.name, 'tht')
+        inside = write(os.path.join(tht, 'a.yaml'), 'heat: 1\n')
         template = write(os.path.join(self.user, 't', 'shared.yaml'),
                          'heat_template_version: rocky\nresources:\n'
-                         '  a: &x {type: %s}\n  b: *x\n' % self.nested)
+                         '  a: &x {type: %s}\n  b: *x\n' % inside)
         path = self.env(b'resource_registry:\n  OS::S: ../t/shared.yaml\n')
-        files = files_mod.PlanFiles(None)
+        files = files_mod.PlanFiles(tht)
         files.add_environment(path)
         stored = yaml.safe_load(files.objects['user-files' + template])
-        self.assertEqual({'type': '../nested.yaml'},
+        self.assertEqual({'type': '../' * template.count('/') + 'a.yaml'},
                          stored['resources']['a'])
         self.assertEqual(stored['resources']['a'], stored['resources']['b'])
