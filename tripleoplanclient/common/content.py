@@ -25,7 +25,7 @@ _MERGE = 'tag:yaml.org,2002:merge'
 
 class StructureError(yaml.YAMLError):
     """A document YAML accepts and this client refuses; its message quotes
-    no value, so it is always shown."""
+    no value (a key at most), so it is shown even with ``quote=False``."""
 
     def __init__(self, problem, mark):
         super().__init__(problem)
