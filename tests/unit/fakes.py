@@ -6,6 +6,7 @@ client libraries (swiftclient, heatclient, mistralclient); time is a
 of this package is mocked.
 """
 
+import functools
 import io
 import json
 import unittest
@@ -100,6 +101,26 @@ def make_app(endpoints):
     app.client_manager.tripleoplan = plugin.make_client(instance)
     app.stderr = io.StringIO()
     return app
+
+
+@functools.lru_cache(maxsize=None)
+def osc_parser():
+    """The global option parser ``openstack`` builds (every keystoneauth
+    plugin's options included), as its app's ``parser``.
+
+    Importing OSC loads its API plugins, which add attributes to osc-lib's
+    ClientManager class that make a mock of it fail: they are taken away
+    again.
+    """
+    from osc_lib import clientmanager
+
+    before = set(vars(clientmanager.ClientManager))
+    try:
+        from openstackclient import shell
+        return shell.OpenStackShell().parser
+    finally:
+        for name in set(vars(clientmanager.ClientManager)) - before:
+            delattr(clientmanager.ClientManager, name)
 
 
 class HttpTestCase(unittest.TestCase):

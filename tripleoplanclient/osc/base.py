@@ -18,6 +18,16 @@ from osc_lib import exceptions
 class Command(command.Command):
     """Base of every command: progress on stderr, clients built lazily."""
 
+    def run(self, parsed_args):
+        """Run the command with the record knowing the parsers that read
+        the command line: OSC's global options (parsed first, abbreviations
+        included), then this command's."""
+        from tripleoplanclient.plan import record
+
+        with record.parsed_by(getattr(self.app, 'parser', None),
+                              self.get_parser(self.cmd_name or 'openstack')):
+            return super().run(parsed_args)
+
     def progress(self, line):
         self.app.stderr.write(line + '\n')
         self.app.stderr.flush()

@@ -44,12 +44,18 @@ def _read(path, what):
                                       % (what, path, exc.strerror))
 
 
-def _walk(node, visit):
+def _walk(node, visit, seen=None):
     """Call ``visit(kind, value)`` on every file reference in a template.
 
     ``kind`` is 'file' for ``get_file`` and 'template' for nested template
     ``type``. A non-None return value replaces the reference in place.
+    ``seen``: the containers walked; one an alias shares is walked once
+    (its reference, once rewritten, is not a local path any more).
     """
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     if isinstance(node, dict):
         for key, value in node.items():
             if isinstance(value, str) and (
@@ -61,24 +67,27 @@ def _walk(node, visit):
                 if new is not None:
                     node[key] = new
             else:
-                _walk(value, visit)
+                _walk(value, visit, seen)
     elif isinstance(node, list):
         for item in node:
-            _walk(item, visit)
+            _walk(item, visit, seen)
 
 
-def _walk_registry(registry, visit):
+def _walk_registry(registry, visit, seen=None):
     """Call ``visit('template', value)`` on each resource_registry path.
 
-    As in Heat, a value holding '::' names a type, not a file.
+    As in Heat, a value holding '::' names a type, not a file. ``seen``:
+    as in _walk.
     """
-    if not isinstance(registry, dict):
+    seen = set() if seen is None else seen
+    if not isinstance(registry, dict) or id(registry) in seen:
         return
+    seen.add(id(registry))
     for key, value in registry.items():
         if key in _REGISTRY_SKIP:
             continue
         if isinstance(value, dict):
-            _walk_registry(value, visit)
+            _walk_registry(value, visit, seen)
         elif isinstance(value, str) and '::' not in value:
             new = visit('template', value)
             if new is not None:
@@ -102,7 +111,7 @@ def _rewrite_text(text, old_new, expected):
     try:
         if yaml.load(new_text, Loader=content.Loader) == expected:
             return new_text
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         pass
     return yaml.safe_dump(expected, default_flow_style=False,
                           sort_keys=False)
@@ -273,7 +282,8 @@ class PlanFiles(object):
             raise exceptions.CommandError(
                 'Environment file %s must hold a YAML mapping (with '
                 'resource_registry, parameter_defaults, ...).' % local)
-        unknown = sorted(set(parsed) - _ENV_KEYS)
+        # Keys of any type (1:, null:) sort by their text.
+        unknown = sorted(set(parsed) - _ENV_KEYS, key=str)
         if unknown:
             raise exceptions.CommandError(
                 'Environment file %s has unknown section(s) %s; Heat accepts '
@@ -318,5 +328,6 @@ class PlanFiles(object):
             _walk(expected, visit)
         if not rewrites:
             return data
-        text = data.decode('utf-8')
+        # Stored as UTF-8 whatever the file's encoding (UTF-16 too).
+        text = content.text(data, local)
         return _rewrite_text(text, rewrites, expected).encode('utf-8')

@@ -26,6 +26,7 @@ steps) are read as they are and carried into the first version 2 step.
 
 import calendar
 import collections
+import contextlib
 import copy
 import datetime
 import email.utils
@@ -40,6 +41,7 @@ import yaml
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import masking
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import tree as tree_mod
@@ -60,11 +62,6 @@ SETTLE = 120
 # into the first version 2 step).
 Head = collections.namedtuple('Head', 'state count last_id imported')
 
-# Command-line options whose value must never be recorded.
-_SECRET_OPTION = re.compile(r'^--?[\w-]*(password|secret|token|key)[\w-]*$',
-                            re.IGNORECASE)
-_SECRET_ASSIGNMENT = re.compile(
-    r'^(--?[\w-]*(?:password|secret|token|key)[\w-]*=).*$', re.IGNORECASE)
 _NAME = re.compile(r'^%s\d{8}T\d{12}Z-([0-9a-f]{12})\.yaml$'
                    % re.escape(LOG_PREFIX))
 
@@ -404,20 +401,32 @@ def _lists(row, convert):
 
 # -- the command line --------------------------------------------------
 
-def sanitize_argv(argv):
-    """The command line as typed, with every secret value masked."""
-    out = []
-    hide_next = False
-    for arg in argv:
-        if hide_next:
-            out.append('***')
-            hide_next = False
-        elif _SECRET_ASSIGNMENT.match(arg):
-            out.append(_SECRET_ASSIGNMENT.sub(r'\1***', arg))
-        else:
-            out.append(arg)
-            hide_next = bool(_SECRET_OPTION.match(arg))
-    return ' '.join(['openstack'] + out)
+# The argparse parsers reading sys.argv in this run (see parsed_by).
+_parsers = []
+
+
+@contextlib.contextmanager
+def parsed_by(*parsers):
+    """Within this, the recorded command line is masked by what
+    ``parsers`` resolve its arguments to (``--os-passw`` is
+    ``--os-password``): osc.base.Command runs every command in it."""
+    saved = list(_parsers)
+    _parsers[:] = [p for p in parsers if p is not None]
+    try:
+        yield
+    finally:
+        _parsers[:] = saved
+
+
+def sanitize_argv(argv, parsers=None):
+    """The command line as typed, with every secret value masked
+    (``parsers``: default, those of parsed_by)."""
+    # Bytes of sys.argv that are not UTF-8 (lone surrogates) would stop
+    # the step's YAML: they are recorded as escapes.
+    argv = [str(a).encode('utf-8', 'backslashreplace').decode('utf-8')
+            for a in argv]
+    return ' '.join(['openstack'] + masking.mask_argv(
+        argv, _parsers if parsers is None else parsers))
 
 
 def _user():

@@ -177,3 +177,94 @@ class TestRewriteText(unittest.TestCase):
         out = files_mod._rewrite_text(text, {'x.yaml': '../x.yaml'},
                                       expected)
         self.assertEqual(expected, yaml.safe_load(out))
+
+
+class TestHostileEnvironments(unittest.TestCase):
+    """What a user's environment file may hold: a clear error naming the
+    file, or the file stored with its references right."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.user = os.path.join(self.tmp.name, 'home')
+        self.nested = write(os.path.join(self.user, 'nested.yaml'),
+                            'heat_template_version: rocky\n')
+
+    def env(self, data, name='env.yaml'):
+        path = os.path.join(self.user, 'envs', name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as f:
+            f.write(data)
+        return path
+
+    def refused(self, path, *words):
+        files = files_mod.PlanFiles(None)
+        with self.assertRaises(exceptions.CommandError) as caught:
+            files.add_environment(path)
+        for word in words:
+            self.assertIn(word, str(caught.exception))
+        self.assertEqual({}, files.objects)
+
+    def test_keys_of_mixed_types(self):
+        for text in (b'1: a\nb: c\n', b'null:\nresource_registry: {}\n',
+                     b'? [1, 2]\n: x\n'):
+            path = self.env(text)
+            self.refused(path, path)
+
+    def test_a_recursive_alias_in_resource_registry(self):
+        for text in (b'resource_registry: &a [*a]\n',
+                     b'resource_registry: &a {x: *a}\n'):
+            path = self.env(text)
+            self.refused(path, path, 'line 1', 'recursive')
+
+    def test_a_recursive_alias_in_a_referenced_template(self):
+        template = write(os.path.join(self.user, 'rec.yaml'),
+                         'heat_template_version: rocky\n'
+                         'resources: &r {a: [*r]}\n')
+        path = self.env(b'resource_registry:\n  OS::R: ../rec.yaml\n')
+        self.refused(path, template, 'line 2', 'recursive')
+
+    def test_a_utf16_file_is_rewritten_and_stored_as_utf8(self):
+        path = self.env(('# caf\xe9\nresource_registry:\n  OS::N: %s\n'
+                         % self.nested).encode('utf-16'))
+        files = files_mod.PlanFiles(None)
+        plan_path = files.add_environment(path)
+        stored = files.objects[plan_path].decode('utf-8')
+        self.assertEqual({'resource_registry': {'OS::N': '../nested.yaml'}},
+                         yaml.safe_load(stored))
+        self.assertIn('# caf\xe9', stored)
+
+    def test_a_file_that_is_not_utf8(self):
+        path = self.env(('# caf\xe9\nresource_registry:\n  OS::N: %s\n'
+                         % self.nested).encode('latin-1'))
+        self.refused(path, path, 'UTF-8')
+
+    def test_duplicate_keys_name_file_line_and_key(self):
+        path = self.env(b'resource_registry:\n  OS::A: ../nested.yaml\n'
+                        b'  OS::A: ../other.yaml\n')
+        self.refused(path, path, 'line 3', "'OS::A' appears twice")
+
+    def test_a_billion_laughs_is_refused(self):
+        lines = ['  a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+        lines += ['  a%d: &a%d [%s]' % (i, i, ', '.join(
+            ['*a%d' % (i - 1)] * 10)) for i in range(1, 12)]
+        path = self.env(('parameter_defaults:\n%s\nresource_registry:\n'
+                         '  OS::N: %s\n' % ('\n'.join(lines), self.nested)
+                         ).encode())
+        self.refused(path, path, 'aliases expand')
+
+    def test_a_template_shared_by_an_alias_is_rewritten_once(self):
+        # The second visit of a shared node used to see the rewritten,
+        # plan-relative reference and look for it on disk.
+        tht = os.path.join(self.tmp.name, 'tht')
+        inside = write(os.path.join(tht, 'a.yaml'), 'heat: 1\n')
+        template = write(os.path.join(self.user, 't', 'shared.yaml'),
+                         'heat_template_version: rocky\nresources:\n'
+                         '  a: &x {type: %s}\n  b: *x\n' % inside)
+        path = self.env(b'resource_registry:\n  OS::S: ../t/shared.yaml\n')
+        files = files_mod.PlanFiles(tht)
+        files.add_environment(path)
+        stored = yaml.safe_load(files.objects['user-files' + template])
+        self.assertEqual({'type': '../' * template.count('/') + 'a.yaml'},
+                         stored['resources']['a'])
+        self.assertEqual(stored['resources']['a'], stored['resources']['b'])
