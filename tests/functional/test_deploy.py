@@ -176,6 +176,18 @@ class TestDeployStory(DeployTest):
         out, err = self.openstack('overcloud', 'plan', 'show-history',
                                   self.plan, '-f', 'json')
         self.assertNotIn(password, out + err)
+        # Heat holds it only as a hidden parameter of the stack's merged
+        # environment (shown masked), in no file of the stack.
+        where = 'stacks/%s/%s/' % (self.plan, stack['id'])
+        _, files = self.heat('GET', where + 'files')
+        self.assertIn('mine', json.dumps(files))
+        self.assertNotIn(password, json.dumps(files))
+        _, environment = self.heat('GET', where + 'environment')
+        self.assertEqual('******', environment['parameter_defaults'][
+            'AdminPassword'])
+        self.assertEqual('mine', environment['parameter_defaults'][
+            'Message'])
+        self.assertNotIn(password, json.dumps(environment))
         history = json.loads(out)
         self.assertEqual(['create', 'deploy', 'deploy', 'update', 'upgrade'],
                          [s['action'] for s in history])

@@ -11,6 +11,7 @@ import os
 import subprocess
 import time
 
+import yaml
 
 from tests.functional import base
 
@@ -18,6 +19,18 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         'fixtures')
 UPDATE_PREPARE = 'environments/lifecycle/update-prepare.yaml'
 PLAN = 'tht-story'
+
+
+def _strings(data):
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield str(key)
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+    else:
+        yield str(data)
 
 
 class TestTHTDeployUpdate(base.FunctionalTest):
@@ -87,5 +100,30 @@ class TestTHTDeployUpdate(base.FunctionalTest):
         self.assertEqual({'step': history[0]['id'], 'rendered': True},
                          record['history'][1]['plan_created'])
         self.assertEqual(environments, record['environments'])
+        # Heat has every generated password only as a hidden parameter of
+        # the stack's environment: in no file of the stack, masked there.
+        passwords = yaml.safe_load(self.swift.get(
+            self.plan, 'plan-environment.yaml'))['passwords']
+        self.assertIn('AdminPassword', passwords)
+        heat = base.Swift(self.env['LOOPBACK_HEAT_URL'])
+        where = 'stacks/%s/%s/' % (self.plan, created['stack_id'])
+        seen = {}
+        for part in ('files', 'environment'):
+            status, _, body = heat.request(
+                'GET', where + part, headers={'Accept': 'application/json'})
+            self.assertEqual(200, status)
+            seen[part] = json.loads(body)
+        self.assertEqual('******', seen['environment'][
+            'parameter_defaults']['AdminPassword'])
+        # Every string in them, decoded (keys hold newlines).
+        seen = {part: '\n'.join(_strings(data))
+                for part, data in seen.items()}
+        self.assertEqual([], [name for name, value in passwords.items()
+                              if str(value) in seen['files']])
+        # Only those the stack's templates declare reach it (hidden, so
+        # masked), but one THT 18 declares a plain string (an id).
+        self.assertLessEqual(set(
+            name for name, value in passwords.items()
+            if str(value) in seen['environment']), {'CephClusterFSID'})
         print(json.dumps({'create_s': round(created_s),
                           'update_s': round(updated_s)}))

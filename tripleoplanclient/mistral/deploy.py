@@ -4,7 +4,9 @@ The template, every file it reaches and the environment files come from
 the plan in Swift; heatclient's template utilities resolve the references,
 and Heat merges the environments itself (``environment_files``), in the
 recorded order. Parameters: generated passwords < the plan's
-``parameter_defaults`` < the environments.
+``parameter_defaults`` < the environments. The stack is then given that
+merged environment, not the files (``merged``): passwords stay out of the
+stack's files map.
 """
 
 import hashlib
@@ -97,15 +99,69 @@ def assemble(objects, base_url, environments, plan_environment=None,
         # heatclient's parse errors do not always name the file.
         raise exceptions.CommandError(
             'Plan %s, %s (or a file it references): %s' % (plan, path, exc))
-    # Heat ignores the request's own environment once environment_files
-    # are given: the plan's parameters go first in the list instead, as the
-    # parameter_defaults of plan-environment.yaml (its other keys are not
-    # Heat environment sections).
+    # The plan's parameters go first in the list, as the parameter_defaults
+    # of plan-environment.yaml (its other keys are not Heat environment
+    # sections); ``merged`` keeps this file from the stack.
     first = base_url + layout.PLAN_ENVIRONMENT
     files[first] = json.dumps({'parameter_defaults': parameter_defaults(
         objects, plan_environment)})
     return {'template': body, 'files': files,
             'environment_files': [first] + env_urls}
+
+
+def merged(heat, heat_url, fields, operation):
+    """The create/update fields, with the passwords in no file.
+
+    Heat ignores a request's environment once ``environment_files`` are
+    given, and keeps every file it is given where anyone who can show the
+    stack reads it (``openstack stack file list``). So Heat merges the
+    environments (its merge strategies included) in a template
+    validation, which stores nothing, and the stack gets that merged
+    environment as its own: there a hidden parameter (every generated
+    password) is masked. The files map keeps every file but the
+    passwords' one. ``operation`` (create, update): what Heat refuses when
+    the validation fails.
+    """
+    result = _heat_call(heat_url, operation, heat.stacks.validate,
+                        template=fields['template'], files=fields['files'],
+                        environment_files=fields['environment_files'])
+    environment = (result or {}).get('Environment')
+    if not isinstance(environment, dict):
+        raise exceptions.CommandError(
+            'Heat at %s returned no merged environment from its template '
+            'validation; this client needs a Heat that does (Pike or '
+            'later).' % heat_url)
+    first = fields['environment_files'][0]
+    files = {url: text for url, text in fields['files'].items()
+             if url != first}
+    # Heat masks a hidden parameter only where a template of the stack
+    # declares it: a default no template declares (a password of a service
+    # not deployed) is not used, and not given.
+    declared = _declared([fields['template']] + list(files.values()))
+    defaults = environment.get('parameter_defaults') or {}
+    environment['parameter_defaults'] = {
+        name: value for name, value in defaults.items() if name in declared}
+    return {'template': fields['template'], 'environment': environment,
+            'files': files}
+
+
+def _declared(templates):
+    """The parameter names these templates (parsed or text) declare."""
+    import yaml
+
+    names = set()
+    for template in templates:
+        if isinstance(template, str):
+            if 'heat_template_version' not in template:
+                continue
+            try:
+                template = yaml.load(template, Loader=content.Loader)
+            except yaml.YAMLError:
+                continue    # Heat was given it and parsed it already
+        if isinstance(template, dict) and 'heat_template_version' in \
+                template and isinstance(template.get('parameters'), dict):
+            names.update(template['parameters'])
+    return names
 
 
 def fingerprint(fields):
@@ -164,8 +220,9 @@ def deploy(store, heat, req, cache=None):
                        status=stack.stack_status,
                        updated=status.updated(stack))
         return summary
-    common = dict(fields, timeout_mins=int(req['timeout']),
-                  disable_rollback=True)
+    common = dict(merged(heat, heat_url, fields,
+                         'create' if stack is None else 'update'),
+                  timeout_mins=int(req['timeout']), disable_rollback=True)
     if stack is None:
         result = _heat_call(heat_url, 'create', heat.stacks.create,
                             stack_name=plan, **common)

@@ -32,6 +32,8 @@ resources:
       config: {get_file: scripts/run.sh}
 '''
 NESTED = b'''heat_template_version: rocky
+parameters:
+  AdminPassword: {type: string, hidden: true}
 resources:
   Leaf:
     type: OS::Heat::None
@@ -347,6 +349,15 @@ class TestFingerprint(PlanTestCase):
         self.assertEqual(one, deploy.fingerprint(self.fields(stored)))
 
 
+def checked_defaults(body):
+    """The parameter_defaults of every environment a request names."""
+    out = {}
+    for url in body['environment_files']:
+        out.update(json.loads(body['files'][url]).get(
+            'parameter_defaults') or {})
+    return out
+
+
 def stack(status, updated='2024-05-01T12:00:00Z'):
     return {'stack': {
         'id': STACK_ID, 'stack_name': 'p', 'stack_status': status,
@@ -363,6 +374,20 @@ class TestDeploy(PlanTestCase):
         super().setUp()
         self.heat = fakes.heat_client()
         self.plan(plan_objects())
+        # Heat merges the environments it is given in order (a stand-in:
+        # parameter_defaults only, later files win).
+        self.validate = self.m.post(HEAT + '/validate', headers=JSON,
+                                    json=self.heat_merges)
+
+    @staticmethod
+    def heat_merges(request, context):
+        body = request.json()
+        merged = {}
+        for url in body['environment_files']:
+            merged.update(json.loads(body['files'][url]).get(
+                'parameter_defaults') or {})
+        return {'Parameters': {}, 'Environment': {
+            'parameter_defaults': merged, 'resource_registry': {}}}
 
     def stack_is(self, body):
         """GET /stacks/p as Heat answers it: a redirect to name/id."""
@@ -383,8 +408,10 @@ class TestDeploy(PlanTestCase):
         return deploy.deploy(self.store, self.heat, req, cache=self.cache)
 
     def writes(self):
+        # (a template validation stores nothing)
         return [(r.method, r.path) for r in self.m.request_history
-                if r.method not in ('GET', 'HEAD')]
+                if r.method not in ('GET', 'HEAD')
+                and not r.path.endswith('/validate')]
 
     def digest(self):
         return deploy.fingerprint(deploy.assemble(
@@ -402,10 +429,24 @@ class TestDeploy(PlanTestCase):
         self.assertEqual('p', body['stack_name'])
         self.assertEqual(90, body['timeout_mins'])
         self.assertIs(True, body['disable_rollback'])
+        # Heat merged the environments in a validation of the same files;
+        # the stack gets the merged environment, and no passwords file.
+        checked = self.validate.last_request.json()
         self.assertEqual([BASE + 'plan-environment.yaml',
                           BASE + 'environments/other.yaml',
                           BASE + 'environments/registry.yaml'],
-                         body['environment_files'])
+                         checked['environment_files'])
+        self.assertNotIn('environment_files', body)
+        self.assertEqual('generated', body['environment'][
+            'parameter_defaults']['AdminPassword'])
+        self.assertNotIn(BASE + 'plan-environment.yaml', body['files'])
+        self.assertNotIn('generated', json.dumps(body['files']))
+        # A default no template declares is not given: Heat would not
+        # use it, nor mask it.
+        self.assertIn('Shared', checked_defaults(checked))
+        self.assertNotIn('Shared', body['environment']['parameter_defaults'])
+        self.assertEqual(set(checked['files']) - {
+            BASE + 'plan-environment.yaml'}, set(body['files']))
         self.assertEqual(BASE + 'nested/a.yaml',
                          body['template']['resources']['Nested']['type'])
         self.assertEqual(summary['fingerprint'], self.digest())
@@ -423,7 +464,8 @@ class TestDeploy(PlanTestCase):
         self.assertNotIn('stack_name', body)
         self.assertNotIn('existing', body)
         self.assertEqual(240, body['timeout_mins'])
-        self.assertEqual(3, len(body['environment_files']))
+        self.assertNotIn('environment_files', body)
+        self.assertIn('parameter_defaults', body['environment'])
 
     def test_a_failed_stack_is_updated(self):
         self.stack_is(stack('UPDATE_FAILED'))
