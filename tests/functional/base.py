@@ -13,6 +13,7 @@ import tempfile
 import unittest
 import urllib.error
 import urllib.request
+import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -189,3 +190,43 @@ class FunctionalTest(unittest.TestCase):
         rows, head = store.PlanStore(lambda: swift_client.Connection(
             preauthurl=url, preauthtoken='functional')).history(plan)
         return dict(head.state, history=rows)
+
+
+class PlanTest(FunctionalTest):
+    """Tests on one small plan made for the class: ``TEMPLATES``, created
+    without rendering, deleted after; ``PREFIX`` starts its name."""
+
+    TEMPLATES = {}
+    PREFIX = 'plan'
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.templates = write_tree(os.path.join(cls.tmp, 'templates'),
+                                   cls.TEMPLATES)
+        cls.plan = '%s-%s' % (cls.PREFIX, uuid.uuid4().hex[:8])
+        subprocess.run(['openstack', 'overcloud', 'plan', 'create', cls.plan,
+                        '--templates', cls.templates, '--no-render'],
+                       check=True, env=cls.env, capture_output=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
+                        cls.plan], env=cls.env, capture_output=True)
+        super().tearDownClass()
+
+
+class BadInputTest(PlanTest):
+    """Each test's input is refused: whatever it did, the stored plan and
+    its record are intact, and no failed create of ``self.new_plan`` left
+    a container behind."""
+
+    def setUp(self):
+        super().setUp()
+        self.before = self.snapshot(self.plan)
+        self.new_plan = 'new-%s' % uuid.uuid4().hex[:8]
+
+    def tearDown(self):
+        self.assertEqual(self.before, self.snapshot(self.plan))
+        self.assertIsNone(self.swift.listing(self.new_plan))
+        super().tearDown()

@@ -2,7 +2,6 @@
 reach the record, and hostile YAML is a clear error with nothing stored."""
 
 import os
-import subprocess
 import tarfile
 import uuid
 
@@ -11,24 +10,12 @@ from tests.functional import base
 SECRET = 'Zq8secretValue'
 
 
-class TestHardeningInput(base.FunctionalTest):
+class TestHardeningInput(base.PlanTest):
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'), {
-            'overcloud.yaml': 'heat_template_version: wallaby\n',
-            'deployment/a.yaml': 'heat_template_version: wallaby\n'})
-        cls.plan = 'hard-%s' % uuid.uuid4().hex[:8]
-        subprocess.run(['openstack', 'overcloud', 'plan', 'create', cls.plan,
-                        '--templates', cls.templates, '--no-render'],
-                       check=True, env=cls.env, capture_output=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
-                        cls.plan], env=cls.env, capture_output=True)
-        super().tearDownClass()
+    PREFIX = 'hard'
+    TEMPLATES = {
+        'overcloud.yaml': 'heat_template_version: wallaby\n',
+        'deployment/a.yaml': 'heat_template_version: wallaby\n'}
 
     def stored_text(self):
         """Every object of the plan's record, as text."""

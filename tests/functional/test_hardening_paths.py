@@ -3,46 +3,22 @@ names; a clear error, rc != 0, the stored plan and its record unchanged."""
 
 import io
 import os
-import subprocess
 import tarfile
-import uuid
 
 import yaml
 
 from tests.functional import base
 
 
-class TestHardeningPaths(base.FunctionalTest):
+class TestHardeningPaths(base.BadInputTest):
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'), {
-            'overcloud.yaml': 'heat_template_version: wallaby\n'
-                              'parameters:\n  AdminPassword:\n'
-                              '    type: string\n    hidden: true\n',
-            'plan-environment.yaml': 'version: 1.0\nname: overcloud\n'
-                                     'template: overcloud.yaml\n'})
-        cls.plan = 'paths-%s' % uuid.uuid4().hex[:8]
-        subprocess.run(['openstack', 'overcloud', 'plan', 'create', cls.plan,
-                        '--templates', cls.templates, '--no-render'],
-                       check=True, env=cls.env, capture_output=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        subprocess.run(['openstack', 'overcloud', 'plan', 'delete', '-y',
-                        cls.plan], env=cls.env, capture_output=True)
-        super().tearDownClass()
-
-    def setUp(self):
-        super().setUp()
-        self.before = self.snapshot(self.plan)
-        self.new_plan = 'new-%s' % uuid.uuid4().hex[:8]
-
-    def tearDown(self):
-        self.assertEqual(self.before, self.snapshot(self.plan))
-        self.assertIsNone(self.swift.listing(self.new_plan))
-        super().tearDown()
+    PREFIX = 'paths'
+    TEMPLATES = {
+        'overcloud.yaml': 'heat_template_version: wallaby\n'
+                          'parameters:\n  AdminPassword:\n'
+                          '    type: string\n    hidden: true\n',
+        'plan-environment.yaml': 'version: 1.0\nname: overcloud\n'
+                                 'template: overcloud.yaml\n'}
 
     def passwords(self):
         return yaml.safe_load(self.swift.get(
