@@ -9,6 +9,7 @@ of this package is mocked.
 import functools
 import io
 import json
+import os
 import unittest
 from unittest import mock
 
@@ -47,6 +48,14 @@ class FakeClock(object):
     def sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+def write_file(path, data='x: 1\n'):
+    """Write ``data`` (text or bytes) at ``path``, making its directory."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(data.encode('utf-8') if isinstance(data, str) else data)
+    return path
 
 
 def session():

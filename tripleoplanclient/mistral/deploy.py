@@ -146,18 +146,18 @@ def merged(heat, heat_url, fields, operation):
 
 
 def _declared(templates):
-    """The parameter names these templates (parsed or text) declare."""
-    import yaml
-
+    """The parameter names these templates declare: parsed, or the JSON
+    heatclient serialized every template it resolved to (a file that is
+    not JSON is no template, a script for get_file say)."""
     names = set()
     for template in templates:
         if isinstance(template, str):
             if 'heat_template_version' not in template:
                 continue
             try:
-                template = yaml.load(template, Loader=content.Loader)
-            except yaml.YAMLError:
-                continue    # Heat was given it and parsed it already
+                template = json.loads(template)
+            except ValueError:
+                continue
         if isinstance(template, dict) and 'heat_template_version' in \
                 template and isinstance(template.get('parameters'), dict):
             names.update(template['parameters'])

@@ -5,14 +5,11 @@ import unittest
 from osc_lib import exceptions
 import yaml
 
+from tests.unit import fakes
 from tripleoplanclient.plan import files as files_mod
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        f.write(text)
-    return path
+write = fakes.write_file
 
 
 class TestPlanFiles(unittest.TestCase):

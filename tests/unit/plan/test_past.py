@@ -30,11 +30,7 @@ class PastTestCase(fakes.HttpTestCase):
         self.templates = os.path.dirname(self.templates)
 
     def write(self, name, data):
-        path = os.path.join(self.dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'wb') as f:
-            f.write(data)
-        return path
+        return fakes.write_file(os.path.join(self.dir, name), data)
 
     def create(self):
         files = files_mod.PlanFiles(self.templates)

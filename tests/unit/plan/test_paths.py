@@ -9,6 +9,7 @@ import hypothesis
 from hypothesis import strategies as st
 from osc_lib import exceptions
 
+from tests.unit import fakes
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 
@@ -29,11 +30,7 @@ _PIECES = st.sampled_from(['a', 'b.yaml', '.', '..', '/', '//', '\\', '\n',
 HOSTILE = st.one_of(st.text(), st.lists(_PIECES, max_size=8).map(''.join))
 
 
-def write(path, text='x: 1\n'):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        f.write(text)
-    return path
+write = fakes.write_file
 
 
 class TestCheckPlanPath(unittest.TestCase):

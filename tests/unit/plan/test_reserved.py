@@ -46,11 +46,7 @@ class ReservedTestCase(fakes.HttpTestCase):
         self.before = dict(self.swift.objects)
 
     def write(self, name, data):
-        path = os.path.join(self.dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'wb') as f:
-            f.write(data)
-        return path
+        return fakes.write_file(os.path.join(self.dir, name), data)
 
     def passwords(self):
         data = self.swift.objects[layout.PLAN_ENVIRONMENT][0]
