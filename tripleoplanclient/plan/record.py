@@ -102,6 +102,10 @@ def apply(state, step):
             state['environments'], envs.get('add') or (),
             envs.get('remove') or ())
     state['files'].update(change.get('files') or {})
+    if step['action'] != 'restore':
+        # What the client last read from each local source: a restore puts
+        # stored copies back, it reads nothing (plan.sources).
+        state.setdefault('read', {}).update(change.get('files') or {})
     for path in change.get('drop_files') or ():
         state['files'].pop(path, None)
     state['inputs'].update(change.get('inputs') or {})
@@ -110,6 +114,8 @@ def apply(state, step):
     state['tree'] = tree_mod.after(state.get('tree'), change)
     if change.get('templates'):
         state['templates'] = change['templates']
+    if 'release' in change:
+        state['release'] = change['release']
     if 'render_state' in change:
         state['render'] = change['render_state']
     elif step.get('render'):
