@@ -44,6 +44,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.plan import tree as tree_mod
 
 VERSION = 2
@@ -287,6 +288,8 @@ def row(step, number):
                         'version', 'imported')}
     out['step'] = number
     out['environments'] = list(step['state']['environments'])
+    # The templates release the plan was at after the step.
+    out['templates'] = templates_mod.name(step['state'].get('release'))
     return out
 
 
