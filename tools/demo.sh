@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, start the loopback services, and
-# walk a real THT 18.0.0 plan through its life: plan create (rendered in
-# Mistral) -> amend -> deploy (Heat, deployed servers) -> update with no -e
-# -> show-history -> export.
+# walk a real overcloud through its life: plan create with THT 17.0.0
+# (rendered in Mistral) -> amend -> deploy (Heat, deployed servers) -> update
+# with no -e -> the images file regenerated for 18.0.0 -> upgrade preview
+# (--dry-run: Heat's own answer, nothing changed) -> upgrade --templates
+# <18.0.0> with no -e -> show-history -> diff -> export.
 # Progress goes to stderr; the JSON results to stdout.
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
@@ -19,12 +21,17 @@ trap 'python3 tools/loopback stop >&2 || true' EXIT
 python3 tools/loopback start swift mistral heat >&2
 eval "$(python3 tools/loopback env)"
 openstack overcloud workbook install -f json
-tht=$(bash tools/fetch-tht.sh)
+tht=$(bash tools/fetch-tht.sh 17.0.0)
+tht18=$(bash tools/fetch-tht.sh 18.0.0)
 plan=${DEMO_PLAN:-overcloud}
 work=$(mktemp -d)
 
-cp tests/functional/fixtures/tht18-deployed-server.yaml \
-    tests/functional/fixtures/tht18-container-images.yaml "$work/"
+# The same deployed-server nodes serve both releases; 17.0.0 has one image
+# parameter fewer than 18.0.0.
+cp tests/functional/fixtures/tht18-deployed-server.yaml "$work/"
+grep -v ContainerGlanceApiInternalConfigImage \
+    tests/functional/fixtures/tht18-container-images.yaml \
+    > "$work/container-images.yaml"
 cat > "$work/my-settings.yaml" <<YAML
 # The operator's own settings, outside the templates tree.
 parameter_defaults:
@@ -41,14 +48,14 @@ if openstack overcloud plan show-history "$plan" -f value -c id >/dev/null 2>&1;
     step "removing the plan $plan left by an earlier demo"
     openstack overcloud plan delete -y "$plan"
 fi
-step "plan create $plan: THT 18.0.0, 5 THT environments + 3 of our own"
+step "plan create $plan: THT 17.0.0, 5 THT environments + 3 of our own"
 openstack overcloud plan create "$plan" --templates "$tht" \
     -e "$tht/overcloud-resource-registry-puppet.yaml" \
     -e "$tht/environments/low-memory-usage.yaml" \
     -e "$tht/environments/debug.yaml" \
     -e "$tht/environments/sshd-banner.yaml" \
     -e "$work/tht18-deployed-server.yaml" \
-    -e "$work/tht18-container-images.yaml" \
+    -e "$work/container-images.yaml" \
     -e "$work/my-settings.yaml" -f json
 step "plan amend: add login-defs.yaml (only that file travels)"
 openstack overcloud plan amend "$plan" \
@@ -62,8 +69,18 @@ step "overcloud deploy again: nothing changed, Heat is not called"
 openstack overcloud deploy --stack "$plan" -f json
 step "overcloud update, no -e: the recorded list + lifecycle/update-prepare.yaml"
 openstack overcloud update --stack "$plan" -y -f json
+step "the images file regenerated for 18.0.0 at the same path"
+cp tests/functional/fixtures/tht18-container-images.yaml \
+    "$work/container-images.yaml"
+step "overcloud upgrade --templates <18.0.0> --dry-run: what it would do"
+openstack overcloud upgrade --stack "$plan" --templates "$tht18" --dry-run \
+    -f json
+step "overcloud upgrade --templates <18.0.0>, no -e (several minutes)"
+openstack overcloud upgrade --stack "$plan" --templates "$tht18" -y -f json
 step "plan show-history"
 openstack overcloud plan show-history "$plan" -f json
+step "plan diff: the deploy step against the plan now"
+openstack overcloud plan diff "$plan" --from 4 -f json
 step "plan export"
 openstack overcloud plan export "$plan" --output-file "$work/$plan.tar.gz" \
     --force-overwrite -f json

@@ -138,12 +138,12 @@ class FunctionalTest(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
         super().tearDownClass()
 
-    def openstack(self, *args, fail=False, env=None):
+    def openstack(self, *args, fail=False, env=None, timeout=600):
         """Run ``openstack args``; returns (stdout, stderr)."""
         proc = subprocess.run(['openstack'] + [str(a) for a in args],
                               capture_output=True, text=True,
                               env=env or self.env, stdin=subprocess.DEVNULL,
-                              timeout=600)
+                              timeout=timeout)
         if fail:
             self.assertNotEqual(0, proc.returncode,
                                 'expected a failure:\n' + proc.stdout)
@@ -152,8 +152,8 @@ class FunctionalTest(unittest.TestCase):
             self.assertEqual(0, proc.returncode, proc.stderr)
         return proc.stdout, proc.stderr
 
-    def openstack_json(self, *args):
-        out, _ = self.openstack(*(args + ('-f', 'json')))
+    def openstack_json(self, *args, timeout=600):
+        out, _ = self.openstack(*(args + ('-f', 'json')), timeout=timeout)
         return json.loads(out)
 
     def fail_with(self, pattern, *args):

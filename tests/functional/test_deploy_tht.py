@@ -1,9 +1,11 @@
-"""The real thing: tripleo-heat-templates 18.0.0 through deploy and update.
+"""The real thing: a tripleo-heat-templates 17.0.0 overcloud upgraded to
+18.0.0.
 
 Deployed servers (1 controller, 1 compute), rendered in Mistral, created
-and then updated by the loopback Heat: several minutes. Deleting that stack
-takes Heat minutes more, so the test only starts the delete; the next run
-finishes it and removes the plan (a fixed name) before it begins.
+with 17.0.0 and upgraded to 18.0.0 by the loopback Heat: several minutes.
+Deleting that stack takes Heat minutes more, so the test only starts the
+delete; the next run finishes it and removes the plan (a fixed name)
+before it begins.
 """
 
 import json
@@ -17,7 +19,9 @@ from tests.functional import base
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         'fixtures')
-UPDATE_PREPARE = 'environments/lifecycle/update-prepare.yaml'
+UPGRADE_PREPARE = 'environments/lifecycle/upgrade-prepare.yaml'
+NEW_IN_18 = 'ContainerGlanceApiInternalConfigImage'
+GONE_IN_18 = 'environments/neutron-ml2-vpp.yaml'
 PLAN = 'tht-story'
 
 
@@ -33,11 +37,11 @@ def _strings(data):
         yield str(data)
 
 
-class TestTHTDeployUpdate(base.FunctionalTest):
+class TestTHTDeployUpgrade(base.FunctionalTest):
 
     def setUp(self):
         super().setUp()
-        self.tht = base.tht_dir()
+        self.tht = base.tht_dir('18.0.0')
         self.plan = PLAN
         self.remove(wait=True)
         self.addCleanup(self.remove, wait=False)
@@ -51,55 +55,90 @@ class TestTHTDeployUpdate(base.FunctionalTest):
                             self.plan], env=self.env, capture_output=True)
             self.assertIsNone(self.swift.listing(self.plan))
 
-    def test_deploy_then_update_without_environment_files(self):
-        own = [os.path.join(FIXTURES, name) for name in (
-            'tht18-deployed-server.yaml', 'tht18-container-images.yaml')]
-        args = ['overcloud', 'deploy', '--stack', self.plan, '--templates',
-                self.tht, '-e', os.path.join(
-                    self.tht, 'overcloud-resource-registry-puppet.yaml')]
-        for path in own:
-            args += ['-e', path]
+    def test_deploy_17_then_upgrade_to_18_without_environment_files(self):
+        tht17, tht18 = base.tht_dir('17.0.0'), self.tht
+        servers = os.path.join(FIXTURES, 'tht18-deployed-server.yaml')
+        with open(os.path.join(FIXTURES, 'tht18-container-images.yaml')) as f:
+            images18 = f.read()
+        # 17.0.0 lacks the one image parameter 18.0.0 requires.
+        images = self.write('images.yaml', ''.join(
+            line for line in images18.splitlines(True)
+            if NEW_IN_18 not in line))
         started = time.monotonic()
-        created = self.openstack_json(*args)
+        created = self.openstack_json(
+            'overcloud', 'deploy', '--stack', self.plan, '--templates',
+            tht17, '-e', os.path.join(
+                tht17, 'overcloud-resource-registry-puppet.yaml'),
+            '-e', servers, '-e', images, timeout=1200)
         created_s = time.monotonic() - started
         environments = ['overcloud-resource-registry-puppet.yaml'] + [
-            'user-files' + path for path in own]
+            'user-files' + path for path in (servers, images)]
         self.assertEqual(('CREATE', 'CREATE_COMPLETE', 'SUCCESS'), (
             created['operation'], created['stack_status'],
             created['status']))
         self.assertEqual(environments, created['environments'])
         self.assertTrue(created['rendered'])
 
+        # The operator regenerates the images file for 18.0.0, same path.
+        self.write('images.yaml', images18)
         started = time.monotonic()
-        updated = self.openstack_json('overcloud', 'update', '--stack',
-                                      self.plan, '-y')
-        updated_s = time.monotonic() - started
+        upgraded = self.openstack_json(
+            'overcloud', 'upgrade', '--stack', self.plan, '--templates',
+            tht18, '-y', timeout=1800)
+        upgraded_s = time.monotonic() - started
         self.assertEqual(('UPDATE', 'UPDATE_COMPLETE', 'SUCCESS'), (
-            updated['operation'], updated['stack_status'],
-            updated['status']))
-        self.assertEqual(environments + [UPDATE_PREPARE],
-                         updated['environments'])
-        self.assertEqual(created['stack_id'], updated['stack_id'])
-        self.assertFalse(updated['rendered'])
+            upgraded['operation'], upgraded['stack_status'],
+            upgraded['status']))
+        self.assertEqual(environments + [UPGRADE_PREPARE],
+                         upgraded['environments'])
+        self.assertEqual(created['stack_id'], upgraded['stack_id'])
+        self.assertTrue(upgraded['rendered'])
 
         history = self.openstack_json('overcloud', 'plan', 'show-history',
                                       self.plan)
-        self.assertEqual(['create', 'deploy', 'update'],
+        self.assertEqual(['create', 'deploy', 'upgrade'],
                          [s['action'] for s in history])
+        self.assertEqual(['17.0.0', '17.0.0', '18.0.0'],
+                         [s['templates'] for s in history])
         self.assertEqual(['SUCCESS'] * 3,
                          [s['outcome']['status'] for s in history])
         self.assertEqual(['CREATE_COMPLETE', 'UPDATE_COMPLETE'],
                          [s['outcome']['stack_status'] for s in history[1:]])
-        self.assertEqual(environments + [UPDATE_PREPARE],
-                         history[-1]['environments'])
-        # The update step names its lifecycle file; the plan's list does
-        # not keep it.
         record = self.plan_record(self.plan)
-        self.assertEqual(UPDATE_PREPARE, record['history'][2]['lifecycle'])
-        # The deploy began with the plan's create step, which rendered.
+        self.assertEqual(UPGRADE_PREPARE, record['history'][2]['lifecycle'])
         self.assertEqual({'step': history[0]['id'], 'rendered': True},
                          record['history'][1]['plan_created'])
         self.assertEqual(environments, record['environments'])
+        # The plan holds 18.0.0 now: what 17.0.0 had and 18.0.0 has not is
+        # gone (kept for the earlier steps), user files stayed.
+        listing = self.swift.listing(self.plan)
+        self.assertNotIn(GONE_IN_18, listing)
+        self.assertIn('user-files' + images, listing)
+        self.assertIn(NEW_IN_18, self.swift.get(
+            self.plan, 'user-files' + images).decode())
+        # 18.0.0 needs one password 17.0.0 did not: generated on the way.
+        passwords = yaml.safe_load(self.swift.get(
+            self.plan, 'plan-environment.yaml'))['passwords']
+        self.assertIn('CinderSvfSanPassword', passwords)
+
+        heat = base.Swift(self.env['LOOPBACK_HEAT_URL'])
+        where = 'stacks/%s/%s/' % (self.plan, created['stack_id'])
+        seen = {}
+        for part in ('files', 'environment'):
+            status, _, body = heat.request(
+                'GET', where + part, headers={'Accept': 'application/json'})
+            self.assertEqual(200, status)
+            seen[part] = json.loads(body)
+        # Heat's environment is the merge of every recorded file and the
+        # lifecycle file: a value from each is there.
+        defaults = seen['environment']['parameter_defaults']
+        self.assertEqual('retain', defaults['ServerDeletionPolicy'])
+        self.assertIn(NEW_IN_18, defaults)
+        self.assertEqual(1, defaults['ControllerCount'])
+        self.assertEqual('OS::Heat::None', seen['environment'][
+            'resource_registry']['resources'].get(
+                'OS::TripleO::Tasks::*PreConfig') or seen['environment'][
+            'resource_registry'].get('OS::TripleO::Tasks::*PreConfig'))
         # Heat has every generated password only as a hidden parameter of
         # the stack's environment: in no file of the stack, masked there.
         passwords = yaml.safe_load(self.swift.get(
@@ -126,4 +165,4 @@ class TestTHTDeployUpdate(base.FunctionalTest):
             name for name, value in passwords.items()
             if str(value) in seen['environment']), {'CephClusterFSID'})
         print(json.dumps({'create_s': round(created_s),
-                          'update_s': round(updated_s)}))
+                          'upgrade_s': round(upgraded_s)}))

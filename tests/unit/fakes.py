@@ -247,6 +247,8 @@ class FakeSwift(object):
         mocker.delete(obj, status_code=204, text=self._delete)
         if bulk:
             mocker.put(base + '?extract-archive=tar', text=self._archive)
+            mocker.post(re.compile(re.escape(url) + r'/?\?bulk-delete'),
+                        text=self._bulk_delete)
         else:
             mocker.put(base + '?extract-archive=tar', status_code=202,
                        text='')
@@ -319,6 +321,16 @@ class FakeSwift(object):
         self.requests.append(('DELETE', name))
         self.objects.pop(name, None)
         return ''
+
+    def _bulk_delete(self, request, context):
+        from urllib import parse
+        self.requests.append(('BULK-DELETE', None))
+        names = [parse.unquote(n).split('/', 2)[2]
+                 for n in request.body.decode().split('\n') if n]
+        for name in names:
+            self.objects.pop(name, None)
+        return json.dumps({'Number Deleted': len(names), 'Errors': [],
+                           'Response Status': '200 OK'})
 
     def _archive(self, request, context):
         import tarfile

@@ -37,10 +37,10 @@ class Command(command.Command):
         """The plugin's osc.plugin.ClientWrapper."""
         return self.app.client_manager.tripleoplan
 
-    def plan_store(self):
+    def plan_store(self, read_only=False):
         from tripleoplanclient.plan import store
         return store.PlanStore(self.clients.object_store,
-                               progress=self.progress)
+                               progress=self.progress, read_only=read_only)
 
     def workflows(self):
         """The Mistral side (it says so on first use when none is set)."""

@@ -20,12 +20,18 @@ class StackCommand(base.Command, command.ShowOne):
     """Shared by deploy, update and upgrade: one recorded stack step."""
 
     action = None
+    templates_help = (
+        'A templates tree (a tripleo-heat-templates release) to move the '
+        'plan to first: new and changed files are written, files the tree '
+        'lacks are removed from the plan (user files stay), in one pass.')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('--stack', '--plan', dest='stack',
                             metavar='<name>', default='overcloud',
                             help='Stack (and plan) name (default overcloud).')
+        parser.add_argument(
+            '--templates', metavar='<dir>', help=self.templates_help)
         base.add_environment_options(parser)
         base.add_remove_option(parser)
         parser.add_argument(
@@ -53,7 +59,7 @@ class StackCommand(base.Command, command.ShowOne):
         # One Workflows for render and deploy: Mistral is checked once.
         workflows = self.workflows()
         return operations.Services(
-            store=self.plan_store(), heat=heat,
+            store=self.plan_store(read_only=parsed_args.dry_run), heat=heat,
             heat_url=self.clients.endpoint('orchestration'),
             swift_url=self.clients.endpoint('object-store'),
             workflows=workflows,
@@ -131,12 +137,13 @@ class Deploy(StackCommand):
                     '(creating or syncing the plan first)')
     action = 'deploy'
 
+    templates_help = (
+        'The templates tree; needed to create the plan, optional later '
+        '(only changed files are sent; files the tree lacks are removed '
+        'from the plan).')
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--templates', metavar='<dir>',
-            help='The templates tree; needed to create the plan, optional '
-                 'later (only changed files are sent).')
         base.add_input_options(parser)
         parser.add_argument(
             '--force', action='store_true',

@@ -14,8 +14,8 @@ from tripleoplanclient.osc import base
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
-HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'environments',
-                   'outcome')
+HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'templates',
+                   'environments', 'outcome')
 FILE_COLUMNS = ('path', 'md5', 'environment', 'source')
 
 
@@ -153,7 +153,7 @@ class ShowPlanHistory(base.Command, command.Lister):
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
             (r['step'], r['id'], r['time'], r['action'], r['user'],
-             format_columns.ListColumn(record_mod.heat_environments(r)),
+             r.get('templates'), format_columns.ListColumn(record_mod.heat_environments(r)),
              format_columns.DictColumn(r['outcome'])) for r in rows)
 
     def mend(self, store, plan, rows):

@@ -130,6 +130,7 @@ class PlanFiles(object):
         self.sources = {}        # plan path -> local path (user files only)
         self.environments = []   # plan paths, in the order given
         self.inputs = {}         # rendering inputs: kind -> plan path
+        self.release = None      # the tree's (add_templates): templates.py
         self._scanned = set()
 
     # -- paths ---------------------------------------------------------
@@ -188,6 +189,15 @@ class PlanFiles(object):
                     self.templates, local))] = local
         for path, local in found.items():
             self.objects[path] = _read(local, 'Template')
+        from tripleoplanclient.plan import templates
+        self.release = templates.release(
+            {p: self.objects[p] for p in found})
+
+    def provides(self, plan_path):
+        """True when the templates tree holds ``plan_path`` or its jinja
+        sources render it."""
+        return plan_path in self.objects or self._renders_to(
+            os.path.join(self.templates or '', plan_path))
 
     # -- user files ----------------------------------------------------
 
@@ -241,10 +251,14 @@ class PlanFiles(object):
         # record's, never plan-environment.yaml (the generated passwords).
         plan_path = layout.check_plan_path(
             target if sep else self.plan_path(local, what), what)
+        return self.add_file_at(local, plan_path, bool(sep))
+
+    def add_file_at(self, local, plan_path, named=True):
+        """Store the local file ``local`` as it is at ``plan_path`` (checked
+        by the caller); ``named``: the user chose that path."""
         local = os.path.abspath(local)
-        data = _read(local, '--upload-file')
-        self.objects[plan_path] = data
-        if not self._in_templates(local) or sep:
+        self.objects[plan_path] = _read(local, '--upload-file')
+        if not self._in_templates(local) or named:
             self.sources[plan_path] = local
         return plan_path
 

@@ -131,6 +131,7 @@ def restore(store, past):
         'inputs': dict(then['inputs']),
         'drop_inputs': sorted(set(now['inputs']) - set(then['inputs'])),
         'templates': then['templates'],
+        'release': then.get('release'),
         'tree_base': then['tree']['base'],
         'tree': dict(then['tree']['changes']),
         'render_state': then['render'],

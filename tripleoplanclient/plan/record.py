@@ -44,6 +44,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.plan import tree as tree_mod
 
 VERSION = 2
@@ -102,6 +103,10 @@ def apply(state, step):
             state['environments'], envs.get('add') or (),
             envs.get('remove') or ())
     state['files'].update(change.get('files') or {})
+    if step['action'] != 'restore':
+        # What the client last read from each local source: a restore puts
+        # stored copies back, it reads nothing (plan.sources).
+        state.setdefault('read', {}).update(change.get('files') or {})
     for path in change.get('drop_files') or ():
         state['files'].pop(path, None)
     state['inputs'].update(change.get('inputs') or {})
@@ -110,6 +115,8 @@ def apply(state, step):
     state['tree'] = tree_mod.after(state.get('tree'), change)
     if change.get('templates'):
         state['templates'] = change['templates']
+    if 'release' in change:
+        state['release'] = change['release']
     if 'render_state' in change:
         state['render'] = change['render_state']
     elif step.get('render'):
@@ -281,6 +288,8 @@ def row(step, number):
                         'version', 'imported')}
     out['step'] = number
     out['environments'] = list(step['state']['environments'])
+    # The templates release the plan was at after the step.
+    out['templates'] = templates_mod.name(step['state'].get('release'))
     return out
 
 

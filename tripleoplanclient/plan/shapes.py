@@ -104,17 +104,18 @@ def _check(value, spec, where):
 TEXT = (str, None)
 FILE = Fields({'md5': str}, {'source': TEXT})
 TREE = (None, Fields({'base': TEXT, 'changes': Map(PATH, (str, None))}))
+RELEASE = (None, Fields({}, {'version': TEXT, 'digest': TEXT}))
 STATE = Fields({'environments': [PATH], 'files': Map(PATH, FILE),
                 'inputs': Map(str, PATH), 'templates': TEXT,
                 'render': TEXT, 'stack': TEXT, 'created': bool},
-               {'tree': TREE})
+               {'tree': TREE, 'read': Map(PATH, FILE), 'release': RELEASE})
 CHANGE = Fields({}, {
     'environments': Fields({}, {'set': [PATH], 'add': [PATH],
                                 'remove': [PATH]}),
     'files': Map(PATH, FILE), 'drop_files': [PATH],
     'inputs': Map(str, PATH), 'drop_inputs': [str],
     'tree': Map(PATH, (str, None)), 'tree_base': TEXT, 'templates': TEXT,
-    'render_state': TEXT})
+    'release': RELEASE, 'render_state': TEXT})
 OUTCOME = Fields({'status': str})
 STACK = Fields({}, {'environments': [PATH]})
 RENDER = Fields({}, {'state': TEXT})

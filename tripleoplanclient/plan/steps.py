@@ -136,6 +136,7 @@ def create(store, plan, files, render=None):
                    'files': _manifest(files, files.sources),
                    'inputs': dict(files.inputs),
                    'templates': files.templates,
+                   'release': files.release,
                    'tree_base': base}, added, changed)
     render_step(render, plan, step, files.inputs,
                 tree_mod.View.of_full(full))
@@ -184,7 +185,8 @@ class Change(object):
     Swift is still on record once a step lands.
     """
 
-    def __init__(self, state, files, remove=(), listing=None, view=None):
+    def __init__(self, state, files, remove=(), listing=None, view=None,
+                 deleted=()):
         known = state['files']
 
         def recorded(p):
@@ -208,15 +210,22 @@ class Change(object):
         self.kept = tree_mod.kept(listing) if listing is not None else ()
         self.noted = sorted(set(self.added + self.changed).union(
             *_diff(recorded, files.objects)))
+        # Objects of an old templates release the new one lacks.
+        self.deleted = sorted(deleted)
+        self.replaced.update((p, stored(p)) for p in self.deleted
+                             if stored(p))
         self.environments = record_mod.amended(
             state['environments'], files.environments, remove)
         self.inputs = dict(files.inputs)
-        self.empty = not self.noted and \
+        self.empty = not self.noted and not self.deleted and \
             self.environments == state['environments'] and all(
                 state['inputs'].get(k) == v for k, v in self.inputs.items())
-        self.renders = _needs_render(state, self.noted, self.inputs)
+        self.renders = _needs_render(state, self.noted + self.deleted,
+                                     self.inputs)
         self.render_inputs = dict(state['inputs'], **self.inputs)
         self.templates = None       # set when the step moves the tree
+        # The release it moves to (files.release), when it moves the tree.
+        self.release = None
 
     def objects(self):
         return {p: self.files.objects[p] for p in self.added + self.changed}
@@ -228,18 +237,22 @@ class Change(object):
     def write(self, store, plan):
         self.keep(store, plan)
         store.write(plan, self.objects())
+        store.delete_objects(plan, self.deleted)
 
     def step(self, action, **details):
         change = {'environments': {'add': list(self.files.environments),
                                    'remove': self.remove},
                   'files': _manifest(self.files, self.noted),
                   'inputs': self.inputs,
-                  'tree': {p: content.md5(self.files.objects[p])
-                           for p in self.noted}}
+                  'tree': dict({p: None for p in self.deleted}, **{
+                      p: content.md5(self.files.objects[p])
+                      for p in self.noted})}
         if self.templates:
             change['templates'] = self.templates
+        if self.release:
+            change['release'] = self.release
         return record_mod.make_step(action, change, self.added, self.changed,
-                                    **details)
+                                    self.deleted, **details)
 
 
 def adopt(store, plan, step, state, listing=None):

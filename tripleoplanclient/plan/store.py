@@ -42,8 +42,11 @@ class PlanStore(object):
     :param progress: callable taking one line of progress (for stderr)
     """
 
-    def __init__(self, connect, progress=None, workers=10, sleep=time.sleep):
+    def __init__(self, connect, progress=None, workers=10, sleep=time.sleep,
+                 read_only=False):
         self._connect = connect
+        # A dry run: readers mend nothing (the cache, an open outcome).
+        self.read_only = read_only
         self._progress = progress or (lambda line: None)
         self._workers = workers
         self._info = None
@@ -225,7 +228,7 @@ class PlanStore(object):
             state = record_mod.new_state()
         self._outcomes(plan, rows, listed and listed[1])
         frozen = record_mod.settled(rows[len(imported):], entries, date)
-        if frozen > keep:
+        if frozen > keep and not self.read_only:
             cache = record_mod.dump_cache(
                 plan, rows[len(imported):len(imported) + frozen],
                 states[frozen - keep - 1], ids[frozen - 1], imported)
@@ -261,6 +264,8 @@ class PlanStore(object):
         """The outcome of a stack step: the final one, by whoever saw the
         end, or what a client knew when it stopped following (kept apart,
         so that it can never hide a final one)."""
+        if self.read_only:
+            return
         try:
             self._swift('put_object', plan,
                         record_mod.outcome_path(step_id, final),

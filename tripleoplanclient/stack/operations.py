@@ -21,7 +21,9 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import sources
 from tripleoplanclient.plan import steps
+from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.stack import outcomes
 from tripleoplanclient.stack import status
 
@@ -95,7 +97,8 @@ class Prepared(object):
     """
 
     def __init__(self, action, plan, files, remove, stack, rows, head,
-                 change, lifecycle=None, with_templates=False, listing=None):
+                 change, lifecycle=None, with_templates=False, listing=None,
+                 resent=()):
         self.action = action
         self.plan = plan
         self.files = files
@@ -107,6 +110,8 @@ class Prepared(object):
         self.lifecycle = lifecycle
         self.with_templates = with_templates
         self.listing = listing
+        # Recorded user files read again: their sources changed.
+        self.resent = list(resent)
 
     @property
     def creates_plan(self):
@@ -123,8 +128,18 @@ class Prepared(object):
         if [e for e in before if e in after] != [e for e in after
                                                  if e in before]:
             diff.append('  (order changed)')
-        diff += ['  ~ %s (content changed)' % p for p in change.changed
-                 if p in state['files']]
+        resent = 'its local source changed since it was last read'
+        diff += ['  ~ %s (%s)' % (p, resent if p in self.resent
+                                  else 'content changed')
+                 for p in change.changed if p in state['files']]
+        if change.release:
+            tree = [p for p in change.added + change.changed
+                    if p not in state['files'] and p not in self.resent]
+            diff.append('  templates: %s -> %s (%d files added or changed, '
+                        '%d removed)' % (
+                            templates_mod.name(state.get('release')) or
+                            'unrecorded', templates_mod.name(change.release),
+                            len(tree), len(change.deleted)))
         if self.lifecycle:
             diff.append('  + %s (this step only)' % self.lifecycle)
         return lines + (diff or ['  (the same environment list)'])
@@ -159,6 +174,8 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     when the caller read them already.
     """
     store = services.store
+    if with_templates:
+        templates_mod.check_tree(files)
     stack = _stack(services, plan)
     if action != 'deploy' and stack is None:
         raise exceptions.CommandError(
@@ -180,28 +197,65 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                 'from. Nothing was changed.' % plan)
         return Prepared(action, plan, files, remove, stack, rows, head, None,
                         with_templates=True)
+    state = head.state
+    view = store.view(plan, state.get('tree'))
+    remove = steps.resolve_removals(files, state['environments'], remove)
+    deleted = ()
     if with_templates:
-        # The stored plan-environment.yaml holds the generated passwords.
-        files.objects.pop(layout.PLAN_ENVIRONMENT, None)
+        templates_mod.check_environments(
+            plan, [e for e in state['environments'] if e not in remove],
+            files, state)
+        deleted = _sync_tree(store, plan, files, state, view, listing)
     lifecycle = None
     if stage is not None:
         lifecycle = lifecycle_path(action, stage)
-        # update/upgrade never create the plan: the listing is current.
-        if lifecycle not in listing:
+        # In the templates the step leaves the plan with.
+        if lifecycle not in (files.objects if with_templates else listing):
             if stage == 'prepare':
                 raise exceptions.CommandError(
                     'The templates of plan %s have no %s: they do not '
                     'support "%s --stage prepare". Nothing was changed.'
                     % (plan, lifecycle, action))
             lifecycle = None    # THT 18: converge is the plain list
-    remove = steps.resolve_removals(files, head.state['environments'],
-                                    remove)
+    resent = sources.reread(state, files)
     # Compared with what Swift holds: a file a failed step left there is
     # sent again when the local one differs.
-    change = steps.Change(head.state, files, remove, listing,
-                          store.view(plan, head.state.get('tree')))
+    change = steps.Change(state, files, remove, listing, view, deleted)
+    if with_templates and files.release != state.get('release'):
+        change.release = files.release
     return Prepared(action, plan, files, remove, stack, rows, head, change,
-                    lifecycle, with_templates, listing)
+                    lifecycle, with_templates, listing, resent)
+
+
+def _sync_tree(store, plan, files, state, view, listing):
+    """Make ``files`` (the whole new templates tree) the plan's next tree:
+    the stored plan-environment.yaml stays (it holds the generated
+    passwords), with a value added for each password the new release needs
+    and the old did not. Returns the paths of the old tree to delete."""
+    from tripleoplanclient.common import content
+    from tripleoplanclient.plan import passwords
+    from tripleoplanclient.plan import tree as tree_mod
+
+    files.objects.pop(layout.PLAN_ENVIRONMENT, None)
+    if files.release == state.get('release'):
+        return []       # the same tree: nothing to add, nothing to delete
+    stored = view.full() if view.known else tree_mod.of_listing(listing)
+    rendered = {}
+    if layout.RENDER_MANIFEST in listing:
+        rendered = content.load_yaml(
+            store.get(plan, layout.RENDER_MANIFEST) or b'{}',
+            'plan %s %s' % (plan, layout.RENDER_MANIFEST)) or {}
+    deleted = templates_mod.removed(
+        stored, files, state, (rendered.get('outputs') or {})
+        if isinstance(rendered, dict) else {})
+    env = store.get(plan, layout.PLAN_ENVIRONMENT) \
+        if layout.PLAN_ENVIRONMENT in stored else None
+    have = passwords.stored(env)
+    new = [n for n in passwords.needed(files.objects) if n not in have]
+    if new:
+        files.objects[layout.PLAN_ENVIRONMENT] = passwords.plan_environment(
+            env, passwords.generate(new), plan=plan)
+    return deleted
 
 
 def describe(prepared, renders_on_create=True):
