@@ -130,7 +130,10 @@ def overlay(req):
 
 
 def _check(path, what):
-    problem = layout.path_problem(path, 'user')
+    # The record is never a step's; the plan's passwords file is when a new
+    # release needs new passwords (and a preview writes nothing).
+    problem = layout.path_problem(path, 'templates' if path ==
+                                  layout.PLAN_ENVIRONMENT else 'user')
     if problem:
         raise exceptions.CommandError(
             'Bad preview request: %s: %s A preview changes no such path.'
