@@ -7,6 +7,8 @@ the end.
 """
 
 import json
+import sys
+import threading
 import time
 
 from tripleoplanclient.common import exceptions
@@ -15,6 +17,10 @@ from tripleoplanclient.mistral import protocol
 
 RENDER = protocol.workflow('render')
 DEPLOY = protocol.workflow('deploy')
+PREVIEW = protocol.action('preview')
+# Mistral's default [engine] execution_field_size_limit_kb: the most an
+# action's input may weigh, even when nothing is saved (see preview).
+FIELD_LIMIT_KB = 1024
 _RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 _INSTALL = 'run "openstack overcloud workbook install"'
 
@@ -116,16 +122,19 @@ class Workflows(object):
                         self._url, type(exc).__name__, what))
             raise
 
-    def check(self):
-        """Refuse early when Mistral is down or the workbook is not ours."""
-        if self._checked:
-            return
+    def _require_client(self):
         if self._client is None:
             raise exceptions.CommandError(
                 'No workflow (Mistral) endpoint: rendering and stack '
                 'operations run in Mistral. Add one to the catalog or set '
                 'workflow_endpoint_override in clouds.yaml (plan commands '
                 'also take --no-render).')
+
+    def check(self):
+        """Refuse early when Mistral is down or the workbook is not ours."""
+        if self._checked:
+            return
+        self._require_client()
         from mistralclient.api import base as mistral_base
         try:
             workflow = self._call('this command', self._client.workflows.get,
@@ -232,6 +241,144 @@ class Workflows(object):
         if task.state != 'SUCCESS':
             raise exceptions.CommandError(_reason(task.state_info))
         return _published(task).get('deploy') or {}, execution.id
+
+    def preview(self, request, timeout, field_limit_kb=FIELD_LIMIT_KB):
+        """Heat's preview of a stack operation: the preview action's result.
+
+        ``request``: ``protocol.request('preview', ...)``. The action runs
+        on its own, not in a workflow, synchronously and unsaved: Mistral's
+        ``POST /v2/action_executions`` with params ``run_sync: true,
+        save_result: false``, as the request may carry secrets (the
+        overlay). What Mistral 23 does with that (its source,
+        ``engine/default_engine.py`` ``start_action``):
+
+        * Nothing reaches its database: the API asks the engine over RPC
+          (a call, not a cast), the engine runs the action through an
+          executor (another RPC call) and answers an ``ActionExecution``
+          it never adds to a session: no id, ``state`` SUCCESS or ERROR,
+          ``output`` ``{"result": <the action's data, or its
+          Result(error=...) text>}``; HTTP 201 either way. An action that
+          raises answers ERROR with "The action raised an exception
+          [...]". The request travels through the message broker twice
+          (RPC queues: not durable) and the API logs resources with
+          ``input`` masked.
+        * That unsaved ActionExecution is still a database model: its
+          ``input`` and ``output`` are checked against ``[engine]
+          execution_field_size_limit_kb`` (1024 by default, the size of
+          ``str()`` of the value) *after* the action ran: a bigger request
+          is a 400 "Field size limit exceeded" at the end. So the request
+          is measured here first, against ``field_limit_kb`` (None: not
+          checked).
+        * Time: the API waits for the engine and the engine for the
+          executor, each an RPC call bound by oslo.messaging's
+          ``rpc_response_timeout`` (``[DEFAULT]``, 60 s by default); past
+          it the API answers 500 "This rpc call "start_action" took longer
+          than configured 60 seconds" while the action runs on to its
+          end, its result dropped. The ``timeout`` param Mistral also
+          takes only makes the executor report an error once a slower
+          action has ended, so it is not sent. On THT 18, Heat's preview
+          with nested detail fails after ~28 s and the top-level one then
+          takes ~22 s more: give Mistral an ``rpc_response_timeout`` of a
+          few minutes.
+        * ``timeout`` here: the seconds this client waits for Mistral's
+          answer before giving up (the preview changes nothing, so
+          nothing is left half-done).
+
+        CommandError when Mistral is not there, knows no such action (its
+        tripleoplanclient is older), or the action failed (its own
+        message).
+        """
+        self._require_client()
+        from mistralclient.api import base as mistral_base
+
+        body = {'request': request}
+        size_kb = sys.getsizeof(str(body)) // 1024
+        if field_limit_kb is not None and size_kb > field_limit_kb:
+            raise exceptions.CommandError(
+                'The preview request is %d KiB: more than the %d KiB Mistral '
+                'takes as an action\'s input ([engine] '
+                'execution_field_size_limit_kb in its configuration). '
+                'Preview fewer changes at once, or raise that limit. '
+                'Nothing was changed.' % (size_kb, field_limit_kb))
+        started = self._clock()
+        try:
+            execution = self._within(
+                timeout, self._client.action_executions.create, PREVIEW,
+                body, run_sync=True, save_result=False)
+        except mistral_base.APIException as exc:
+            raise exceptions.CommandError(self._refused(exc))
+        except exceptions.CommandError:
+            raise
+        except Exception as exc:
+            if exceptions.unreachable(exc):
+                raise exceptions.CommandError(
+                    'Mistral is unreachable at %s (%s): start it or fix the '
+                    'workflow endpoint. Nothing was changed.' % (
+                        self._url, type(exc).__name__))
+            raise
+        result = _output(execution).get('result')
+        if getattr(execution, 'state', None) != 'SUCCESS':
+            raise exceptions.CommandError(
+                str(result or 'The preview failed in Mistral at %s without '
+                    'a reason.' % self._url))
+        if not isinstance(result, dict):
+            raise exceptions.CommandError(
+                'The preview action in Mistral at %s returned no summary: '
+                'install the same tripleoplanclient version in Mistral\'s '
+                'environment.' % self._url)
+        self._progress('Preview answered by Mistral in %.1f s'
+                       % (self._clock() - started))
+        return result
+
+    def _within(self, timeout, fn, *args, **kwargs):
+        """``fn(...)``, given up after ``timeout`` seconds (it goes on in a
+        daemon thread, which does not keep the command alive)."""
+        outcome = {}
+
+        def run():
+            try:
+                outcome['value'] = fn(*args, **kwargs)
+            except BaseException as exc:    # handed to the caller
+                outcome['error'] = exc
+
+        thread = threading.Thread(target=run, name='mistral-call',
+                                  daemon=True)
+        thread.start()
+        thread.join(timeout)
+        if thread.is_alive():
+            raise exceptions.CommandError(
+                'Mistral at %s did not answer within %g s. The preview '
+                'changes nothing; run it again later, or with a longer '
+                'timeout.' % (self._url, timeout))
+        if 'error' in outcome:
+            raise outcome['error']
+        return outcome['value']
+
+    def _refused(self, exc):
+        """The message for Mistral's refusal of an ad hoc action run."""
+        text = str(getattr(exc, 'error_message', None) or exc)
+        code = getattr(exc, 'error_code', None)
+        if 'Failed to find action' in text or (
+                code in (400, 404) and PREVIEW in text):
+            return (
+                'Mistral at %s has no action %s: its tripleoplan actions are '
+                'older than this client. In Mistral\'s environment run pip '
+                'install -U "tripleoplanclient[mistral]", restart Mistral, '
+                'then run "openstack overcloud workbook install".'
+                % (self._url, PREVIEW))
+        if 'Field size limit exceeded' in text:
+            return (
+                'Mistral at %s refused the preview request as too large '
+                '(%s): preview fewer changes at once, or raise [engine] '
+                'execution_field_size_limit_kb in its configuration.'
+                % (self._url, text))
+        if 'took longer than configured' in text:
+            return (
+                'Mistral at %s gave up waiting for the preview (%s): raise '
+                'rpc_response_timeout ([DEFAULT] in its configuration) to a '
+                'few minutes and restart it. Nothing was changed.'
+                % (self._url, text))
+        return 'Mistral at %s refused the preview: %s' % (self._url, text)
 
     def _wait_task(self, execution, name, timeout):
         """The task ``name`` of ``execution`` once it ended (None: not

@@ -2,6 +2,7 @@
 requests-mock and the real python-mistralclient."""
 
 import json
+import threading
 
 import requests
 import yaml
@@ -208,3 +209,114 @@ class TestDeployTask(WorkflowsTest):
         self.m.get(URL + '/executions/e1/tasks', status_code=500)
         with self.assertRaises(workflows.Unobserved):
             self.wf.deploy(self.request(), 5)
+
+
+class TestPreview(WorkflowsTest):
+    """The preview action runs on its own, synchronously, unsaved."""
+
+    def request(self, **fields):
+        return protocol.request('preview', container='p', environments=[],
+                                **fields)
+
+    def answer(self, state='SUCCESS', result=None, status=201, **kwargs):
+        # What Mistral answers for an unsaved run: no id.
+        return self.m.post(URL + '/action_executions', status_code=status,
+                           json={'id': None, 'state': state,
+                                 'name': workflows.PREVIEW,
+                                 'output': json.dumps({'result': result})},
+                           **kwargs)
+
+    def test_run_sync_and_unsaved(self):
+        summary = {'operation': 'UPDATE', 'resources': {}}
+        post = self.answer(result=summary)
+        request = self.request(overlay=protocol.encode_overlay({
+            'a.yaml': b'secret: 1\n'}))
+        self.assertEqual(summary, self.wf.preview(request, 60))
+        body = post.last_request.json()
+        self.assertEqual('tripleoplan.preview', body['name'])
+        self.assertEqual({'run_sync': True, 'save_result': False},
+                         json.loads(body['params']))
+        self.assertEqual({'request': request}, json.loads(body['input']))
+        # No workbook needed: only the action is asked for.
+        self.assertEqual(1, len(self.m.request_history))
+
+    def test_the_actions_failure_is_its_message(self):
+        self.answer(state='ERROR', result='Plan p has no e.yaml; add it.')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    '^Plan p has no e.yaml; add it.$'):
+            self.wf.preview(self.request(), 60)
+
+    def test_an_action_mistral_does_not_know(self):
+        self.m.post(URL + '/action_executions', status_code=400, json={
+            'faultstring': 'Failed to find action [action_name='
+                           'tripleoplan.preview]'})
+        with self.assertRaisesRegex(
+                exceptions.CommandError,
+                'has no action tripleoplan.preview.*pip install -U '
+                '"tripleoplanclient\\[mistral\\]".*restart Mistral, then '
+                'run "openstack overcloud workbook install"'):
+            self.wf.preview(self.request(), 60)
+
+    def test_mistral_giving_up_on_its_rpc_call(self):
+        self.m.post(URL + '/action_executions', status_code=500, json={
+            'faultstring': 'This rpc call "start_action" took longer than '
+                           'configured 60 seconds.'})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'raise rpc_response_timeout'):
+            self.wf.preview(self.request(), 60)
+
+    def test_a_request_mistral_would_refuse_as_too_large(self):
+        post = self.answer(result={'operation': 'NONE'})
+        big = self.request(overlay={'a': 'A' * 2 * 1024 * 1024})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'execution_field_size_limit_kb'):
+            self.wf.preview(big, 60)
+        self.assertEqual(0, post.call_count)
+        self.wf.preview(big, 60, field_limit_kb=None)
+        self.assertEqual(1, post.call_count)
+        self.m.post(URL + '/action_executions', status_code=400, json={
+            'faultstring': 'Field size limit exceeded [class=ActionExecution'
+                           ', field=input, size=2049KB, limit=1024KB]'})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'too large.*execution_field_size'):
+            self.wf.preview(big, 60, field_limit_kb=None)
+
+    def test_other_refusals_name_mistral(self):
+        self.m.post(URL + '/action_executions', status_code=403, json={
+            'faultstring': 'Forbidden'})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Mistral at %s refused the preview: '
+                                    'Forbidden' % URL):
+            self.wf.preview(self.request(), 60)
+
+    def test_mistral_unreachable(self):
+        self.m.post(URL + '/action_executions',
+                    exc=requests.exceptions.ConnectionError)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Mistral is unreachable at ' + URL):
+            self.wf.preview(self.request(), 60)
+
+    def test_no_mistral_configured(self):
+        wf = workflows.Workflows(None, None, self.lines.append)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'No workflow \\(Mistral\\) endpoint'):
+            wf.preview(self.request(), 60)
+
+    def test_mistral_not_answering_in_time(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def slow(request, context):
+            release.wait(10)
+            return {'state': 'SUCCESS', 'output': '{}'}
+        self.m.post(URL + '/action_executions', status_code=201, json=slow)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'did not answer within 0.05 s.*changes '
+                                    'nothing'):
+            self.wf.preview(self.request(), 0.05)
+
+    def test_a_result_that_is_no_summary(self):
+        self.answer(result='ok')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'returned no summary'):
+            self.wf.preview(self.request(), 60)

@@ -1,9 +1,10 @@
 """Mistral actions of tripleoplanclient (run inside Mistral's executor).
 
-Each takes the one ``request`` its workflow passes (``protocol`` defines
-it). Endpoints: only those ``endpoints`` allows, never a URL from the
-request. The token is the one the client sent to Mistral
-(``context.security.auth_token``): the action acts as the user.
+Each takes the one ``request`` its workflow passes, or the client when it
+runs the action on its own (``protocol`` defines them). Endpoints: only
+those ``endpoints`` allows, never a URL from the request. The token is the
+one the client sent to Mistral (``context.security.auth_token``): the
+action acts as the user.
 """
 
 import logging
@@ -50,7 +51,8 @@ class Version(actions.Action):
 class _PlanAction(actions.Action):
     """Reads its request, runs, and turns a CommandError into a failure."""
 
-    workflow = None
+    # the request it reads: protocol.WORKFLOWS or protocol.ACTIONS
+    request_name = None
 
     def __init__(self, request):
         self.request = request
@@ -58,10 +60,10 @@ class _PlanAction(actions.Action):
     def run(self, context):
         container = (self.request or {}).get('container')
         try:
-            return self.do(context, protocol.read(self.workflow,
+            return self.do(context, protocol.read(self.request_name,
                                                   self.request))
         except exceptions.CommandError as exc:
-            LOG.warning('%s of plan %s failed: %s', self.workflow,
+            LOG.warning('%s of plan %s failed: %s', self.request_name,
                         container, exc)
             return actions.Result(error=str(exc))
 
@@ -69,7 +71,7 @@ class _PlanAction(actions.Action):
 class RenderPlan(_PlanAction):
     """Render the plan's jinja2 templates in place in Swift."""
 
-    workflow = 'render'
+    request_name = 'render'
 
     def do(self, context, req):
         from tripleoplanclient.mistral import objects
@@ -82,6 +84,19 @@ class RenderPlan(_PlanAction):
             cache=objects.CACHE.scoped(url, req['container']))
 
 
+def _heat(context, req):
+    """Heat at the request's (allowed) endpoint, as the caller; both
+    endpoints of ``req`` resolved."""
+    from heatclient import client as heat_client
+
+    req['heat_url'] = endpoints.choose(context, req['heat_url'],
+                                       'orchestration')
+    req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                        'object-store')
+    return heat_client.Client('1', endpoint=req['heat_url'],
+                              token=_token(context) or 'none')
+
+
 class DeployPlan(_PlanAction):
     """Create or update the plan's Heat stack from the plan in Swift.
 
@@ -89,20 +104,33 @@ class DeployPlan(_PlanAction):
     the stack's events itself.
     """
 
-    workflow = 'deploy'
+    request_name = 'deploy'
 
     def do(self, context, req):
-        from heatclient import client as heat_client
-
         from tripleoplanclient.mistral import deploy
         from tripleoplanclient.mistral import objects
-        req['heat_url'] = endpoints.choose(context, req['heat_url'],
-                                           'orchestration')
-        req['swift_url'] = endpoints.choose(context, req['swift_url'],
-                                            'object-store')
-        heat = heat_client.Client('1', endpoint=req['heat_url'],
-                                  token=_token(context) or 'none')
+        heat = _heat(context, req)
         return deploy.deploy(
+            plan_store(context, req['swift_url']), heat, req,
+            cache=objects.CACHE.scoped(req['swift_url'], req['container']))
+
+
+class PreviewStack(_PlanAction):
+    """Heat's preview of the plan's stack operation, with the changes a
+    step would make on top of the plan (``mistral.preview``).
+
+    The client runs it on its own, synchronously, its execution not saved
+    (``workflows.Workflows.preview``): the request may carry secrets.
+    Writes nothing.
+    """
+
+    request_name = 'preview'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import objects
+        from tripleoplanclient.mistral import preview
+        heat = _heat(context, req)
+        return preview.preview(
             plan_store(context, req['swift_url']), heat, req,
             cache=objects.CACHE.scoped(req['swift_url'], req['container']))
 
@@ -115,22 +143,16 @@ class FollowStack(_PlanAction):
     thread is held for hours.
     """
 
-    workflow = 'deploy'
+    request_name = 'deploy'
 
     def __init__(self, request, started=None):
         super().__init__(request)
         self.started = started
 
     def do(self, context, req):
-        from heatclient import client as heat_client
-
         from tripleoplanclient.mistral import follow
         if not req['step'] or not self.started:
             return {'done': True}
-        req['heat_url'] = endpoints.choose(context, req['heat_url'],
-                                           'orchestration')
-        heat = heat_client.Client('1', endpoint=req['heat_url'],
-                                  token=_token(context) or 'none')
-        store = plan_store(context, endpoints.choose(
-            context, req['swift_url'], 'object-store'))
-        return follow.follow(store, heat, req, self.started)
+        heat = _heat(context, req)
+        return follow.follow(plan_store(context, req['swift_url']), heat,
+                             req, self.started)

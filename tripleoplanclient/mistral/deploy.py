@@ -122,9 +122,9 @@ def merged(heat, heat_url, fields, operation):
     passwords' one. ``operation`` (create, update): what Heat refuses when
     the validation fails.
     """
-    result = _heat_call(heat_url, operation, heat.stacks.validate,
-                        template=fields['template'], files=fields['files'],
-                        environment_files=fields['environment_files'])
+    result = heat_call(heat_url, operation, heat.stacks.validate,
+                       template=fields['template'], files=fields['files'],
+                       environment_files=fields['environment_files'])
     environment = (result or {}).get('Environment')
     if not isinstance(environment, dict):
         raise exceptions.CommandError(
@@ -170,20 +170,79 @@ def fingerprint(fields):
     return hashlib.sha256(text.encode('utf-8')).hexdigest()
 
 
-def _heat_call(heat_url, what, fn, *args, **kwargs):
+def heat_message(exc):
+    """Heat's own message out of a heatclient HTTPException."""
+    error = getattr(exc, 'error', None)
+    inner = error.get('error') if isinstance(error, dict) else None
+    if isinstance(inner, dict) and inner.get('message'):
+        return str(inner['message'])
+    return str(exc)
+
+
+def heat_call(heat_url, what, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``; Heat's refusal or absence a CommandError
+    naming ``what`` (create, update...)."""
     from heatclient import exc as heat_exc
     try:
         return fn(*args, **kwargs)
     except heat_exc.HTTPException as exc:
         raise exceptions.CommandError('Heat refused the stack %s: %s' % (
-            what, getattr(exc, 'error', None) and exc.error.get(
-                'error', {}).get('message') or exc))
+            what, heat_message(exc)))
     except Exception as exc:
         if exceptions.unreachable(exc):
             raise exceptions.CommandError(
                 'Heat is unreachable at %s (%s).' % (heat_url,
                                                      type(exc).__name__))
         raise
+
+
+def open_plan(store, req, cache=None):
+    """The objects of plan ``req['container']`` as its step recorded them
+    (``req['tree']``), read through ``cache`` (as for
+    ``render.render_plan``); a PlanObjects."""
+    plan = req['container']
+    headers, listing = store.listing(plan)
+    if listing is None or not layout.is_plan(headers):
+        raise exceptions.CommandError('Plan %s does not exist.' % plan)
+    # What the step recorded, not what a replica lists right now.
+    cache = plan_objects.ContentCache() if cache is None else cache
+    listing = plan_objects.recorded(store, plan, listing, req['tree'], cache)
+    return plan_objects.PlanObjects(store, plan, listing, cache)
+
+
+def prepare(objects, req):
+    """``(fields, summary)``: what Heat gets for the request's
+    environments (``assemble``), and the summary's counts and
+    fingerprint."""
+    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'),
+                           parse.quote(req['container']))
+    fields = assemble(objects, base_url, req['environments'],
+                      req['plan_environment'])
+    summary = {'fingerprint': fingerprint(fields), 'swift_gets': objects.gets,
+               'cache_hits': objects.hits, 'files': len(fields['files']),
+               'environment_files': len(fields['environment_files'])}
+    return fields, summary
+
+
+def current_stack(heat, req, summary):
+    """``(stack or None, unchanged)``: the plan's stack, refused while an
+    operation runs on it; ``unchanged`` when the fields have the
+    fingerprint of the last successful deploy (``req['unchanged']``) and
+    the stack is COMPLETE and untouched since: then ``summary`` says
+    operation NONE."""
+    plan = req['container']
+    stack = status.check_idle(status.lookup(heat, plan, req['heat_url']),
+                              plan)
+    unchanged = req['unchanged']
+    if stack is not None and unchanged and \
+            unchanged.get('fingerprint') == summary['fingerprint'] and \
+            stack.stack_status in status.DONE and \
+            unchanged.get('updated') == status.updated(stack):
+        summary.update(operation='NONE', stack_id=stack.id,
+                       status=stack.stack_status,
+                       updated=status.updated(stack))
+        return stack, True
+    return stack, False
 
 
 def deploy(store, heat, req, cache=None):
@@ -196,39 +255,19 @@ def deploy(store, heat, req, cache=None):
     called (operation NONE). ``cache``: as for ``render.render_plan``.
     """
     plan, heat_url = req['container'], req['heat_url']
-    headers, listing = store.listing(plan)
-    if listing is None or not layout.is_plan(headers):
-        raise exceptions.CommandError('Plan %s does not exist.' % plan)
-    # What the step recorded, not what a replica lists right now.
-    cache = plan_objects.ContentCache() if cache is None else cache
-    listing = plan_objects.recorded(store, plan, listing, req['tree'], cache)
-    objects = plan_objects.PlanObjects(store, plan, listing, cache)
-    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), parse.quote(plan))
-    fields = assemble(objects, base_url, req['environments'],
-                      req['plan_environment'])
-    digest = fingerprint(fields)
-    summary = {'fingerprint': digest, 'swift_gets': objects.gets,
-               'cache_hits': objects.hits, 'files': len(fields['files']),
-               'environment_files': len(fields['environment_files'])}
-    stack = status.check_idle(status.lookup(heat, plan, heat_url), plan)
-    unchanged = req['unchanged']
-    if stack is not None and unchanged and \
-            unchanged.get('fingerprint') == digest and \
-            stack.stack_status in status.DONE and \
-            unchanged.get('updated') == status.updated(stack):
-        summary.update(operation='NONE', stack_id=stack.id,
-                       status=stack.stack_status,
-                       updated=status.updated(stack))
+    fields, summary = prepare(open_plan(store, req, cache), req)
+    stack, unchanged = current_stack(heat, req, summary)
+    if unchanged:
         return summary
     common = dict(merged(heat, heat_url, fields,
                          'create' if stack is None else 'update'),
                   timeout_mins=int(req['timeout']), disable_rollback=True)
     if stack is None:
-        result = _heat_call(heat_url, 'create', heat.stacks.create,
-                            stack_name=plan, **common)
+        result = heat_call(heat_url, 'create', heat.stacks.create,
+                           stack_name=plan, **common)
         summary.update(operation='CREATE', stack_id=result['stack']['id'])
     else:
-        _heat_call(heat_url, 'update', heat.stacks.update, stack.id,
-                   existing=False, **common)
+        heat_call(heat_url, 'update', heat.stacks.update, stack.id,
+                  existing=False, **common)
         summary.update(operation='UPDATE', stack_id=stack.id)
     return summary

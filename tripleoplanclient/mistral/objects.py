@@ -143,3 +143,49 @@ class PlanObjects(object):
             self.gets += 1
         self.cache.put(data)
         return data
+
+
+class Overlaid(object):
+    """Plan objects as a step would leave them, without writing them:
+    ``added`` (``{path: bytes}``, content not in Swift) on top of
+    ``objects`` (a PlanObjects), ``deleted`` paths gone.
+
+    Read like a PlanObjects. Added content is neither cached nor checked
+    against Swift: its MD5 is computed here; it lives only as long as this
+    object.
+    """
+
+    def __init__(self, objects, added=None, deleted=()):
+        self.base = objects
+        self.plan = objects.plan
+        self.added = dict(added or {})
+        self.deleted = frozenset(deleted) - set(self.added)
+        listing = {p: e for p, e in objects.listing.items()
+                   if p not in self.deleted}
+        listing.update((p, {'name': p, 'hash': content.md5(d)})
+                       for p, d in self.added.items())
+        self.listing = listing
+
+    @property
+    def gets(self):
+        return self.base.gets
+
+    @property
+    def hits(self):
+        return self.base.hits
+
+    def __contains__(self, path):
+        return path in self.listing
+
+    def read(self, path):
+        if path in self.added:
+            return self.added[path]
+        if path in self.deleted:
+            raise KeyError(path)
+        return self.base.read(path)
+
+    def changed(self, added=None, deleted=()):
+        """These objects with more changes on top."""
+        merged = {p: d for p, d in self.added.items() if p not in deleted}
+        merged.update(added or {})
+        return Overlaid(self.base, merged, self.deleted | set(deleted))

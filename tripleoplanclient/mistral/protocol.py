@@ -1,16 +1,22 @@
 """What the client and our Mistral actions agree on, defined once.
 
-The protocol number, the workbook and its workflows, and the request each
-workflow hands its action. The workbook installed in Mistral is generated
-from here, the client builds its requests here, and the actions read them
-here: a field added or renamed in one place reaches all three.
+The protocol number, the workbook and its workflows, the request each
+workflow hands its action, and the requests of the actions the client runs
+on their own (``ACTIONS``: ad hoc, no workflow). The workbook installed in
+Mistral is generated from here, the client builds its requests here, and
+the actions read them here: a field added or renamed in one place reaches
+all three.
 """
+
+import base64
+import binascii
+import zlib
 
 from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 5
+PROTOCOL = 6
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -42,6 +48,27 @@ WORKFLOWS = {
          'tree': None}),            # the step's tree: what Heat gets
 }
 
+# action run on its own (no workflow, nothing saved in Mistral) ->
+# (action, description, {request field: default})
+ACTIONS = {
+    'preview': (
+        'tripleoplan.preview',
+        "Heat's preview of the plan's stack operation, with the changes a "
+        "step would make (the overlay) on top of the plan; writes nothing.",
+        {'container': _REQUIRED,
+         'environments': _REQUIRED,  # plan paths, in Heat's merge order
+         'swift_url': None,
+         'heat_url': None,
+         'plan_environment': None,
+         'tree': None,              # the recorded tree the step builds on
+         'unchanged': None,         # as deploy's: NONE without asking Heat
+         'timeout': 240,            # minutes, Heat's stack timeout
+         'overlay': None,           # {plan path: encode_overlay text}
+         'deleted': None,           # [plan path]
+         'render': None,            # {roles_data, network_data}: render
+         'show_nested': True}),     # ask Heat for nested stacks' changes
+}
+
 # workflow -> (task, action) that runs after the workflow's own task, again
 # every FOLLOW_DELAY seconds until it reports ``done``: the deploy workflow
 # follows the stack to its end and records the outcome, whether or not
@@ -56,9 +83,18 @@ def workflow(name):
     return '%s.%s' % (WORKBOOK, name)
 
 
+def action(name):
+    """The Mistral action that reads request ``name``."""
+    return _entry(name)[0]
+
+
+def _entry(name):
+    return WORKFLOWS[name] if name in WORKFLOWS else ACTIONS[name]
+
+
 def request(name, **fields):
-    """The request the client sends to workflow ``name``."""
-    _, _, spec = WORKFLOWS[name]
+    """The request the client sends to workflow (or action) ``name``."""
+    _, _, spec = _entry(name)
     unknown = sorted(set(fields) - set(spec))
     if unknown:
         raise TypeError('%s request: unknown field(s) %s'
@@ -80,7 +116,7 @@ def read(name, req):
             'in Mistral\'s environment (pip install -U '
             '"tripleoplanclient[mistral]") and restart Mistral.'
             % (PROTOCOL, theirs))
-    _, _, spec = WORKFLOWS[name]
+    _, _, spec = _entry(name)
     unknown = sorted(set(req) - set(spec))
     missing = sorted(k for k, v in spec.items()
                      if v is _REQUIRED and req.get(k) is None)
@@ -130,3 +166,65 @@ def workbook():
                            'from tripleoplanclient.mistral.protocol)',
             'tags': [TAG], 'workflows': workflows}
     return yaml.safe_dump(book, default_flow_style=False, sort_keys=False)
+
+
+# Overlay: content a step would write, carried in a request (JSON: text).
+# Each entry is the zlib-compressed bytes, base64-encoded; the reader bounds
+# what the entries decompress to, all together.
+MAX_OVERLAY_BYTES = 16 * 1024 * 1024
+
+
+def encode_overlay(files):
+    """``{plan path: bytes}`` -> the request's ``overlay``."""
+    return {path: base64.b64encode(zlib.compress(data, 6)).decode('ascii')
+            for path, data in files.items()}
+
+
+def decode_overlay(overlay, limit=MAX_OVERLAY_BYTES):
+    """The request's ``overlay`` -> ``{plan path: bytes}``.
+
+    CommandError when it is malformed or decompresses to more than
+    ``limit`` bytes in all (each entry is inflated only up to what is
+    left, so a small entry that would inflate to gigabytes is refused
+    without being inflated).
+    """
+    if overlay is None:
+        return {}
+    if not isinstance(overlay, dict):
+        raise exceptions.CommandError(
+            'Bad preview request: overlay is not a mapping.')
+    out = {}
+    left = limit
+    for path in sorted(overlay, key=str):
+        text = overlay[path]
+        if not isinstance(path, str) or not isinstance(text, str):
+            raise exceptions.CommandError(
+                'Bad preview request: overlay entry %r is not text.'
+                % (path,))
+        try:
+            packed = base64.b64decode(text.encode('ascii'), validate=True)
+            inflate = zlib.decompressobj()
+            data = inflate.decompress(packed, left + 1)
+        except (binascii.Error, UnicodeEncodeError, ValueError,
+                zlib.error) as exc:
+            raise exceptions.CommandError(
+                'Bad preview request: overlay entry %s is not zlib data in '
+                'base64 (%s).' % (path, exc))
+        if len(data) > left or inflate.unconsumed_tail:
+            raise exceptions.CommandError(
+                'The preview\'s changes are larger than %s once '
+                'decompressed (at %s); preview a smaller change.'
+                % (_size(limit), path))
+        if not inflate.eof or inflate.unused_data:
+            raise exceptions.CommandError(
+                'Bad preview request: overlay entry %s is not one complete '
+                'zlib stream.' % path)
+        left -= len(data)
+        out[path] = data
+    return out
+
+
+def _size(count):
+    mib = 1024 * 1024
+    return '%d MiB' % (count // mib) if count % mib == 0 else \
+        '%d bytes' % count

@@ -5,7 +5,8 @@ roles, networks and excludes), renders once, writes the outputs that
 changed in one batch and removes the outputs of the previous render that
 are no longer produced (a role or a network was removed). What it replaces
 or removes is kept first (``plan.tree``), so earlier steps stay
-reproducible.
+reproducible. ``changes`` is that render without the writes (the preview
+action renders in memory what a step would render).
 """
 
 import concurrent.futures
@@ -35,6 +36,53 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
     cache = plan_objects.ContentCache() if cache is None else cache
     listing = plan_objects.recorded(store, plan, listing, tree, cache)
+    render = changes(store, plan_objects.PlanObjects(
+        store, plan, listing, cache), inputs, workers)
+    if render.done:
+        # Same inputs, outputs untouched since: the render is done.
+        return _summary(render.hashes, {}, [], render.roles,
+                        render.networks)
+    changed, stale = render.changed, render.stale
+    # What earlier steps rendered stays reproducible.
+    store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
+                      if p in listing}, plan_tree.kept(listing))
+    store.write(plan, changed)
+    for data in changed.values():     # the deploy that follows reads them
+        cache.put(data)
+    store.delete_objects(plan, stale)
+    store.write(plan, {layout.RENDER_MANIFEST: yaml.safe_dump(
+        {'inputs': render.fingerprint, 'outputs': render.hashes}).encode(
+            'utf-8')})
+    return _summary(render.hashes, changed, stale, render.roles,
+                    render.networks)
+
+
+class Changes(object):
+    """What one render of a plan's objects changes (nothing written).
+
+    ``done``: nothing to render (same inputs as the last render, its
+    outputs untouched since); else ``changed`` (output path -> bytes
+    unlike the object's), ``stale`` (outputs of the last render no longer
+    produced, to remove). ``hashes``: every output's MD5; ``fingerprint``:
+    the inputs', for the manifest.
+    """
+
+    def __init__(self, roles, networks, fingerprint, hashes, changed=None,
+                 stale=(), done=False):
+        self.roles = roles
+        self.networks = networks
+        self.fingerprint = fingerprint
+        self.hashes = hashes
+        self.changed = changed or {}
+        self.stale = list(stale)
+        self.done = done
+
+
+def changes(store, objects, inputs=None, workers=8):
+    """Render ``objects`` (a PlanObjects, or objects.Overlaid: what a step
+    would leave) in memory; a ``Changes``. Reads the objects rendering
+    needs and the last render's manifest; writes nothing."""
+    plan, listing = objects.plan, objects.listing
     roles, (networks,) = rendering.data_paths(inputs or {}, listing)
     if roles not in listing:
         raise exceptions.CommandError(
@@ -50,10 +98,8 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     if last.get('inputs') == fingerprint and all(
             listing.get(p, {}).get('hash') == md5
             for p, md5 in last_outputs.items()):
-        # Same inputs, outputs untouched since: the render is done.
-        return _summary(last_outputs, {}, [], roles, networks)
-
-    objects = plan_objects.PlanObjects(store, plan, listing, cache)
+        return Changes(roles, networks, fingerprint, dict(last_outputs),
+                       done=True)
 
     def read(path):
         if path not in listing:
@@ -77,16 +123,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
                if listing.get(p, {}).get('hash') != hashes[p]}
     stale = sorted(p for p in set(last_outputs) - set(outputs)
                    if p in listing and not rendering.is_source(p))
-    # What earlier steps rendered stays reproducible.
-    store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
-                      if p in listing}, plan_tree.kept(listing))
-    store.write(plan, changed)
-    for data in changed.values():     # the deploy that follows reads them
-        cache.put(data)
-    store.delete_objects(plan, stale)
-    store.write(plan, {layout.RENDER_MANIFEST: yaml.safe_dump(
-        {'inputs': fingerprint, 'outputs': hashes}).encode('utf-8')})
-    return _summary(hashes, changed, stale, roles, networks)
+    return Changes(roles, networks, fingerprint, hashes, changed, stale)
 
 
 def _summary(outputs, written, removed, roles, networks):

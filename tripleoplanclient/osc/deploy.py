@@ -4,6 +4,8 @@ Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
 """
 
+import sys
+
 from osc_lib.command import command
 from osc_lib import exceptions
 
@@ -12,8 +14,9 @@ from tripleoplanclient.osc import base
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
 DRY_RUN_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
-                   'environments', 'objects_added', 'objects_changed',
-                   'renders')
+                   'templates', 'environments', 'environments_added',
+                   'environments_removed', 'objects_added', 'objects_changed',
+                   'objects_removed', 'files_changed', 'renders')
 
 
 class StackCommand(base.Command, command.ShowOne):
@@ -85,30 +88,66 @@ class StackCommand(base.Command, command.ShowOne):
             parsed_args.remove_environments,
             stage=getattr(parsed_args, 'stage', None),
             with_templates=bool(templates), listed=listed, history=history)
+        options = operations.Options(
+            timeout=parsed_args.timeout, wait=parsed_args.wait,
+            force=getattr(parsed_args, 'force', False))
         if parsed_args.dry_run:
-            return self.dry_run_result(plan, operations.describe(
-                prepared, renders_on_create=services.renderer is not None))
+            return self.dry_run(plan, services, options, prepared)
         if self.action != 'deploy':
-            for line in prepared.differences():
+            lines = prepared.differences()
+            if not parsed_args.yes and sys.stdin.isatty():
+                # The question comes with Heat's answer to it.
+                lines += self.preview_lines(services, options, prepared)
+            for line in lines:
                 self.progress(line)
             if not self.confirm('Run the %s of stack %s?'
                                 % (self.action, plan), parsed_args.yes):
                 raise exceptions.CommandError(
                     'Not confirmed: nothing was changed.')
-        options = operations.Options(
-            timeout=parsed_args.timeout, wait=parsed_args.wait,
-            force=getattr(parsed_args, 'force', False))
         step = operations.execute(services, options, prepared)
         operations.raise_if_failed(plan, step)
         return self.result(plan, step)
 
-    def dry_run_result(self, plan, description):
+    def preview_lines(self, services, options, prepared):
+        from tripleoplanclient.stack import operations
+        from tripleoplanclient.stack import preview
+        try:
+            result = operations.preview(services, options, prepared)
+        except exceptions.CommandError as exc:
+            return ['Heat\'s preview is not available: %s' % exc]
+        return preview.summary_lines(result) if result else []
+
+    def dry_run(self, plan, services, options, prepared):
+        """What the step would change in the plan, then Heat's preview."""
         from osc_lib.cli import format_columns
-        d = description
-        return DRY_RUN_COLUMNS, (
+
+        from tripleoplanclient.stack import operations
+        from tripleoplanclient.stack import preview
+
+        d = operations.describe(
+            prepared, renders_on_create=services.renderer is not None)
+        if not prepared.creates_plan:
+            for line in prepared.differences():
+                self.progress(line)
+        result = operations.preview(services, options, prepared)
+        if result is None:
+            self.progress('Plan %s does not exist yet: Heat can preview its '
+                          'stack once it does ("openstack overcloud plan '
+                          'create", then this command again).' % plan)
+            names, values = preview.columns({'operation': d['operation']})
+            values = values[:-1] + ('not asked: no plan yet',)
+        else:
+            for line in preview.summary_lines(result):
+                self.progress(line)
+            names, values = preview.columns(result)
+        lists = format_columns.ListColumn
+        return DRY_RUN_COLUMNS + names, (
             plan, self.action, d['operation'], d['plan_created'],
-            format_columns.ListColumn(d['environments']),
-            len(d['objects_added']), len(d['objects_changed']), d['renders'])
+            d['templates'], lists(d['environments']),
+            lists(d['environments_added']), lists(d['environments_removed']),
+            len(d['objects_added']), len(d['objects_changed']),
+            len(d['objects_removed']), lists(d['files_changed']),
+            d['renders']) + values
 
     def result(self, plan, step):
         from osc_lib.cli import format_columns

@@ -153,7 +153,8 @@ class ShowPlanHistory(base.Command, command.Lister):
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
             (r['step'], r['id'], r['time'], r['action'], r['user'],
-             r.get('templates'), format_columns.ListColumn(record_mod.heat_environments(r)),
+             r.get('templates'),
+             format_columns.ListColumn(record_mod.heat_environments(r)),
              format_columns.DictColumn(r['outcome'])) for r in rows)
 
     def mend(self, store, plan, rows):

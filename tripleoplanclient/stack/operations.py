@@ -31,6 +31,9 @@ LIFECYCLE_DIR = 'environments/lifecycle/'
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
 _GRACE = 10
+# Seconds to wait for Heat's preview through Mistral (Mistral's own RPC
+# timeout usually ends it sooner).
+_PREVIEW_WAIT = 900
 
 
 def lifecycle_path(action, stage):
@@ -259,7 +262,9 @@ def _sync_tree(store, plan, files, state, view, listing):
 
 
 def describe(prepared, renders_on_create=True):
-    """What the step would do, for --dry-run."""
+    """What the step would do to the plan, for --dry-run: against the
+    plan's last step (environments added and removed, objects added,
+    changed and removed, user files changed, the templates release)."""
     change, files = prepared.change, prepared.files
     out = {
         'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
@@ -267,15 +272,54 @@ def describe(prepared, renders_on_create=True):
     }
     if change is None:
         out.update(objects_added=sorted(files.objects), objects_changed=[],
-                   environments=list(files.environments),
+                   objects_removed=[], environments=list(files.environments),
+                   environments_added=list(files.environments),
+                   environments_removed=[], files_changed=[],
+                   templates=templates_mod.name(files.release),
                    renders=renders_on_create)
-    else:
-        out.update(objects_added=change.added,
-                   objects_changed=change.changed,
-                   environments=change.environments + (
-                       [prepared.lifecycle] if prepared.lifecycle else []),
-                   renders=change.renders)
+        return out
+    state = prepared.head.state
+    before, after = state['environments'], change.environments
+    out.update(objects_added=change.added, objects_changed=change.changed,
+               objects_removed=change.deleted,
+               environments=after + ([prepared.lifecycle]
+                                     if prepared.lifecycle else []),
+               environments_added=[e for e in after if e not in before],
+               environments_removed=[e for e in before if e not in after],
+               files_changed=[p for p in change.changed
+                              if p in state['files']],
+               templates=templates_mod.name(
+                   change.release or state.get('release')),
+               renders=change.renders)
     return out
+
+
+def preview(services, options, prepared):
+    """Heat's answer to the step: the preview action assembles the stack's
+    fields from the plan with the step's changes on top (sent, never
+    written), renders in memory when the step would render, and asks
+    Heat's preview (create) or preview-update. None when the plan does not
+    exist yet: Mistral has nothing to assemble it from."""
+    change = prepared.change
+    if change is None:
+        return None
+    inputs = change.render_inputs
+    request = protocol.request(
+        'preview', container=prepared.plan,
+        environments=change.environments + (
+            [prepared.lifecycle] if prepared.lifecycle else []),
+        swift_url=services.swift_url, heat_url=services.heat_url,
+        plan_environment=inputs.get('plan_environment'),
+        tree=prepared.head.state.get('tree'),
+        unchanged=None if options.force or prepared.lifecycle else
+        record_mod.last_stack(prepared.rows or []),
+        timeout=int(max(1, round(options.timeout))),
+        overlay=protocol.encode_overlay(change.objects()),
+        deleted=change.deleted,
+        render={'roles_data': inputs.get('roles_data'),
+                'network_data': inputs.get('network_data')}
+        if change.renders else None)
+    return services.workflows.preview(request, _PREVIEW_WAIT)
 
 
 def execute(services, options, prepared):

@@ -42,3 +42,54 @@ class TestRequests(unittest.TestCase):
         req = protocol.read('deploy', protocol.request(
             'deploy', container='p', environments=[]))
         self.assertEqual([], req['environments'])
+
+
+class TestActionRequests(unittest.TestCase):
+    """Requests of the actions the client runs on their own."""
+
+    def test_the_preview_request(self):
+        req = protocol.read('preview', protocol.request(
+            'preview', container='p', environments=['e.yaml']))
+        self.assertEqual({
+            'container': 'p', 'environments': ['e.yaml'], 'swift_url': None,
+            'heat_url': None, 'plan_environment': None, 'tree': None,
+            'unchanged': None, 'timeout': 240, 'overlay': None,
+            'deleted': None, 'render': None, 'show_nested': True}, req)
+        self.assertEqual('tripleoplan.preview', protocol.action('preview'))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Bad preview request: missing '
+                                    'environments'):
+            protocol.read('preview', {'container': 'p',
+                                      'protocol': protocol.PROTOCOL})
+
+    def test_no_workflow_for_an_action_request(self):
+        import yaml
+        book = yaml.safe_load(protocol.workbook())
+        self.assertNotIn('preview', book['workflows'])
+        self.assertNotIn('tripleoplan.preview', protocol.workbook())
+
+
+class TestOverlay(unittest.TestCase):
+
+    def test_round_trip(self):
+        files = {'a.yaml': b'x: 1\n' * 1000, 'user-files/b': b'',
+                 'bin': bytes(range(256))}
+        encoded = protocol.encode_overlay(files)
+        self.assertTrue(all(isinstance(v, str) for v in encoded.values()))
+        # compressed: text the size of the zlib stream, not of the content
+        self.assertLess(len(encoded['a.yaml']), 200)
+        self.assertEqual(files, protocol.decode_overlay(encoded))
+        self.assertEqual({}, protocol.decode_overlay(None))
+
+    def test_the_limit_counts_decompressed_bytes(self):
+        encoded = protocol.encode_overlay({'a': b'a' * 600, 'b': b'b' * 400})
+        self.assertEqual(2, len(protocol.decode_overlay(encoded, limit=1000)))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'larger than 999 bytes once '
+                                    'decompressed'):
+            protocol.decode_overlay(encoded, limit=999)
+
+    def test_a_path_that_is_no_text_is_refused(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'overlay entry 1 is not text'):
+            protocol.decode_overlay({1: 'eJwDAAAAAAE='})

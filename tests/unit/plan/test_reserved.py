@@ -3,6 +3,7 @@ stateful fake Swift: a refusal writes nothing, and the generated
 passwords survive every command."""
 
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -54,7 +55,8 @@ class ReservedTestCase(fakes.HttpTestCase):
 
     def cmd(self, command, *argv):
         app = fakes.make_app({'object-store': fakes.SWIFT,
-                              'orchestration': fakes.HEAT})
+                              'orchestration': fakes.HEAT,
+                              'workflow': fakes.MISTRAL})
         cmd = command(app, None)
         return cmd.take_action(cmd.get_parser('x').parse_args(list(argv)))
 
@@ -103,12 +105,24 @@ class TestPasswordsSurvive(ReservedTestCase):
 
     def test_deploy_dry_run_with_templates_leaves_plan_environment(self):
         self.write('tht/' + layout.PLAN_ENVIRONMENT, b'version: 2.0\n')
-        self.m.get(fakes.MISTRAL + '/workbooks', json={'workbooks': []})
-        _, values = self.cmd(deploy_commands.Deploy, '--stack', 'p',
-                             '--templates', self.tht, '--dry-run',
-                             '--no-wait')
-        # objects_added, objects_changed: counts.
-        self.assertEqual((0, 0), tuple(values[5:7]))
+        self.write('tht/extra.yaml', b'heat_template_version: rocky\n')
+        preview = self.m.post(fakes.MISTRAL + '/action_executions',
+                              status_code=201, json={
+                                  'id': None, 'state': 'SUCCESS',
+                                  'output': json.dumps({'result': {
+                                      'operation': 'CREATE', 'nested': True,
+                                      'resources': {}}})})
+        names, values = self.cmd(deploy_commands.Deploy, '--stack', 'p',
+                                 '--templates', self.tht, '--dry-run',
+                                 '--no-wait')
+        shown = dict(zip(names, values))
+        self.assertEqual((1, 0), (shown['objects_added'],
+                                  shown['objects_changed']))
+        self.assertEqual('CREATE', shown['heat_operation'])
+        # Heat's preview gets the step's one new file, not the templates'
+        # plan-environment.yaml (the stored one, with the passwords, stays).
+        request = json.loads(preview.last_request.json()['input'])['request']
+        self.assertEqual(['extra.yaml'], sorted(request['overlay']))
         self.assertUnchanged()
 
     def test_a_tree_with_a_record_path_is_refused_before_any_write(self):

@@ -122,8 +122,13 @@ class TestDescribe(OperationsTestCase):
             'plan_created': False,
             'objects_added': [self.path('c.yaml')],
             'objects_changed': [self.path('a.yaml')],
+            'objects_removed': [],
             'environments': [self.path(n) for n in ('a.yaml', 'b.yaml',
                                                     'n.yaml', 'c.yaml')],
+            'environments_added': [self.path('c.yaml')],
+            'environments_removed': [],
+            'files_changed': [self.path('a.yaml')],
+            'templates': None,
             'renders': False,
         }, described)
 
@@ -152,9 +157,11 @@ class TestDescribe(OperationsTestCase):
                                        None, None, with_templates=True)
         self.assertEqual({'operation': 'CREATE', 'plan_created': True,
                           'objects_added': [self.path('a.yaml')],
-                          'objects_changed': [],
+                          'objects_changed': [], 'objects_removed': [],
                           'environments': [self.path('a.yaml')],
-                          'renders': True},
+                          'environments_added': [self.path('a.yaml')],
+                          'environments_removed': [], 'files_changed': [],
+                          'templates': None, 'renders': True},
                          operations.describe(prepared))
         self.assertIs(False, operations.describe(
             prepared, renders_on_create=False)['renders'])
