@@ -181,15 +181,21 @@ def _leaves(value, secret, out, inside=False):
 
 
 def _shown(value, secret, values):
-    """A parameter value with what is secret in it masked."""
+    """A parameter value with what is secret in it masked, made of what
+    JSON holds (YAML's dates, binary and sets as text and lists)."""
     if isinstance(value, dict):
-        return {k: masking.MASK if secret(k) else _shown(v, secret, values)
+        return {k if isinstance(k, str) else str(k):
+                masking.MASK if secret(k) else _shown(v, secret, values)
                 for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_shown(v, secret, values) for v in value]
-    if isinstance(value, str) and any(v in value for v in values):
-        return masking.MASK
-    return value
+    if isinstance(value, (set, frozenset)):
+        return sorted((_shown(v, secret, values) for v in value), key=str)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    text = value.isoformat() if hasattr(value, 'isoformat') else \
+        value if isinstance(value, str) else repr(value)
+    return masking.MASK if any(v in text for v in values) else text
 
 
 def _changes(old, new, secret, values):

@@ -194,6 +194,20 @@ class TestCompare(DiffTestCase):
         self.assertEqual({'X': {'change': 'changed', 'old': 1, 'new': 2}},
                          result['parameters_changed'])
 
+    def test_values_json_cannot_hold_are_shown_as_text(self):
+        self.create(self.write('a.yaml', b'parameter_defaults: {}\n'))
+        self.amend([self.write('a.yaml', b'parameter_defaults:\n'
+                               b'  When: 2026-11-23\n'
+                               b'  Blob: !!binary aGk=\n'
+                               b'  Names: !!set {a, b}\n'
+                               b'  1: one\n')])
+        changed = json.loads(json.dumps(self.compare()))[
+            'parameters_changed']
+        self.assertEqual('2026-11-23', changed['When']['new'])
+        self.assertEqual("b'hi'", changed['Blob']['new'])
+        self.assertEqual(['a', 'b'], changed['Names']['new'])
+        self.assertEqual('one', changed['1']['new'])
+
     def test_steps_by_id_and_the_same_step_twice(self):
         self.story()
         rows, _ = self.store.history('p')
