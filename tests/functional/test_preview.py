@@ -107,9 +107,9 @@ class PreviewTest(base.FunctionalTest):
         heat = [r for r in self.heat_log.since(marks[1])
                 if '/%s' % self.plan in r[1] or r[1].endswith(
                     ('/stacks/preview', '/validate'))]
-        self.assertEqual([], [r for r in swift if r[0] not in ('GET',
-                                                                'HEAD')])
-        self.assertEqual([], [r for r in heat if r[0] not in ('GET', 'HEAD')
+        reads = ('GET', 'HEAD')
+        self.assertEqual([], [r for r in swift if r[0] not in reads])
+        self.assertEqual([], [r for r in heat if r[0] not in reads
                               and not r[1].endswith(('/preview',
                                                      '/validate'))])
         self.assertTrue(any(r[1].endswith('/preview') for r in heat)

@@ -1,4 +1,5 @@
-"""Secrets out of a command line before it is recorded.
+"""Secrets out of a command line before it is recorded, and out of the
+parameters and file lines a command shows.
 
 An option's value is masked by what the parsers that read the command line
 resolve the option to, as argparse does (exact name, ``--name=value``, an
@@ -6,6 +7,11 @@ unambiguous prefix, ``-xVALUE``, ``-abx VALUE``), not by how it was typed:
 ``--os-passw X`` is ``--os-password X``. Whatever cannot be resolved is
 judged by its name and masked when in doubt. User-info of any URL
 (``https://user:pw@host``) is masked wherever it appears.
+
+A parameter or configuration key is judged by the same words, split at
+CamelCase too (``AdminPassword``, ``nova::api::admin_password``); a line
+of a file that sets such a key shows ``***`` for its value and for the
+block nested under it (``secret_key``, ``mask_lines``).
 
 Only the standard library: the OSC command base imports this module.
 """
@@ -29,6 +35,16 @@ _WORD = re.compile(r'[a-z0-9]+')
 # From the first scheme to the last '@' of an argument: every user-info in
 # it, however many URLs or '@' it holds (over-masking beats a leak).
 _USERINFO = re.compile(r'([A-Za-z][A-Za-z0-9+.-]*://).*@', re.DOTALL)
+# The words of a key written in any case: ``SSLKey`` is SSL, Key;
+# ``KeystoneFernetKey0`` is Keystone, Fernet, Key, 0.
+_PARTS = re.compile(r'[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+')
+# A line that sets a key: YAML (``key: value``, ``- key: value``, quoted
+# keys, ``nova::db::password: x``), JSON (``"key": value``), ini and shell
+# (``key = value``, ``export KEY=value``), commented out or not.
+_SETTING = re.compile(
+    r'^(?P<lead>[ \t]*(?:#+[ \t]*)?(?:-[ \t]+)*(?:export[ \t]+)?)'
+    r'(?P<quote>["\']?)(?P<key>[^\s"\'#=:][^"\'#=]*?)(?P=quote)'
+    r'(?P<sep>[ \t]*(?::(?=\s|$)|=)[ \t]*)(?P<value>.*)$')
 
 
 def secret_name(name):
@@ -37,6 +53,58 @@ def secret_name(name):
     words = _WORD.findall(str(name).lower())
     return bool(words) and words[-1] not in _DESCRIPTORS and any(
         w in _SECRET_WORDS for w in words)
+
+
+def secret_key(name):
+    """True when a parameter or configuration key (``AdminPassword``,
+    ``KeystoneFernetKey0``, ``passwords``, ``nova::api::admin_password``)
+    holds a secret by its words, as ``secret_name`` judges an option
+    (``KeyName`` and ``SSLCertificate`` do not)."""
+    return secret_name('_'.join(_PARTS.findall(str(name))))
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip(' \t'))
+
+
+def mask_lines(lines, secret=secret_key, values=()):
+    """Lines of a file (no line ends) as they may be shown.
+
+    A line that sets a key ``secret`` says is secret shows the key and
+    ``***`` for its value; every line after it that is indented deeper
+    (the mapping or block text nested under it: a ``passwords:`` section,
+    a PEM key), or blank, shows ``***`` after its indentation. Every
+    occurrence of ``values`` (known secret strings) is masked wherever it
+    appears, and so is the user-info of any URL.
+    """
+    scrub = None
+    values = sorted({v for v in values if v}, key=len, reverse=True)
+    if values:
+        scrub = re.compile('|'.join(re.escape(v) for v in values))
+    out = []
+    block = None        # indentation of the secret key whose block this is
+    for line in lines:
+        if block is not None:
+            depth = _indent(line)
+            if not line.strip():
+                out.append(line)
+                continue
+            if depth > block[0] or (depth == block[0] and block[1] and
+                                    line.lstrip().startswith('- ')):
+                out.append(line[:depth] + MASK)
+                continue
+            block = None
+        match = _SETTING.match(line)
+        if match and secret(match.group('key')):
+            value = match.group('value')
+            end = match.start('value')
+            line = line[:end] + (MASK if value.strip() else value)
+            # Only an empty value takes an indentless list as its own.
+            block = (len(match.group('lead')), not value.strip())
+        if scrub is not None:
+            line = scrub.sub(MASK, line)
+        out.append(mask_urls(line))
+    return out
 
 
 def _secret_action(action):

@@ -17,6 +17,7 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import passwords
 from tripleoplanclient.stack import status
 
 
@@ -35,11 +36,7 @@ def parameter_defaults(objects, plan_environment=None):
     loaded = [_load(objects, path, 'Plan environment')
               for path in (layout.PLAN_ENVIRONMENT, plan_environment)
               if path and path in objects]
-    merged = {}
-    for section in ('passwords', 'parameter_defaults'):
-        for data in loaded:
-            merged.update(data.get(section) or {})
-    return merged
+    return passwords.parameter_defaults(loaded)
 
 
 def assemble(objects, base_url, environments, plan_environment=None,

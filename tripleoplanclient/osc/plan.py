@@ -173,6 +173,62 @@ class ShowPlanHistory(base.Command, command.Lister):
             self.progress('Step outcome not checked with Heat: %s' % exc)
 
 
+class DiffPlan(base.Command, command.ShowOne):
+    _description = ('Show what changed in a deployment plan between two '
+                    'steps: environment list, files and parameters '
+                    '(secrets masked)')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('plan', metavar='<plan>', help='Plan name.')
+        parser.add_argument(
+            '--from', metavar='<step>', dest='from_step',
+            help='The step to compare from: its number in "overcloud plan '
+                 'show-history" or its id (default: the last deploy, '
+                 'update or upgrade that succeeded; step 1 when the plan '
+                 'was never deployed). May come after --to: the diff then '
+                 'shows what going back would change.')
+        parser.add_argument(
+            '--to', metavar='<step>', dest='to_step',
+            help='The step to compare to (default: the newest, the plan '
+                 'as it is now).')
+        parser.add_argument(
+            '--no-diff', action='store_true',
+            help='Compare files by MD5 only: read no file content for the '
+                 'diff column, which stays empty.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from osc_lib.cli import format_columns
+
+        from tripleoplanclient.plan import diff
+        from tripleoplanclient.plan import layout
+
+        plan = layout.check_name(parsed_args.plan)
+        result = diff.compare(self.plan_store(read_only=True), plan,
+                              parsed_args.from_step,
+                              parsed_args.to_step,
+                              with_diff=not parsed_args.no_diff,
+                              progress=self.progress)
+        self.progress('Plan %s, step %d to step %d: %d environment files '
+                      'added, %d removed; %d files added, %d removed, %d '
+                      'changed; %d parameters changed.' % (
+                          plan, result['from']['step'],
+                          result['to']['step'],
+                          len(result['environments_added']),
+                          len(result['environments_removed']),
+                          len(result['files_added']),
+                          len(result['files_removed']),
+                          len(result['files_changed']),
+                          len(result['parameters_changed'])))
+        for column in ('environments_added', 'environments_removed',
+                       'files_added', 'files_removed', 'files_changed'):
+            result[column] = format_columns.ListColumn(result[column])
+        for column in ('from', 'to', 'parameters_changed'):
+            result[column] = format_columns.DictColumn(result[column])
+        return diff.COLUMNS, tuple(result[c] for c in diff.COLUMNS)
+
+
 class ListPlans(base.Command, command.Lister):
     _description = 'List deployment plans'
 

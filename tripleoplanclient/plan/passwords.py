@@ -194,6 +194,19 @@ def stored(data):
     return dict(_load(data).get('passwords') or {})
 
 
+def parameter_defaults(plan_environments):
+    """The plan's own parameters, first of what Heat gets: the
+    ``passwords`` of every plan environment (parsed mappings: the plan's
+    plan-environment.yaml, then the ``-p`` file), overridden by their
+    ``parameter_defaults`` in the same order. The environment files
+    override these in turn."""
+    merged = {}
+    for section in ('passwords', 'parameter_defaults'):
+        for data in plan_environments:
+            merged.update(data.get(section) or {})
+    return merged
+
+
 def plan_environment(data, passwords, plan='overcloud'):
     """plan-environment.yaml bytes with passwords merged in.
 

@@ -1,4 +1,4 @@
-"""Any past step of a plan: its files shown, exported, restored.
+"""Any past step of a plan: its files shown, exported, compared, restored.
 
 A step's state names the plan's tree after it (``tree``); the content of
 each path is read from its object while that still holds the recorded
@@ -50,22 +50,47 @@ def find(plan, rows, which):
         '"openstack overcloud plan show-history %s".' % (plan, text, plan))
 
 
+class History(object):
+    """A plan's listing and history, read once, and any step of it.
+
+    The step objects read are shared by every ``at``; a ``read_only``
+    store writes nothing (``history`` otherwise mends the record's cache).
+    """
+
+    def __init__(self, store, plan):
+        self.store = store
+        self.plan = plan
+        self.listed = store.listing(plan)
+        self.entries = record_mod.ordered(
+            (self.listed[1] or {}).values())
+        self.steps = store.steps(plan, self.entries)
+        self.rows, self.head = store.history(plan, self.listed,
+                                             steps=self.steps)
+
+    def find(self, which):
+        return find(self.plan, self.rows, which)
+
+    def at(self, which=None, row=None):
+        """``At`` step ``which`` (a number or id), or history ``row``."""
+        plan, rows, entries = self.plan, self.rows, self.entries
+        row = row or self.find(which)
+        index = row['step'] - (len(rows) - len(entries)) - 1
+        if index < 0:
+            raise exceptions.CommandError(
+                'Plan %s: step %d was recorded by an older '
+                'tripleoplanclient, which kept no copy of its content; only '
+                'steps %d to %d can be shown, exported, compared or '
+                'restored.' % (plan, row['step'],
+                               len(rows) - len(entries) + 1, len(rows)))
+        state = self.store.state_after(plan, entries, index + 1, self.steps)
+        return At(plan, rows, row, state, entries[:index + 1],
+                  self.listed[1], self.head)
+
+
 def at(store, plan, which):
     """``At`` step ``which`` of ``plan``: one listing, the history, and
     the step object (and any it must be replayed from)."""
-    listed = store.listing(plan)
-    rows, head = store.history(plan, listed)
-    row = find(plan, rows, which)
-    entries = record_mod.ordered(listed[1].values())
-    index = row['step'] - (len(rows) - len(entries)) - 1
-    if index < 0:
-        raise exceptions.CommandError(
-            'Plan %s: step %d was recorded by an older tripleoplanclient, '
-            'which kept no copy of its content; only steps %d to %d can be '
-            'shown, exported or restored.' % (
-                plan, row['step'], len(rows) - len(entries) + 1, len(rows)))
-    state = store.state_after(plan, entries, index + 1)
-    return At(plan, rows, row, state, entries[:index + 1], listed[1], head)
+    return History(store, plan).at(which)
 
 
 def files(store, past):
@@ -80,9 +105,9 @@ def files(store, past):
              (known.get(p) or {}).get('source')) for p in paths]
 
 
-def _readable(past, full, paths):
-    """Object names to read ``paths`` of ``full`` from; refuses when any
-    content is nowhere."""
+def readable(past, full, paths):
+    """Object names to read ``paths`` of ``full`` (the tree after
+    ``past``) from; refuses when any content is nowhere."""
     found, missing = tree_mod.sources({p: full[p] for p in paths},
                                       past.listing)
     if missing:
@@ -100,7 +125,7 @@ def export(store, past, fileobj):
     """Write the plan as it stood after the step to ``fileobj`` (tar.gz);
     returns the number of members."""
     full = store.view(past.plan, past.state.get('tree')).full()
-    members = _readable(past, full, full)
+    members = readable(past, full, full)
     members.update((e['name'], e['name']) for e in past.entries)
     store.export(past.plan, members, fileobj,
                  mtime=record_mod.seconds(past.row['time']))
@@ -122,7 +147,7 @@ def restore(store, past):
     write = sorted(p for p, md5 in full.items()
                    if listing.get(p, {}).get('hash') != md5)
     remove = sorted(p for p in full_now if p not in full and p in listing)
-    sources = _readable(past, full, write)
+    sources = readable(past, full, write)
     change = {
         'environments': {'set': list(then['environments'])},
         'files': {p: v for p, v in then['files'].items()

@@ -172,15 +172,18 @@ class PlanStore(object):
         rows, state, _, imported = record_mod.load_cache(data, plan)
         return record_mod.Head(state, 0, None, imported)
 
-    def history(self, plan, listed=None):
+    def history(self, plan, listed=None, steps=None):
         """``(rows, head)``: every step as a history row, and what a next
         step builds on.
 
         Reads the cache and the list of steps, fetches only the steps the
         cache lacks, fills in outcomes written since, and mends the cache
         with the steps old enough that no write still in flight can come
-        before them. ``listed``: the plan's whole listing (``listing()``),
-        when the caller has it: the steps and outcomes are taken from it.
+        before them (not a ``read_only`` store: then nothing is written).
+        ``listed``: the plan's whole listing (``listing()``), when the
+        caller has it: the steps and outcomes are taken from it.
+        ``steps``: a ``steps()`` of that listing's step entries, to share
+        the step objects read with later ``state_after`` calls.
         """
         if listed is None:
             found = self.log(plan)
@@ -193,7 +196,7 @@ class PlanStore(object):
         if found is None or (data is None and not found[1]):
             raise self._missing(plan)
         date, entries = found
-        fetch = _Fetch(self, plan, entries)
+        fetch = steps if steps is not None else _Fetch(self, plan, entries)
         cached, state, through, imported = [], None, None, None
         if data is not None:
             try:
@@ -555,10 +558,33 @@ class PlanStore(object):
                         headers.get('x-timestamp', 0) or 0)
                     tar.addfile(info, io.BytesIO(body))
 
-    def state_after(self, plan, entries, count):
+    def state_after(self, plan, entries, count, steps=None):
         """The plan's state after the first ``count`` steps (``entries``:
-        the step objects' listing entries, in order)."""
-        return _replayed(_Fetch(self, plan, entries), count)
+        the step objects' listing entries, in order; ``steps``: a
+        ``steps()`` of them, when the caller keeps one)."""
+        return _replayed(steps if steps is not None else
+                         _Fetch(self, plan, entries), count)
+
+    def steps(self, plan, entries):
+        """The step objects of ``entries`` (listing entries, in order) by
+        index, each read at most once however often asked."""
+        return _Fetch(self, plan, entries)
+
+    def get_many(self, plan, names):
+        """``{name: bytes}`` of objects read side by side; an object that
+        is gone is a clear error."""
+        def fetch(name):
+            return name, self.get(plan, name)
+
+        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
+            found = dict(pool.map(fetch, sorted(set(names))))
+        gone = sorted(n for n, data in found.items() if data is None)
+        if gone:
+            raise exceptions.CommandError(
+                'Plan %s: %s vanished while it was read (another command '
+                'changed the plan meanwhile); run the command again.'
+                % (plan, ', '.join(gone[:10])))
+        return found
 
 
 class _Fetch(object):

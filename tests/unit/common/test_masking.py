@@ -199,3 +199,61 @@ class TestMaskingProperties(unittest.TestCase):
         masked = line(argv + rest, [short_parser()])
         if 'n' not in flags:    # -n takes the rest as its value
             self.assertNotIn(SECRET, masked)
+
+
+class TestKeysAndLines(unittest.TestCase):
+    """Parameter names and the lines of a file, as ``plan diff`` shows
+    them."""
+
+    def test_parameter_names_are_judged_by_their_words(self):
+        for name in ('AdminPassword', 'KeystoneFernetKey0', 'SSLKey',
+                     'passwords', 'nova::api::admin_password',
+                     'ContainerImageRegistryCredentials', 'HorizonSecret',
+                     'DB_PASSWORD'):
+            self.assertTrue(masking.secret_key(name), name)
+        for name in ('NtpServer', 'KeyName', 'SSLCertificate',
+                     'parameter_defaults', 'ServiceNetMap',
+                     'AdminPasswordFile'):
+            self.assertFalse(masking.secret_key(name), name)
+
+    def test_a_secret_key_hides_its_value_and_the_block_under_it(self):
+        lines = ['parameter_defaults:',
+                 '  AdminPassword: ' + SECRET,
+                 '  # MysqlRootPassword: ' + SECRET,
+                 '  "HeatAuthEncryptionKey": "%s",' % SECRET,
+                 '  - nova::db::password: ' + SECRET,
+                 '  SSLKey: |',
+                 '    ' + SECRET,
+                 '',
+                 '    ' + SECRET,
+                 '  NtpServer: pool.ntp.org',
+                 'passwords:',
+                 '- ' + SECRET,
+                 'export OS_PASSWORD=' + SECRET,
+                 'url: https://admin:%s@host/' % SECRET,
+                 'plain: ' + SECRET]
+        shown = masking.mask_lines(lines, values=[SECRET])
+        self.assertEqual(['parameter_defaults:',
+                          '  AdminPassword: ***',
+                          '  # MysqlRootPassword: ***',
+                          '  "HeatAuthEncryptionKey": ***',
+                          '  - nova::db::password: ***',
+                          '  SSLKey: ***',
+                          '    ***',
+                          '',
+                          '    ***',
+                          '  NtpServer: pool.ntp.org',
+                          'passwords:',
+                          '***',
+                          'export OS_PASSWORD=***',
+                          'url: https://***@host/',
+                          'plain: ***'], shown)
+        # Without the known value, a line no key makes secret is shown.
+        self.assertEqual('plain: ' + SECRET,
+                         masking.mask_lines(lines)[-1])
+
+    def test_names_given_by_the_caller_are_secret_too(self):
+        self.assertEqual(['RabbitCookie: ***', 'Other: x'],
+                         masking.mask_lines(
+                             ['RabbitCookie: c', 'Other: x'],
+                             lambda key: key == 'RabbitCookie'))

@@ -1,9 +1,17 @@
 """Plan commands through the real client wrapper, with HTTP faked."""
 
+import io
+import json
+import os
+import shutil
+import tempfile
+
 from osc_lib import exceptions
+import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient.plan import diff as plan_diff
 
 SWIFT = fakes.SWIFT
 HEAT = fakes.HEAT
@@ -60,3 +68,95 @@ class TestDeletePlan(fakes.HttpTestCase):
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'object_store_endpoint_override'):
             self.run_delete({}, '-y', 'p')
+
+
+class TestDiffPlan(fakes.HttpTestCase):
+    """``plan create``, ``amend``, ``diff`` as OSC runs them, on a fake
+    Swift with state."""
+
+    def setUp(self):
+        super().setUp()
+        self.swift = fakes.FakeSwift(self.m)
+        self.swift_info()
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.tht = os.path.join(self.dir, 'tht')
+        fakes.write_file(os.path.join(self.tht, 'overcloud.yaml'),
+                         'heat_template_version: rocky\nparameters:\n'
+                         '  AdminPassword: {type: string, hidden: true}\n')
+        self.env = fakes.write_file(os.path.join(self.dir, 'env.yaml'),
+                                    'parameter_defaults:\n'
+                                    '  NtpServer: a.example\n')
+
+    def run_command(self, cls, *argv):
+        """stdout and stderr of one command."""
+        app = fakes.make_app({'object-store': SWIFT})
+        app.stdout = io.StringIO()
+        cmd = cls(app, None)
+        parsed = cmd.get_parser('openstack').parse_args(list(argv))
+        self.assertEqual(0, cmd.run(parsed))
+        return app.stdout.getvalue(), app.stderr.getvalue()
+
+    def story(self):
+        self.run_command(plan_commands.CreatePlan, 'p', '--templates',
+                         self.tht, '-e', self.env, '--no-render')
+        fakes.write_file(self.env, 'parameter_defaults:\n'
+                         '  NtpServer: b.example\n'
+                         '  AdminPassword: NotTheGenerated1\n')
+        other = fakes.write_file(os.path.join(self.dir, 'other.yaml'),
+                                 'parameter_defaults: {Debug: true}\n')
+        self.run_command(plan_commands.AmendPlan, 'p', '-e', self.env,
+                         '-e', other, '--no-render')
+
+    def test_json_carries_the_whole_comparison(self):
+        self.story()
+        out, err = self.run_command(plan_commands.DiffPlan, 'p', '-f',
+                                    'json')
+        result = json.loads(out)
+        self.assertEqual(list(plan_diff.COLUMNS), list(result))
+        self.assertEqual((1, 2), (result['from']['step'],
+                                  result['to']['step']))
+        self.assertIn('never deployed', err)
+        env = 'user-files' + self.env
+        self.assertEqual(['user-files' + os.path.join(
+            self.dir, 'other.yaml')], result['environments_added'])
+        self.assertEqual([env], result['files_changed'])
+        self.assertFalse(result['environments_reordered'])
+        self.assertEqual({'change': 'changed', 'old': 'a.example',
+                          'new': 'b.example'},
+                         result['parameters_changed']['NtpServer'])
+        self.assertEqual({'change': 'changed', 'old': '***', 'new': '***'},
+                         result['parameters_changed']['AdminPassword'])
+        self.assertIn('-  NtpServer: a.example\n+  NtpServer: b.example\n'
+                      '+  AdminPassword: ***\n', result['diff'])
+        generated = yaml.safe_load(self.swift.objects[
+            'plan-environment.yaml'][0])['passwords']['AdminPassword']
+        for secret in (generated, 'NotTheGenerated1'):
+            self.assertNotIn(secret, out + err)
+
+    def test_the_diff_column_alone_is_the_unified_diff(self):
+        self.story()
+        out, _ = self.run_command(plan_commands.DiffPlan, 'p', '--from',
+                                  '1', '--to', '2', '-f', 'value', '-c',
+                                  'diff')
+        env = 'user-files' + self.env
+        self.assertTrue(out.startswith('--- a/%s\n+++ b/%s\n@@ -1,2 +1,3 @@'
+                                       '\n' % (env, env)), out)
+
+    def test_an_unknown_step_is_refused_and_nothing_is_written(self):
+        self.story()
+        before = dict(self.swift.objects)
+        self.swift.requests.clear()
+        app = fakes.make_app({'object-store': SWIFT})
+        app.stdout = io.StringIO()
+        cmd = plan_commands.DiffPlan(app, None)
+        parsed = cmd.get_parser('openstack').parse_args(
+            ['p', '--from', '99', '-f', 'json'])
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Plan p has no step 99: its history '
+                                    'has steps 1 to 2'):
+            cmd.run(parsed)
+        self.assertEqual('', app.stdout.getvalue())
+        self.assertEqual(before, self.swift.objects)
+        self.assertEqual([], [r for r in self.swift.requests
+                              if r[0] not in ('LIST', 'GET')])
