@@ -141,21 +141,19 @@ def methods(counts):
     return ' '.join('%s=%d' % kv for kv in sorted(counts.items()))
 
 
-def main():
-    env = dict(os.environ)
-    env.update(bench_plan.loopback_env())
-    os.environ.update(env)
+def setup(env, plan, work):
+    """``(deploy command, logs)`` of a THT 18.0.0 plan (our three files
+    written to ``work``): the logs count only ``plan``'s container and the
+    stack API."""
     tht = env.get('THT_DIR') or subprocess.run(
         ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')], check=True,
         capture_output=True, text=True).stdout.strip()
-    swift_log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
-    heat_log = HeatLog(env['LOOPBACK_HEAT_ACCESS_LOG'])
-    plan = 'bench-deploy-%s' % uuid.uuid4().hex[:6]
     swift_path = urllib.parse.urlsplit(env['LOOPBACK_SWIFT_URL']).path
-    logs = [(swift_log, '%s/%s' % (swift_path.rstrip('/'), plan)),
-            (heat_log, urllib.parse.urlsplit(env['LOOPBACK_HEAT_URL']).path
+    logs = [(bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG']),
+             '%s/%s' % (swift_path.rstrip('/'), plan)),
+            (HeatLog(env['LOOPBACK_HEAT_ACCESS_LOG']),
+             urllib.parse.urlsplit(env['LOOPBACK_HEAT_URL']).path
              .rstrip('/') + '/stacks')]
-    work = tempfile.mkdtemp(prefix='bench-deploy-')
     mine = [os.path.join(work, name) for name in (
         'deployed-server.yaml', 'container-images.yaml', 'my-settings.yaml')]
     shutil.copy(os.path.join(FIXTURES, 'tht18-deployed-server.yaml'),
@@ -166,10 +164,20 @@ def main():
         f.write(MY_SETTINGS)
     cmd = ['openstack', 'overcloud', 'deploy', '--stack', plan,
            '--templates', tht, '-f', 'json']
-    for path in THT_ENVIRONMENTS:
-        cmd += ['-e', os.path.join(tht, path)]
-    for path in mine:
-        cmd += ['-e', path]
+    for path in THT_ENVIRONMENTS + mine:
+        cmd += ['-e', path if path in mine else os.path.join(tht, path)]
+    return cmd, logs
+
+
+def main():
+    env = dict(os.environ)
+    env.update(bench_plan.loopback_env())
+    os.environ.update(env)
+    plan = 'bench-deploy-%s' % uuid.uuid4().hex[:6]
+    work = tempfile.mkdtemp(prefix='bench-deploy-')
+    cmd, logs = setup(env, plan, work)
+    swift_log = logs[0][0]
+    mine = [a for a in cmd if a.startswith(work)]
 
     if '--warm' not in sys.argv:
         # The actions' content cache lives as long as Mistral's executor:

@@ -79,8 +79,8 @@ step "overcloud upgrade --templates <18.0.0>, no -e (several minutes)"
 openstack overcloud upgrade --stack "$plan" --templates "$tht18" -y -f json
 step "plan show-history"
 openstack overcloud plan show-history "$plan" -f json
-step "plan diff: the deploy step against the plan now"
-openstack overcloud plan diff "$plan" --from 4 -f json
+step "plan diff: the update step (17.0.0) against the plan now (18.0.0)"
+openstack overcloud plan diff "$plan" --from 6 --no-diff -f json
 step "plan export"
 openstack overcloud plan export "$plan" --output-file "$work/$plan.tar.gz" \
     --force-overwrite -f json

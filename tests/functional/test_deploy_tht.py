@@ -55,6 +55,13 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                             self.plan], env=self.env, capture_output=True)
             self.assertIsNone(self.swift.listing(self.plan))
 
+    def resources(self):
+        """Top-level resource name -> physical id."""
+        out, _ = self.openstack('stack', 'resource', 'list', self.plan,
+                                '-f', 'json')
+        return {r['resource_name']: r['physical_resource_id']
+                for r in json.loads(out)}
+
     def test_deploy_17_then_upgrade_to_18_without_environment_files(self):
         tht17, tht18 = base.tht_dir('17.0.0'), self.tht
         servers = os.path.join(FIXTURES, 'tht18-deployed-server.yaml')
@@ -81,6 +88,25 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
 
         # The operator regenerates the images file for 18.0.0, same path.
         self.write('images.yaml', images18)
+        before = self.resources()
+        # What the upgrade would do, Heat's answer included: nothing changes.
+        snapshot = self.snapshot(self.plan)
+        started = time.monotonic()
+        out, err = self.openstack(
+            'overcloud', 'upgrade', '--stack', self.plan, '--templates',
+            tht18, '--dry-run', '-f', 'json', timeout=900)
+        preview_s = time.monotonic() - started
+        preview = json.loads(out)
+        self.assertEqual(snapshot, self.snapshot(self.plan))
+        self.assertEqual(('UPDATE', '18.0.0'), (preview['heat_operation'],
+                                                preview['templates']))
+        self.assertEqual(['user-files' + images], preview['files_changed'])
+        self.assertIn('user-files%s (its local source changed' % images, err)
+        self.assertGreater(preview['objects_removed'], 0)
+        top = self.plan + '/'
+        previewed = {kind: sorted(r[len(top):] for r in preview[
+            'resources_' + kind] if r.startswith(top) and '/' not in
+            r[len(top):]) for kind in ('added', 'replaced', 'deleted')}
         started = time.monotonic()
         upgraded = self.openstack_json(
             'overcloud', 'upgrade', '--stack', self.plan, '--templates',
@@ -93,6 +119,14 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                          upgraded['environments'])
         self.assertEqual(created['stack_id'], upgraded['stack_id'])
         self.assertTrue(upgraded['rendered'])
+        after = self.resources()
+        happened = {
+            'added': sorted(set(after) - set(before)),
+            'deleted': sorted(set(before) - set(after)),
+            'replaced': sorted(n for n in set(before) & set(after)
+                               if before[n] != after[n])}
+        # Heat did at the top level what it previewed.
+        self.assertEqual(previewed, happened)
 
         history = self.openstack_json('overcloud', 'plan', 'show-history',
                                       self.plan)
@@ -164,5 +198,12 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         self.assertLessEqual(set(
             name for name, value in passwords.items()
             if str(value) in seen['environment']), {'CephClusterFSID'})
-        print(json.dumps({'create_s': round(created_s),
-                          'upgrade_s': round(upgraded_s)}))
+        print(json.dumps({
+            'create_s': round(created_s), 'upgrade_s': round(upgraded_s),
+            'preview_s': round(preview_s),
+            'previewed': {k: len(preview['resources_' + k]) for k in (
+                'added', 'updated', 'replaced', 'deleted')},
+            'previewed_unchanged': preview['resources_unchanged'],
+            'nested_detail': preview['nested_detail'],
+            'top_level_happened': {k: len(v) for k, v in happened.items()},
+            'objects_removed': preview['objects_removed']}))

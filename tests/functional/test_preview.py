@@ -185,6 +185,20 @@ class PreviewTest(base.FunctionalTest):
         self.assertNotEqual(before['token'], after['token'])
         self.assertEqual(before['note'], after['note'])
 
+        # The plan's diff from the first deploy to now says the same.
+        diff = self.openstack_json('overcloud', 'plan', 'diff', self.plan,
+                                   '--from', '2')
+        self.assertEqual(['user-files' + changes],
+                         diff['environments_added'])
+        self.assertEqual(['user-files' + changes], diff['files_added'])
+        self.assertEqual({'change': 'added', 'new': 12},
+                         diff['parameters_changed']['Length'])
+        self.assertIn('+  WithExtra: false', diff['diff'])
+        # From the last deploy (the update) to now: nothing.
+        diff = self.openstack_json('overcloud', 'plan', 'diff', self.plan)
+        self.assertEqual(([], {}), (diff['files_changed'],
+                                    diff['parameters_changed']))
+
 
 class TemplatesSyncTest(base.BadInputTest):
     """--templates on the stack commands: refused input changes nothing;
