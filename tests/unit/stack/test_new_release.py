@@ -2,6 +2,7 @@
 files whose local source changed: through the real prepare / Change on a
 stateful fake Swift."""
 
+import json
 import os
 import shutil
 import tempfile
@@ -205,3 +206,66 @@ class TestChangedSources(ReleaseTestCase):
         self.assertEqual([], self.prepare(stage='converge').resent)
         self.write('mine/images.yaml', b'parameter_defaults: {Image: 3}\n')
         self.assertEqual([path], self.prepare(stage='converge').resent)
+
+
+class TestConfirmation(ReleaseTestCase):
+    """update/upgrade without -y on a terminal: the question comes with
+    what the step changes and Heat's preview of it."""
+
+    def upgrade(self, answer, *argv):
+        from unittest import mock
+
+        from tripleoplanclient.osc import deploy as deploy_commands
+        app = fakes.make_app({'object-store': fakes.SWIFT,
+                              'orchestration': fakes.HEAT,
+                              'workflow': fakes.MISTRAL})
+        cmd = deploy_commands.Upgrade(app, None)
+        parsed = cmd.get_parser('x').parse_args(
+            ['--stack', 'p', '--templates', self.new] + list(argv))
+        with mock.patch('sys.stdin') as stdin, \
+                mock.patch('builtins.input', return_value=answer) as asked:
+            stdin.isatty.return_value = True
+            try:
+                cmd.take_action(parsed)
+            finally:
+                self.shown = app.stderr.getvalue()
+                self.asked = asked.call_count
+
+    def test_the_question_shows_heats_preview(self):
+        preview = self.m.post(fakes.MISTRAL + '/action_executions',
+                              status_code=201, json={
+                                  'id': None, 'state': 'SUCCESS',
+                                  'output': json.dumps({'result': {
+                                      'operation': 'UPDATE', 'nested': False,
+                                      'nested_error': 'TypeError',
+                                      'resources': {'replaced': [{
+                                          'name': 'Net', 'stack': 'p',
+                                          'type': 'OS::Neutron::Net'}],
+                                          'updated': [{
+                                              'name': 'Controller',
+                                              'stack': 'p', 'type': 'T'}]}}
+                                  })})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Not confirmed: nothing was changed'):
+            self.upgrade('n')
+        self.assertIn('templates: 17.0.0 -> 18.0.0', self.shown)
+        self.assertIn('Heat would UPDATE the stack: 0 added, 1 updated, 1 '
+                      'replaced', self.shown)
+        self.assertIn('replaced: p/Net (OS::Neutron::Net)', self.shown)
+        self.assertEqual(1, preview.call_count)
+        self.assertUnchanged()
+
+    def test_with_yes_no_question_and_no_preview(self):
+        # -y: nothing to ask, so Heat is not asked for a preview either
+        # (the command would go on to Mistral's deploy workflow: refused
+        # here by the missing workbook, after the question would have
+        # been).
+        self.m.get(fakes.MISTRAL + '/workflows/tripleoplan.v1.render',
+                   status_code=404, json={'faultstring': 'not found'})
+        preview = self.m.post(fakes.MISTRAL + '/action_executions',
+                              status_code=500)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'has no workflow tripleoplan.v1.render'):
+            self.upgrade('y', '-y')
+        self.assertEqual((0, 0), (self.asked, preview.call_count))
+        self.assertIn('templates: 17.0.0 -> 18.0.0', self.shown)
