@@ -230,3 +230,17 @@ class TemplatesSyncTest(base.BadInputTest):
         self.fail_with('does not have:\n  registry.yaml\nDrop each with '
                        '--remove-environment', 'overcloud', 'deploy',
                        '--stack', self.plan, '--templates', new)
+
+    def test_the_plans_own_tree_again_changes_nothing(self):
+        shown = self.openstack_json('overcloud', 'deploy', '--stack',
+                                    self.plan, '--templates', self.templates,
+                                    '--dry-run')
+        self.assertEqual((0, 0, 0, []), (
+            shown['objects_added'], shown['objects_changed'],
+            shown['objects_removed'], shown['environments_added']))
+
+    def test_a_diff_of_steps_the_plan_does_not_have(self):
+        self.fail_with('has no step 99', 'overcloud', 'plan', 'diff',
+                       self.plan, '--from', '99')
+        self.fail_with('does not exist', 'overcloud', 'plan', 'diff',
+                       self.new_plan)
