@@ -93,7 +93,11 @@ class StackCommand(base.Command, command.ShowOne):
             force=getattr(parsed_args, 'force', False))
         if parsed_args.dry_run:
             return self.dry_run(plan, services, options, prepared)
-        if self.action != 'deploy':
+        if self.action == 'deploy':
+            for path in prepared.resent:
+                self.progress('%s: its local source changed since it was '
+                              'last read; sending it again.' % path)
+        else:
             lines = prepared.differences()
             if not parsed_args.yes and sys.stdin.isatty():
                 # The question comes with Heat's answer to it.

@@ -51,9 +51,9 @@ def summary_lines(result):
                 kind, resource_path(resource), resource.get('type')))
     if not result.get('nested'):
         lines.append(
-            'Changes inside nested stacks are not listed: %s. A nested '
-            'stack resource listed as updated may replace or delete '
-            'resources of its own.' % nested_detail(result))
+            'Changes inside nested stacks: %s. A nested stack resource '
+            'listed as updated may replace or delete resources of its '
+            'own.' % nested_detail(result))
     return lines
 
 
