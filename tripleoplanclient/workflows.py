@@ -303,19 +303,11 @@ class Workflows(object):
         started = self._clock()
         try:
             execution = self._within(
-                timeout, self._client.action_executions.create, PREVIEW,
-                body, run_sync=True, save_result=False)
+                timeout, self._call, 'the preview',
+                self._client.action_executions.create, PREVIEW, body,
+                run_sync=True, save_result=False)
         except mistral_base.APIException as exc:
             raise exceptions.CommandError(self._refused(exc))
-        except exceptions.CommandError:
-            raise
-        except Exception as exc:
-            if exceptions.unreachable(exc):
-                raise exceptions.CommandError(
-                    'Mistral is unreachable at %s (%s): start it or fix the '
-                    'workflow endpoint. Nothing was changed.' % (
-                        self._url, type(exc).__name__))
-            raise
         result = _output(execution).get('result')
         if getattr(execution, 'state', None) != 'SUCCESS':
             raise exceptions.CommandError(
