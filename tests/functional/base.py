@@ -156,6 +156,13 @@ class FunctionalTest(unittest.TestCase):
         out, _ = self.openstack(*(args + ('-f', 'json')), timeout=timeout)
         return json.loads(out)
 
+    def resources(self, stack):
+        """Top-level resource name -> physical id of a Heat stack."""
+        out, _ = self.openstack('stack', 'resource', 'list', stack,
+                                '-f', 'json')
+        return {r['resource_name']: r['physical_resource_id']
+                for r in json.loads(out)}
+
     def fail_with(self, pattern, *args):
         """Run a command that must fail with ``pattern`` on stderr."""
         out, err = self.openstack(*args, fail=True)

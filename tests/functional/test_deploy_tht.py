@@ -55,13 +55,6 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                             self.plan], env=self.env, capture_output=True)
             self.assertIsNone(self.swift.listing(self.plan))
 
-    def resources(self):
-        """Top-level resource name -> physical id."""
-        out, _ = self.openstack('stack', 'resource', 'list', self.plan,
-                                '-f', 'json')
-        return {r['resource_name']: r['physical_resource_id']
-                for r in json.loads(out)}
-
     def test_deploy_17_then_upgrade_to_18_without_environment_files(self):
         tht17, tht18 = base.tht_dir('17.0.0'), self.tht
         servers = os.path.join(FIXTURES, 'tht18-deployed-server.yaml')
@@ -88,7 +81,7 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
 
         # The operator regenerates the images file for 18.0.0, same path.
         self.write('images.yaml', images18)
-        before = self.resources()
+        before = self.resources(self.plan)
         # What the upgrade would do, Heat's answer included: nothing changes.
         snapshot = self.snapshot(self.plan)
         started = time.monotonic()
@@ -119,7 +112,7 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                          upgraded['environments'])
         self.assertEqual(created['stack_id'], upgraded['stack_id'])
         self.assertTrue(upgraded['rendered'])
-        after = self.resources()
+        after = self.resources(self.plan)
         happened = {
             'added': sorted(set(after) - set(before)),
             'deleted': sorted(set(before) - set(after)),

@@ -118,12 +118,6 @@ class PreviewTest(base.FunctionalTest):
         self.assertEqual(before, self.snapshot(self.plan))
         return shown, err
 
-    def resources(self):
-        out, _ = self.openstack('stack', 'resource', 'list', self.plan,
-                                '-f', 'json')
-        return {r['resource_name']: r['physical_resource_id']
-                for r in json.loads(out)}
-
     def test_previews_then_the_real_operations(self):
         registry = os.path.join(self.templates, 'registry.yaml')
         # No plan yet: what the step would store; Heat has nothing to
@@ -153,7 +147,7 @@ class PreviewTest(base.FunctionalTest):
         created = self.openstack_json('overcloud', 'deploy', '--stack',
                                       self.plan)
         self.assertEqual('CREATE_COMPLETE', created['stack_status'])
-        before = self.resources()
+        before = self.resources(self.plan)
 
         # Nothing changed since: Heat would not even be asked.
         shown, _ = self.dry_run('overcloud', 'deploy', '--stack', self.plan)
@@ -179,7 +173,7 @@ class PreviewTest(base.FunctionalTest):
         updated = self.openstack_json('overcloud', 'update', '--stack',
                                       self.plan, '-e', changes, '-y')
         self.assertEqual('UPDATE_COMPLETE', updated['stack_status'])
-        after = self.resources()
+        after = self.resources(self.plan)
         # What Heat previewed is what it did.
         self.assertNotIn('extra', after)
         self.assertNotEqual(before['token'], after['token'])

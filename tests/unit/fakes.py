@@ -10,6 +10,8 @@ import functools
 import io
 import json
 import os
+import shutil
+import tempfile
 import unittest
 from unittest import mock
 
@@ -81,6 +83,22 @@ def heat_client():
 def mistral_client():
     from mistralclient.api import client
     return client.client(session=session(), mistral_url=MISTRAL)
+
+
+def stack_is(mocker, body, stack_id='7f3c0a52-0000-4000-8000-0000000000c1',
+             name='p'):
+    """GET /stacks/<name> as Heat answers it: a redirect to name/id, or a
+    404 when ``body`` is None."""
+    if body is None:
+        mocker.get(HEAT + '/stacks/' + name, status_code=404, headers=JSON,
+                   json={'code': 404, 'title': 'Not Found', 'error': {
+                       'message': 'The Stack (%s) could not be found.' % name,
+                       'type': 'EntityNotFound'}})
+        return
+    path = '/stacks/%s/%s' % (name, stack_id)
+    mocker.get(HEAT + '/stacks/' + name, status_code=302,
+               headers={'Location': HEAT + path})
+    mocker.get(HEAT + path, headers=JSON, json=body)
 
 
 def bulk_body(created, errors=()):
@@ -196,6 +214,31 @@ COMPONENT = {
     'outputs': [{'name': 'archive'},
                 {'name': 'error', 'error_output': True}],
 }
+
+
+class PlanTestCase(HttpTestCase):
+    """A stateful FakeSwift holding plan ``p`` (``self.swift``, reached
+    through ``self.store``), a scratch directory, and the commands run
+    through the real plugin."""
+
+    def setUp(self):
+        super().setUp()
+        self.swift = FakeSwift(self.m)
+        self.swift_info()
+        self.store = plan_store()
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def write(self, name, data):
+        """Write ``data`` at ``name`` under the scratch directory."""
+        return write_file(os.path.join(self.dir, name), data)
+
+    def cmd(self, command, *argv):
+        """``command``'s take_action result for ``argv``."""
+        app = make_app({'object-store': SWIFT, 'orchestration': HEAT,
+                        'workflow': MISTRAL})
+        cmd = command(app, None)
+        return cmd.take_action(cmd.get_parser('x').parse_args(list(argv)))
 
 
 def stack_derived(source, values, resource='deployment', **changes):

@@ -390,16 +390,7 @@ class TestDeploy(PlanTestCase):
             'parameter_defaults': merged, 'resource_registry': {}}}
 
     def stack_is(self, body):
-        """GET /stacks/p as Heat answers it: a redirect to name/id."""
-        if body is None:
-            self.m.get(HEAT + '/stacks/p', status_code=404, headers=JSON,
-                       json={'code': 404, 'title': 'Not Found', 'error': {
-                           'message': 'The Stack (p) could not be found.',
-                           'type': 'EntityNotFound'}})
-            return
-        self.m.get(HEAT + '/stacks/p', status_code=302, headers={
-            'Location': HEAT + '/stacks/p/' + STACK_ID})
-        self.m.get(HEAT + '/stacks/p/' + STACK_ID, headers=JSON, json=body)
+        fakes.stack_is(self.m, body, STACK_ID)
 
     def deploy(self, **kwargs):
         req = protocol.read('deploy', protocol.request(

@@ -84,15 +84,7 @@ class PreviewTestCase(fakes.HttpTestCase):
         self.previews = []
 
     def stack_is(self, body):
-        if body is None:
-            self.m.get(HEAT + '/stacks/p', status_code=404, headers=JSON,
-                       json={'code': 404, 'title': 'Not Found', 'error': {
-                           'message': 'The Stack (p) could not be found.',
-                           'type': 'EntityNotFound'}})
-            return
-        self.m.get(HEAT + '/stacks/p', status_code=302, headers={
-            'Location': HEAT + STACK_PATH})
-        self.m.get(HEAT + STACK_PATH, headers=JSON, json=body)
+        fakes.stack_is(self.m, body, STACK_ID)
 
     def heat_previews_update(self, changes, nested=None):
         """Heat's update preview: ``changes``; with show_nested,

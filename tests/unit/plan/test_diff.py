@@ -3,8 +3,6 @@
 import difflib
 import json
 import os
-import shutil
-import tempfile
 
 import yaml
 
@@ -27,22 +25,14 @@ TEMPLATE = (b'heat_template_version: rocky\n'
 WRITES = ('PUT', 'COPY', 'DELETE', 'ARCHIVE')
 
 
-class DiffTestCase(fakes.HttpTestCase):
+class DiffTestCase(fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        self.store = fakes.plan_store()
-        self.dir = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.dir)
         self.templates = os.path.dirname(
             self.write('tht/overcloud.yaml', TEMPLATE))
         self.write('tht/roles_data.yaml', b'- name: Controller\n')
         self.lines = []
-
-    def write(self, name, data):
-        return fakes.write_file(os.path.join(self.dir, name), data)
 
     def path(self, name):
         return 'user-files' + os.path.join(self.dir, name)

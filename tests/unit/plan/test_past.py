@@ -2,9 +2,7 @@
 
 import io
 import os
-import shutil
 import tarfile
-import tempfile
 
 from tests.unit import fakes
 from tripleoplanclient.common import content
@@ -16,21 +14,13 @@ from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree
 
 
-class PastTestCase(fakes.HttpTestCase):
+class PastTestCase(fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        self.store = fakes.plan_store()
-        self.dir = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.dir)
         self.templates = self.write('tht/overcloud.yaml', b'heat: 1\n')
         self.write('tht/roles_data.yaml', b'- name: Controller\n')
         self.templates = os.path.dirname(self.templates)
-
-    def write(self, name, data):
-        return fakes.write_file(os.path.join(self.dir, name), data)
 
     def create(self):
         files = files_mod.PlanFiles(self.templates)

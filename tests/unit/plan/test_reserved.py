@@ -5,8 +5,6 @@ passwords survive every command."""
 import io
 import json
 import os
-import shutil
-import tempfile
 
 from osc_lib import exceptions
 import yaml
@@ -25,16 +23,11 @@ TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
 THT_PLAN_ENV = b'version: 1.0\nname: overcloud\ntemplate: overcloud.yaml\n'
 
 
-class ReservedTestCase(fakes.HttpTestCase):
+class ReservedTestCase(fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
         self.m.get(fakes.HEAT + '/stacks/p', status_code=404)
-        self.store = fakes.plan_store()
-        self.dir = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.dir)
         self.tht = os.path.dirname(self.write('tht/overcloud.yaml',
                                               TEMPLATE))
         self.write('tht/' + layout.PLAN_ENVIRONMENT, THT_PLAN_ENV)
@@ -46,19 +39,9 @@ class ReservedTestCase(fakes.HttpTestCase):
         self.store.history('p')
         self.before = dict(self.swift.objects)
 
-    def write(self, name, data):
-        return fakes.write_file(os.path.join(self.dir, name), data)
-
     def passwords(self):
         data = self.swift.objects[layout.PLAN_ENVIRONMENT][0]
         return yaml.safe_load(data)['passwords']
-
-    def cmd(self, command, *argv):
-        app = fakes.make_app({'object-store': fakes.SWIFT,
-                              'orchestration': fakes.HEAT,
-                              'workflow': fakes.MISTRAL})
-        cmd = command(app, None)
-        return cmd.take_action(cmd.get_parser('x').parse_args(list(argv)))
 
     def assertUnchanged(self):
         self.assertEqual(self.before, self.swift.objects)

@@ -4,8 +4,6 @@ stateful fake Swift."""
 
 import json
 import os
-import shutil
-import tempfile
 
 from osc_lib import exceptions
 import yaml
@@ -28,17 +26,12 @@ STACK = {'stack': {'id': 'sid', 'stack_name': 'p', 'links': [],
                    'updated_time': None}}
 
 
-class ReleaseTestCase(fakes.HttpTestCase):
+class ReleaseTestCase(fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
         self.m.get(fakes.HEAT + '/stacks/p', json=STACK,
                    headers={'Content-Type': 'application/json'})
-        self.store = fakes.plan_store()
-        self.dir = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.dir)
         self.old = self.tree('old', b'Version: 17.0.0\n', {
             'gone.yaml': b'heat_template_version: rocky\n',
             'environments/kept.yaml': b'parameter_defaults: {A: 1}\n',
@@ -57,9 +50,6 @@ class ReleaseTestCase(fakes.HttpTestCase):
         steps.create(self.store, 'p', files)
         self.store.history('p')      # the cache mended now, not later
         self.before = dict(self.swift.objects)
-
-    def write(self, name, data):
-        return fakes.write_file(os.path.join(self.dir, name), data)
 
     def tree(self, name, pkg_info, extra):
         self.write(name + '/overcloud.yaml', TEMPLATE)
@@ -174,12 +164,6 @@ class TestNewRelease(ReleaseTestCase):
 
 
 class TestChangedSources(ReleaseTestCase):
-
-    def cmd(self, command, *argv):
-        app = fakes.make_app({'object-store': fakes.SWIFT,
-                              'orchestration': fakes.HEAT})
-        cmd = command(app, None)
-        return cmd.take_action(cmd.get_parser('x').parse_args(list(argv)))
 
     def test_a_source_changed_since_it_was_read_is_sent_again(self):
         path = files_mod.PlanFiles().plan_path(self.user)
