@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Pass every test from a fresh machine: install what is needed, start the
-# loopback services (Swift, RabbitMQ, PostgreSQL, Mistral with our actions,
-# Heat), install our workbook, run unit + functional tests (the record's
-# concurrency and past-step tests once more on a second Swift with three
-# replicas and one object server stopped), stop them; then pep8 and the
-# documentation build (warnings are errors).
+# loopback services (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with
+# our actions, Heat), install our workbook, run unit + functional tests
+# (the THT story with 120 s tokens; the record's concurrency and past-step
+# tests once more on a second Swift with three replicas and one object
+# server stopped; one deploy story without Keystone), stop them; then pep8
+# and the documentation build (warnings are errors).
 #   tools/run-tests.sh            everything
 #   tools/run-tests.sh unit       unit tests, pep8 and docs (no services)
 set -eu -o pipefail
@@ -38,20 +39,35 @@ read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
 
 if [ "$what" = all ]; then
     trap 'python3 tools/loopback stop >&2 || true' EXIT
-    # Mistral's actions call only the endpoints its configuration names:
-    # the second Swift below is one of them.
+    # Keystone in front of Swift, Heat and Mistral. Mistral's actions call
+    # only the endpoints of the caller's catalog and those its
+    # configuration names: the second Swift below (no auth) is one.
     r3_swift=http://127.0.0.1:28080/v1/AUTH_tripleo
-    LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS=$r3_swift \
-        python3 tools/loopback start swift mistral heat >&2
-    eval "$(python3 tools/loopback env)"
-    openstack overcloud workbook install -f value >&2
-    OS_TEST_PATH=./tests/functional stestr run --concurrency 2 || status=1
-    read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
+    start() {
+        LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS=$r3_swift \
+            python3 tools/loopback start keystone swift mistral heat >&2
+        eval "$(python3 tools/loopback env)"
+        openstack overcloud workbook install -f value >&2
+    }
+    functional() {  # stestr arguments
+        OS_TEST_PATH=./tests/functional stestr run "$@" || status=1
+        read -r p f < <(stestr_counts)
+        passed=$((passed + p)); failed=$((failed + f))
+    }
+    LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 start
+    functional --concurrency 2 --exclude-regex 'test_deploy_tht'
+
+    # The tripleo-heat-templates story with tokens that expire after 120 s
+    # (keystoneauth then asks for a new one before each request): the
+    # deploy, update and upgrade of minutes outlive every token.
+    LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=120 start
+    functional test_deploy_tht
 
     # The record again, on a second Swift with three replicas and one
     # object server stopped (the client chooses it among the endpoints
     # Mistral's actions may call).
-    r3=(env LOOPBACK_DIR="$PWD/.loopback-r3" LOOPBACK_SWIFT_REPLICAS=3
+    r3=(env LOOPBACK_DIR="$PWD/.loopback-r3" LOOPBACK_KEYSTONE=0
+        LOOPBACK_SWIFT_REPLICAS=3
         LOOPBACK_SWIFT_PORT=28080 LOOPBACK_SWIFT_OBJECT_PORT=26010
         LOOPBACK_SWIFT_CONTAINER_PORT=26011 LOOPBACK_SWIFT_ACCOUNT_PORT=26012
         LOOPBACK_MEMCACHED_PORT=26013 LOOPBACK_SWIFT_LOG_PORT=26014
@@ -61,9 +77,12 @@ if [ "$what" = all ]; then
     "${r3[@]}" python3 tools/loopback start --clean swift >&2
     "${r3[@]}" python3 tools/loopback down swift-object-server-2 >&2
     FUNCTIONAL_SWIFT_URL=$r3_swift \
-        OS_TEST_PATH=./tests/functional \
-        stestr run 'test_record\.TestConcurrentWriters|test_past' || status=1
-    read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
+        functional 'test_record\.TestConcurrentWriters|test_past'
+
+    # Without Keystone (Swift without auth, Heat noauth, Mistral auth
+    # off): the same services restarted so, and one deploy story.
+    LOOPBACK_KEYSTONE=0 start
+    functional 'test_deploy\.TestDeployStory'
 fi
 
 flake8 tripleoplanclient tests tools || status=1

@@ -69,15 +69,59 @@ def tht_dir(version='18.0.0'):
 RECORD_CACHE = 'user-environments/environments.yaml'
 
 
-class Swift(object):
-    """Plain HTTP against the loopback Swift, to look behind the CLI."""
+def keystone_session(env):
+    """A keystoneauth session of the cloud the CLI uses (its token renewed
+    as needed), or None when the services run without Keystone."""
+    if not env.get('LOOPBACK_KEYSTONE_URL'):
+        return None
+    import openstack.config
+    config = openstack.config.OpenStackConfig(
+        config_files=[env['OS_CLIENT_CONFIG_FILE']])
+    return config.get_one(cloud=env['OS_CLOUD']).get_session()
 
-    def __init__(self, url):
+
+_DEFAULT = {}
+
+
+def default_session():
+    """keystone_session() of the loopback cloud, made once."""
+    if 'session' not in _DEFAULT:
+        _DEFAULT['session'] = keystone_session(loopback_env())
+    return _DEFAULT['session']
+
+
+def http(method, url, body=None, data=None):
+    """(status, body) of a JSON request as the loopback cloud's user."""
+    if body is not None:
+        data = json.dumps(body).encode()
+    session = default_session()
+    # Without Keystone, Heat's noauth context passes the token on to its
+    # Swift client, which refuses a request without one
+    req = urllib.request.Request(url, data=data, method=method, headers={
+        'Content-Type': 'application/json', 'Accept': 'application/json',
+        'X-Auth-Token': session.get_token() if session else
+        'loopback-noauth'})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+class Swift(object):
+    """Plain HTTP against the loopback Swift, to look behind the CLI (as
+    the CLI's user, when there is Keystone)."""
+
+    def __init__(self, url, session=None):
         self.url = url.rstrip('/')
+        self.session = session
 
     def request(self, method, path, data=None, headers=None):
+        headers = dict(headers or {})
+        if self.session is not None:
+            headers.setdefault('X-Auth-Token', self.session.get_token())
         req = urllib.request.Request(self.url + '/' + path, data=data,
-                                     method=method, headers=headers or {})
+                                     method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
                 return resp.status, dict(resp.headers), resp.read()
@@ -112,10 +156,11 @@ class FunctionalTest(unittest.TestCase):
         cls.env = dict(os.environ)
         cls.env.update(loopback_env())
         cls.tmp = tempfile.mkdtemp(prefix='tpc-func-')
+        cls.session = keystone_session(cls.env)
         other = os.environ.get('FUNCTIONAL_SWIFT_URL')
         if other:
             cls.use_swift(other)
-        cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'])
+        cls.swift = Swift(cls.env['LOOPBACK_SWIFT_URL'], cls.session)
 
     @classmethod
     def use_swift(cls, url):
@@ -132,6 +177,24 @@ class FunctionalTest(unittest.TestCase):
         with open(path, 'w') as f:
             yaml.safe_dump(clouds, f)
         cls.env.update(OS_CLIENT_CONFIG_FILE=path, LOOPBACK_SWIFT_URL=url)
+
+    @classmethod
+    def cloud_env(cls, name, auth=None, **keys):
+        """The environment of a cloud ``name``: the loopback cloud with
+        ``keys`` set and its ``auth`` updated with ``auth`` (None values
+        drop keys), in a clouds.yaml of its own."""
+        import yaml
+        with open(cls.env['OS_CLIENT_CONFIG_FILE']) as f:
+            cloud = yaml.safe_load(f)['clouds'][cls.env['OS_CLOUD']]
+        cloud.update(keys)
+        cloud['auth'] = dict(cloud.get('auth') or {}, **(auth or {}))
+        for where in (cloud, cloud['auth']):
+            for key in [k for k, v in where.items() if v is None]:
+                del where[key]
+        path = os.path.join(cls.tmp, 'clouds-%s.yaml' % name)
+        with open(path, 'w') as f:
+            yaml.safe_dump({'clouds': {name: cloud}}, f)
+        return dict(cls.env, OS_CLIENT_CONFIG_FILE=path, OS_CLOUD=name)
 
     @classmethod
     def tearDownClass(cls):
@@ -194,8 +257,9 @@ class FunctionalTest(unittest.TestCase):
         from tripleoplanclient.plan import store
 
         url = self.env['LOOPBACK_SWIFT_URL']
+        token = self.session.get_token() if self.session else 'functional'
         rows, head = store.PlanStore(lambda: swift_client.Connection(
-            preauthurl=url, preauthtoken='functional')).history(plan)
+            preauthurl=url, preauthtoken=token)).history(plan)
         return dict(head.state, history=rows)
 
 

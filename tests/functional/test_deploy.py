@@ -61,7 +61,7 @@ class DeployTest(base.FunctionalTest):
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
                                         cls.TEMPLATES)
         cls.registry = os.path.join(cls.templates, 'registry.yaml')
-        cls.heat_http = base.Swift(cls.env['LOOPBACK_HEAT_URL'])
+        cls.heat_http = base.Swift(cls.env['LOOPBACK_HEAT_URL'], cls.session)
 
     def setUp(self):
         super().setUp()

@@ -148,7 +148,7 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
             self.plan, 'plan-environment.yaml'))['passwords']
         self.assertIn('CinderSvfSanPassword', passwords)
 
-        heat = base.Swift(self.env['LOOPBACK_HEAT_URL'])
+        heat = base.Swift(self.env['LOOPBACK_HEAT_URL'], self.session)
         where = 'stacks/%s/%s/' % (self.plan, created['stack_id'])
         seen = {}
         for part in ('files', 'environment'):

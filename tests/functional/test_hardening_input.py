@@ -27,22 +27,31 @@ class TestHardeningInput(base.PlanTest):
 
     # -- secrets in the record ------------------------------------------
 
+    def token_auth(self, fake):
+        """(environment, token, options before the command) of a cloud
+        that authenticates with the token given as --os-tok: a real token
+        with Keystone (``fake`` without, where the admin_token plugin
+        takes anything and Heat and Swift check nothing)."""
+        if self.session is None:
+            return self.env, fake, ['--os-auth-type', 'admin_token']
+        env = self.cloud_env('bytoken', auth_type='v3token', auth={
+            'username': None, 'password': None, 'user_domain_name': None})
+        return env, self.session.get_token(), []
+
     def test_abbreviated_secret_options_and_url_credentials(self):
         env = self.write('secrets/plain.yaml', 'parameter_defaults: {}\n')
-        # The loopback endpoint with keystoneauth's admin_token plugin
-        # takes a token (Heat and Swift here check none) and ignores the
-        # password and --os-redirect-uri (an OpenID option); OSC still
-        # parses them all. --os-passcode: only the TOTP plugin takes it,
-        # so the unit tests prove that one.
-        self.openstack('--os-auth-type', 'admin_token',
-                       '--os-passw', SECRET + '1', '--os-tok=' + SECRET + '2',
-                       '--os-redirect-uri',
-                       'https://admin:%s3@idp.test/cb' % SECRET,
-                       'overcloud', 'plan', 'amend', self.plan, '-e', env,
-                       '--no-render')
+        # The token plugin ignores the password and --os-redirect-uri (an
+        # OpenID option); OSC still parses them all. --os-passcode: only
+        # the TOTP plugin takes it, so the unit tests prove that one.
+        cloud, token, auth = self.token_auth(SECRET + '2')
+        self.openstack(*auth + [
+            '--os-passw', SECRET + '1', '--os-tok=' + token,
+            '--os-redirect-uri', 'https://admin:%s3@idp.test/cb' % SECRET,
+            'overcloud', 'plan', 'amend', self.plan, '-e', env,
+            '--no-render'], env=cloud)
         stored = self.stored_text()
-        for n in '123':
-            self.assertNotIn(SECRET + n, stored)
+        for secret in (SECRET + '1', token, SECRET + '3'):
+            self.assertNotIn(secret, stored)
         # (YAML folds a long command line: compare word by word)
         self.assertIn('--os-passw *** --os-tok=*** --os-redirect-uri '
                       'https://***@idp.test/cb', ' '.join(stored.split()))
@@ -52,9 +61,10 @@ class TestHardeningInput(base.PlanTest):
 
     def test_an_export_holds_no_secret(self):
         env = self.write('secrets/e2.yaml', 'parameter_defaults: {A: 1}\n')
-        self.openstack('--os-auth-type', 'admin_token', '--os-tok',
-                       SECRET + '4', 'overcloud', 'plan', 'amend', self.plan,
-                       '-e', env, '--no-render')
+        cloud, token, auth = self.token_auth(SECRET + '4')
+        self.openstack(*auth + ['--os-tok', token, 'overcloud', 'plan',
+                                'amend', self.plan, '-e', env,
+                                '--no-render'], env=cloud)
         archive = os.path.join(self.tmp, 'export-%s.tar.gz'
                                % uuid.uuid4().hex[:6])
         self.openstack('overcloud', 'plan', 'export', self.plan,
@@ -62,8 +72,9 @@ class TestHardeningInput(base.PlanTest):
         with tarfile.open(archive) as tar:
             for member in tar:
                 if member.isfile() and 'user-environments' in member.name:
-                    self.assertNotIn(SECRET.encode(),
-                                     tar.extractfile(member).read())
+                    data = tar.extractfile(member).read()
+                    self.assertNotIn(SECRET.encode(), data)
+                    self.assertNotIn(token.encode(), data)
 
     # -- hostile YAML --------------------------------------------------
 

@@ -15,7 +15,7 @@ import urllib.request
 import uuid
 
 from tests.functional import base
-from tests.functional.test_software_deployment import http
+from tests.functional.base import http
 from tripleoplanclient.software import signals
 
 SECRET = 'f00dfeed' * 8

@@ -146,7 +146,7 @@ class TestPastSteps(test_deploy.DeployTest):
     def followed(self, timeout=60):
         """Wait until the newest deploy workflow has ended: its follow task
         may still record the outcome the client recorded too."""
-        mistral = base.Swift(self.env['LOOPBACK_MISTRAL_URL'])
+        mistral = base.Swift(self.env['LOOPBACK_MISTRAL_URL'], self.session)
         stack = [r for r in self.record()['history'] if r.get('stack')][-1]
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -12,7 +12,7 @@ class TestDeleteWithStack(base.FunctionalTest):
 
     def heat(self, method, path, body=None):
         url = self.env['LOOPBACK_HEAT_URL'].rstrip('/')
-        heat = base.Swift(url)        # plain JSON over HTTP
+        heat = base.Swift(url, self.session)   # plain JSON over HTTP
         data = json.dumps(body).encode() if body is not None else None
         return heat.request(method, path, data=data, headers={
             'Content-Type': 'application/json',

@@ -5,7 +5,6 @@ import os
 import subprocess
 import uuid
 
-import yaml
 
 from tests.functional import base
 from tripleoplanclient.mistral import protocol
@@ -103,14 +102,9 @@ class TestRenderInMistral(base.FunctionalTest):
                          self.swift.get(self.plan, 'overcloud.yaml'))
 
     def test_05_mistral_down_is_a_clear_error_before_any_write(self):
-        clouds = self.write('clouds.yaml', yaml.safe_dump({'clouds': {
-            'nomistral': {
-                'auth_type': 'none',
-                'object_store_endpoint_override':
-                    self.env['LOOPBACK_SWIFT_URL'],
-                'workflow_endpoint_override': 'http://127.0.0.1:9/v2'}}}))
-        env = dict(self.env, OS_CLIENT_CONFIG_FILE=clouds,
-                   OS_CLOUD='nomistral')
+        env = self.cloud_env(
+            'nomistral', workflow_endpoint_override='http://127.0.0.1:9/v2',
+            workflowv2_endpoint_override='http://127.0.0.1:9/v2')
         plan = 'nomistral-%s' % uuid.uuid4().hex[:8]
         out, err = self.openstack('overcloud', 'plan', 'create', plan,
                                   '--templates', self.templates,

@@ -11,11 +11,10 @@ import json
 import os
 import subprocess
 import time
-import urllib.error
-import urllib.request
 import uuid
 
 from tests.functional import base
+from tests.functional.base import http
 
 TEMPLATE = {
     'heat_template_version': 'wallaby',
@@ -45,21 +44,6 @@ TEMPLATE = {
                 'input_values': {'target': '/srv/stack'}}},
     },
 }
-
-
-def http(method, url, body=None, data=None):
-    if body is not None:
-        data = json.dumps(body).encode()
-    # Heat's noauth context passes the token on to its Swift client, which
-    # refuses a request without one (the CLI sends keystoneauth's)
-    req = urllib.request.Request(url, data=data, method=method, headers={
-        'Content-Type': 'application/json', 'Accept': 'application/json',
-        'X-Auth-Token': 'loopback-noauth'})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, resp.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
 
 
 class TestSoftwareDeployment(base.FunctionalTest):

@@ -123,7 +123,9 @@ def make_app(endpoints):
     instance.interface = 'public'
     instance.get_endpoint_for_service_type.side_effect = (
         lambda service_type, **kw: endpoints.get(service_type))
-    app = mock.Mock(spec=['client_manager', 'stderr'])
+    # prepare_to_run_command: OSC's authentication, nothing to do here
+    app = mock.Mock(spec=['client_manager', 'stderr',
+                          'prepare_to_run_command'])
     app.client_manager = mock.Mock(spec=['tripleoplan'])
     app.client_manager.tripleoplan = plugin.make_client(instance)
     app.stderr = io.StringIO()

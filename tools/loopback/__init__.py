@@ -2,10 +2,10 @@
 and the demo.
 
 Standard library only (Python 3.11): it runs with the system python3
-before any virtualenv exists.  Each service is a module (swift, rabbitmq,
-postgres, mistral, heat) with a service.Service subclass, registered in
-registry.py; the subcommands (cli.py) iterate that registry.  Python
-services run from their own virtualenv under
+before any virtualenv exists.  Each service is a module (postgres,
+keystone, swift, rabbitmq, mistral, heat) with a service.Service
+subclass, registered in registry.py; the subcommands (cli.py) iterate
+that registry.  Python services run from their own virtualenv under
 ``$LOOPBACK_CACHE/venvs/<name>``, installed from PyPI on first use with the
 pins in requirements/; RabbitMQ and PostgreSQL are Debian's packages
 (``tools/bootstrap.sh`` installs them), run as private instances, not as the
@@ -24,11 +24,14 @@ Usage::
     python3 tools/loopback up SERVER...          # start it again
     eval "$(python3 tools/loopback env)"
 
-SERVICE is swift, rabbitmq, postgres, mistral or heat (default: all).
-``start mistral`` (or heat) starts rabbitmq and postgres first (``--clean``
-wipes only the services named); ``stop rabbitmq`` (or postgres) stops
-mistral and heat first.  SERVER (``down``, ``up``) is one process of a
-running service, e.g. swift-object-server-2 (``status`` lists them).
+SERVICE is postgres, keystone, swift, rabbitmq, mistral or heat (default:
+all).  ``start mistral`` (or heat) starts rabbitmq and postgres first, and
+swift, mistral and heat start keystone first (``--clean`` wipes only the
+services named); ``stop rabbitmq`` (or postgres, keystone) stops what
+needs it first.  Keystone guards the others unless LOOPBACK_KEYSTONE=0
+(see keystone.py): ``start`` records the mode, ``env`` follows it.
+SERVER (``down``, ``up``) is one process of a running service, e.g.
+swift-object-server-2 (``status`` lists them).
 ``start``, ``stop``, ``down`` and ``up`` hold ``<state>/lock``: a second
 one at the same time waits for the first.
 
@@ -48,8 +51,9 @@ Environment:
     LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
     distribution, 16673), LOOPBACK_EPMD_PORT (16369),
     LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest
-    /usr/lib/postgresql/*/bin), LOOPBACK_MISTRAL_PORT (18989),
-    LOOPBACK_HEAT_PORT (18004).
+    /usr/lib/postgresql/*/bin), LOOPBACK_KEYSTONE (1; 0: no Keystone),
+    LOOPBACK_KEYSTONE_PORT (15000), LOOPBACK_KEYSTONE_TOKEN_EXPIRATION
+    (3600 s), LOOPBACK_MISTRAL_PORT (18989), LOOPBACK_HEAT_PORT (18004).
 
 Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
 listens on the loopback addresses).  ``stop`` signals only the PIDs recorded

@@ -7,7 +7,7 @@ import argparse
 import shlex
 import subprocess
 
-from . import process, state, syslog_sink
+from . import keystone, process, state, syslog_sink
 from .common import LoopbackError, say
 from .registry import (SERVICES, check_requirements, with_dependents,
                        with_requirements)
@@ -17,6 +17,7 @@ from .service import Service
 def cmd_start(args: argparse.Namespace) -> int:
     named = args.services or list(SERVICES)
     with state.locked('start %s' % ' '.join(named)):
+        keystone.record_mode()
         for name in with_requirements(named):
             check_requirements(name)
             # --clean wipes the named services only, not what they pull in

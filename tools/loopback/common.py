@@ -136,10 +136,12 @@ def tcp_accepts(port: int) -> bool:
 _NO_PROXY_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def http_get(url: str, timeout: float = 2.0) -> tuple[int, bytes]:
+def http_get(url: str, timeout: float = 2.0,
+             headers: dict[str, str] | None = None) -> tuple[int, bytes]:
     """GET without any HTTP proxy from the environment."""
     try:
-        with _NO_PROXY_OPENER.open(url, timeout=timeout) as resp:
+        with _NO_PROXY_OPENER.open(urllib.request.Request(
+                url, headers=headers or {}), timeout=timeout) as resp:
             return resp.status, resp.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()

@@ -1,4 +1,4 @@
-"""Heat (from PyPI), without Keystone.
+"""Heat (from PyPI), with Keystone or without.
 
 Heat 27 has no heat-all, and heat-engine forks a worker even with one, so
 the API cannot reach the engine over fake:// messaging: two programs, from
@@ -15,7 +15,15 @@ is several times faster than convergence on a small machine.  Heat waits
 one second between the steps of a task (a constant: there is no setting
 for it), so a resource takes about a second.
 
-No Keystone (templates/heat/):
+With Keystone (templates/heat/keystone.conf): the stock paste pipeline
+(authtoken, as the service user heat), default policies, trusts for
+deferred operations and for operations that outlive the caller's token
+(``reauthentication_auth_method = trusts``; [trustee] is the heat user),
+stack users in the domain ``heat`` (keystone.py makes it), catalog entry
+``orchestration`` http://127.0.0.1:18004/v1/$(project_id)s.  Its API for
+the tools is /v1/<admin project id>, asked with an admin token.
+
+No Keystone (LOOPBACK_KEYSTONE=0, templates/heat/noauth.conf):
 
 * Paste flavor ``noauth``: each request runs as user ``admin`` (or the
   X-Auth-User header), project ``admin`` (or X-Auth-Project), roles
@@ -66,7 +74,7 @@ import os
 import time
 from pathlib import Path
 
-from . import postgres, process, rabbitmq, swift
+from . import keystone, postgres, process, rabbitmq, swift
 from .common import (HOST, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -97,15 +105,23 @@ def port() -> int:
     return env_port('LOOPBACK_HEAT_PORT', 18004)
 
 
+def project() -> str:
+    """The project in Heat's URLs: the admin project."""
+    return keystone.admin_project_id() if keystone.enabled() else PROJECT
+
+
 def url(path: str = '') -> str:
-    return 'http://%s:%d/v1/%s%s' % (HOST, port(), PROJECT, path)
+    return 'http://%s:%d/v1/%s%s' % (HOST, port(), project(), path)
 
 
 def get_json(address: str, timeout: float) -> tuple[int, dict | None]:
+    headers = {}
+    if keystone.enabled() and '/v1/' in address:
+        headers['X-Auth-Token'] = keystone.admin_token()
     try:
-        status, body = http_get(address, timeout=timeout)
+        status, body = http_get(address, timeout=timeout, headers=headers)
         return status, json.loads(body)
-    except (OSError, ValueError):
+    except (OSError, ValueError, LoopbackError):
         return 0, None
 
 
@@ -168,7 +184,10 @@ def environ() -> dict[str, str]:
 
 class Heat(Service):
     name = 'heat'
-    requires = ('rabbitmq', 'postgres')
+
+    @property
+    def requires(self) -> tuple[str, ...]:
+        return ('keystone',) * keystone.enabled() + ('rabbitmq', 'postgres')
     port_variables = 'LOOPBACK_HEAT_PORT'
     unhealthy = 'a stack list fails'
     conf_file = 'heat.conf'
@@ -180,6 +199,8 @@ class Heat(Service):
         return ' (access log %s)' % self.logs()['access']
 
     def cloud(self) -> dict:
+        if keystone.enabled():
+            return {}           # the catalog
         # python-heatclient's own OSC commands (openstack stack ...) ignore
         # orchestration_endpoint_override: they ask the session, whose auth
         # plugin (none) then answers with its endpoint, for any service that
@@ -219,20 +240,36 @@ class Heat(Service):
                              str(self.base / 'heat-api-uwsgi.ini')]}
 
     def configs(self) -> dict[str, str]:
-        return {
+        files = {}
+        if keystone.enabled():
+            trustee = keystone.authtoken('heat')
+            for key in ('www_authenticate_uri', 'project_name',
+                        'project_domain_id', 'region_name'):
+                del trustee[key]        # a trust gives the scope
+            auth = render(
+                'heat/keystone.conf',
+                authtoken=keystone.ini(keystone.authtoken('heat')),
+                trustee=keystone.ini(trustee), auth_uri=keystone.auth_uri(),
+                heat_domain=keystone.HEAT_DOMAIN,
+                heat_domain_admin=keystone.HEAT_DOMAIN_ADMIN,
+                heat_domain_admin_password=(
+                    keystone.HEAT_DOMAIN_ADMIN_PASSWORD))
+        else:
+            auth = render('heat/noauth.conf',
+                          token=self.base / 'token-response.json',
+                          policy=self.base / 'policy.yaml')
+            files['policy.yaml'] = render('heat/policy.yaml')
+            files['token-response.json'] = token_response()
+        return dict(files, **{
             'heat.conf': render(
                 'heat/heat.conf', transport_url=rabbitmq.transport_url(),
                 key=AUTH_ENCRYPTION_KEY, paste=self.paste_config(),
-                token=self.base / 'token-response.json',
-                policy=self.base / 'policy.yaml',
                 db_url=postgres.url(DB, DB, DB_PASSWORD), host=HOST,
-                port=port()),
-            'policy.yaml': render('heat/policy.yaml'),
-            'token-response.json': token_response(),
+                port=port(), auth=auth),
             'heat-api-uwsgi.ini': render(
                 'heat/heat-api-uwsgi.ini', host=HOST, port=port(),
                 conf=self.conf, access_log=self.logs()['access']),
-        }
+        })
 
     def run_stamp(self, files: dict[str, str]) -> str:
         commands = self.commands()
@@ -257,6 +294,10 @@ class Heat(Service):
             say('heat: dropping database %s' % DB)
             postgres.drop_database(DB)
         postgres.ensure_database(DB, DB_PASSWORD)
+        if keystone.enabled():
+            keystone.service_user('heat')
+            keystone.register('orchestration', 'heat', 'http://%s:%d/v1/'
+                              '$(project_id)s' % (HOST, port()))
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)

@@ -5,10 +5,15 @@ that forks one process per component, oslo.service; ``all`` would add
 event-engine and periodic, which serve event and cron triggers, unused
 here) on the rabbitmq and postgres services: the RPC between the
 components needs the real broker, and ``mistral-db-manage upgrade head``
-a real database.  The API listens on 127.0.0.1:18989 with auth off (no
-Keystone): the X-Auth-Token / X-Project-Id headers of a request reach an
-action as ``context.security.auth_token`` / ``project_id``, while every
-execution is stored under the project ``<default-project>``.
+a real database.  The API listens on 127.0.0.1:18989.  With Keystone, auth
+is on ([keystone_authtoken]: the service user mistral, which our actions'
+trusts name as trustee), executions belong to the caller's project and
+the caller's token, identity and catalog reach an action as
+``context.security``; catalog entry ``workflowv2``.  Without Keystone
+(LOOPBACK_KEYSTONE=0) auth is off: the X-Auth-Token / X-Project-Id
+headers of a request reach an action as ``context.security.auth_token``
+/ ``project_id``, while every execution is stored under the project
+``<default-project>``.
 
 The venv also holds this checkout, installed editable with its
 ``mistral`` extra: the actions load from the ``mistral.actions`` entry
@@ -28,7 +33,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import heat, postgres, process, rabbitmq, swift
+from . import heat, keystone, postgres, process, rabbitmq, swift
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -54,8 +59,10 @@ def url(path: str = '') -> str:
 
 def api_ready() -> bool:
     try:
-        status, _ = http_get(url('/workflows'), timeout=5)
-    except OSError:
+        headers = ({'X-Auth-Token': keystone.admin_token()}
+                   if keystone.enabled() else {})
+        status, _ = http_get(url('/workflows'), timeout=5, headers=headers)
+    except (OSError, LoopbackError):
         return False
     return status == 200
 
@@ -84,7 +91,10 @@ def package_code_stamp() -> str:
 
 class Mistral(Service):
     name = 'mistral'
-    requires = ('rabbitmq', 'postgres')
+
+    @property
+    def requires(self) -> tuple[str, ...]:
+        return ('keystone',) * keystone.enabled() + ('rabbitmq', 'postgres')
     port_variables = 'LOOPBACK_MISTRAL_PORT'
     unhealthy = 'the API does not answer'
     stamped = 'tripleoplanclient or the configuration'
@@ -94,6 +104,8 @@ class Mistral(Service):
         return 'at %s' % url()
 
     def cloud(self) -> dict:
+        if keystone.enabled():
+            return {}           # the catalog
         # workflowv2: the service type python-mistralclient's OSC commands
         # (openstack workflow ...) look up
         return {'workflow_endpoint_override': url(),
@@ -121,18 +133,27 @@ class Mistral(Service):
                 '--config-file', str(self.conf), '--server', SERVERS]
 
     def configs(self) -> dict[str, str]:
-        # Our actions call only these (without Keystone): the loopback
-        # Swift and Heat, and any Swift LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS
-        # adds (comma-separated; the tests' three-replica Swift).
+        # Our actions call the endpoints of the caller's catalog and these:
+        # without Keystone the loopback Swift and Heat; with or without,
+        # any Swift LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS adds (comma-separated;
+        # the tests' three-replica Swift, which has no auth).
         extra = os.environ.get('LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS', '')
-        swift_urls = [swift.url('/v1/' + swift.ACCOUNT)] + [
-            u for u in extra.split(',') if u]
+        swift_urls = [u for u in extra.split(',') if u]
+        heat_urls = []
+        if keystone.enabled():
+            auth = render('mistral/keystone.conf', authtoken=keystone.ini(
+                keystone.authtoken('mistral')))
+        else:
+            auth = render('mistral/noauth.conf')
+            swift_urls.insert(0, swift.url('/v1/' + swift.ACCOUNT))
+            heat_urls.append(heat.url())
         return {'mistral.conf': render(
             'mistral/mistral.conf', transport_url=rabbitmq.transport_url(),
             log=self.logs()['server'], host=HOST,
             port=self.ports()['api'],
             db_url=postgres.url(DB, DB, DB_PASSWORD),
-            swift_urls=','.join(swift_urls), heat_urls=heat.url())}
+            swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
+            auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:
         # the package's files, the configuration and the command
@@ -149,6 +170,9 @@ class Mistral(Service):
             say('mistral: dropping database %s' % DB)
             postgres.drop_database(DB)
         postgres.ensure_database(DB, DB_PASSWORD)
+        if keystone.enabled():
+            keystone.service_user('mistral')
+            keystone.register('workflowv2', 'mistral', url())
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)

@@ -3,14 +3,15 @@ Service subclass, and one line here."""
 
 from __future__ import annotations
 
-from . import heat, mistral, postgres, rabbitmq, swift
+from . import heat, keystone, mistral, postgres, rabbitmq, swift
 from .common import LoopbackError
 from .service import Service
 
 SERVICES: dict[str, Service] = {service.name: service for service in (
+    postgres.Postgres(),
+    keystone.Keystone(),
     swift.Swift(),
     rabbitmq.RabbitMQ(),
-    postgres.Postgres(),
     mistral.Mistral(),
     heat.Heat(),
 )}

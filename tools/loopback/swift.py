@@ -2,8 +2,13 @@
 
 Swift, as configured here (templates/swift/):
 
-* No auth middleware: every request is allowed; accounts are auto-created.
-  Account used by the project: ``AUTH_tripleo``.  One replica, rings built
+* With Keystone: authtoken (keystonemiddleware, as the service user swift,
+  delay_auth_decision) and keystoneauth after tempurl; accounts are
+  AUTH_<project id>, the client's the admin project's; admin and member
+  write, reader reads (templates/swift/keystone.conf); catalog entry
+  ``object-store``.  Without (LOOPBACK_KEYSTONE=0): no auth middleware,
+  every request is allowed, accounts are auto-created, the project uses
+  ``AUTH_tripleo``.  One replica, rings built
   in Python, ``workers = 0``, data in <state>/swift/srv (user xattrs).
 * ``LOOPBACK_SWIFT_REPLICAS=3`` (1 by default): three sets of account,
   container and object servers, one device each (srv/d1, d2, d3) in zones
@@ -54,11 +59,12 @@ Swift, as configured here (templates/swift/):
   grow by ~4 KB/s.
 * Proxy pipeline (the order of Swift 2.38's etc/proxy-server.conf-sample,
   minus container_sync, ratelimit, tempauth and account-quotas; ``cache`` only
-  when memcached runs -- without it the proxy simply has no shared cache)::
+  when memcached runs -- without it the proxy simply has no shared cache;
+  ``authtoken keystoneauth`` with Keystone only)::
 
     catch_errors gatekeeper healthcheck proxy-logging [cache] listing_formats
-    bulk tempurl copy container-quotas slo dlo versioned_writes symlink
-    subrequest-logging proxy-server
+    bulk tempurl [authtoken keystoneauth] copy container-quotas slo dlo
+    versioned_writes symlink subrequest-logging proxy-server
 
 * Request counting.  Swift logs through syslog; here every logger is pointed
   at a UDP port on 127.0.0.1 where ``_syslog-sink`` (this tool, one
@@ -103,7 +109,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import process
+from . import keystone, process
 from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
                      env_port, http_get, log_since, log_size, render, say)
 from .service import Service
@@ -314,9 +320,20 @@ def info_ok() -> bool:
         return False
 
 
+def account() -> str:
+    """The account the client uses: the admin project's with Keystone."""
+    if keystone.enabled():
+        return 'AUTH_' + keystone.admin_project_id()
+    return ACCOUNT
+
+
 class Swift(Service):
     name = 'swift'
     port_variables = 'LOOPBACK_SWIFT_*_PORT'
+
+    @property
+    def requires(self) -> tuple[str, ...]:
+        return ('keystone',) if keystone.enabled() else ()
 
     @property
     def etc(self) -> Path:
@@ -350,17 +367,19 @@ class Swift(Service):
 
     def details(self) -> str:
         return ' (account %s, %s%s)' % (
-            ACCOUNT, '%d replicas with replicators and updaters, %s, ' % (
+            account(), '%d replicas with replicators and updaters, %s, ' % (
                 replicas(), 'rsync on %d' % ports()['rsync'] if rsync()
                 else 'no rsync') if replicas() > 1 else '',
             'memcached on %d' % ports()['memcached'] if memcached()
             else 'no memcached')
 
     def cloud(self) -> dict:
+        if keystone.enabled():
+            return {}           # the catalog
         return {'object_store_endpoint_override': url('/v1/' + ACCOUNT)}
 
     def env(self) -> dict[str, str]:
-        return {'LOOPBACK_SWIFT_URL': url('/v1/' + ACCOUNT),
+        return {'LOOPBACK_SWIFT_URL': url('/v1/' + account()),
                 'LOOPBACK_SWIFT_ACCESS_LOG': str(self.access_log)}
 
     def logs(self) -> dict[str, Path]:
@@ -447,11 +466,26 @@ class Swift(Service):
         else:
             files.update(self.replica_configs(default))
         pipeline = [f for f in PIPELINE if f != 'cache' or memcached()]
+        if keystone.enabled():
+            pipeline[pipeline.index('tempurl') + 1:1] = [
+                'authtoken', 'keystoneauth']
+            # tokens it validated: cached in the proxy (memcached would
+            # need python-memcached)
+            auth = render('swift/keystone.conf', authtoken=keystone.ini(
+                keystone.authtoken('swift')))
+            app_auth = ''
+        else:
+            auth = ''
+            # No auth middleware makes no request a "swift owner"; without
+            # this, Swift would hide and drop X-Account-Meta-Temp-URL-Key
+            # and no temp URL could be signed (Heat's TEMP_URL_SIGNAL,
+            # software deployment trigger).
+            app_auth = 'swift_owner_headers = x-account-access-control\n'
         files['etc/proxy-server.conf'] = default('proxy') + render(
             'swift/proxy-server.conf', pipeline=' '.join(pipeline),
-            host=HOST, access_port=lp['access'],
+            app_auth=app_auth, host=HOST, access_port=lp['access'],
             subrequest_port=lp['subrequests'],
-            memcached_port=ports()['memcached'])
+            memcached_port=ports()['memcached']) + auth
         return files
 
     def replica_configs(self, default) -> dict[str, str]:
@@ -521,6 +555,10 @@ class Swift(Service):
             d.mkdir(parents=True, exist_ok=True)
         for d in disks:
             self.check_xattr(d)
+        if keystone.enabled():
+            keystone.service_user('swift')
+            keystone.register('object-store', 'swift',
+                              url('/v1/AUTH_$(project_id)s'))
         if replicas() > 1:
             for n in range(1, replicas() + 1):
                 link = self.node(n) / ('d%d' % n)

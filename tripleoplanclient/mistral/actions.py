@@ -2,9 +2,9 @@
 
 Each takes the one ``request`` its workflow passes, or the client when it
 runs the action on its own (``protocol`` defines them). Endpoints: only
-those ``endpoints`` allows, never a URL from the request. The token is the
-one the client sent to Mistral (``context.security.auth_token``): the
-action acts as the user.
+those ``endpoints`` allows, never a URL from the request. Each acts as its
+caller, with the caller's token or, for the follow task, a trust
+(``auth``).
 """
 
 import logging
@@ -13,32 +13,37 @@ import threading
 from mistral_lib import actions
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import protocol
 
 LOG = logging.getLogger(__name__)
 
 
-def _token(context):
-    return getattr(getattr(context, 'security', None), 'auth_token', None)
-
-
-def plan_store(context, url):
-    """The plan store at ``url`` (an allowed endpoint) as the caller."""
+def plan_store(context, url, session=None):
+    """The plan store at ``url`` (an allowed endpoint) as the caller: with
+    its token, or on ``session`` (a trust)."""
     from swiftclient import client as swift_client
 
     from tripleoplanclient.plan import store as store_mod
 
-    token = _token(context)
+    caller = auth.Caller(context)
     local = threading.local()
 
     def connect():
         if not hasattr(local, 'conn'):
-            local.conn = swift_client.Connection(
-                preauthurl=url, preauthtoken=token or 'none', retries=2)
+            if session is not None:
+                local.conn = swift_client.Connection(
+                    session=session, retries=2,
+                    os_options={'object_storage_url': url})
+            else:
+                local.conn = swift_client.Connection(
+                    preauthurl=url, preauthtoken=caller.token or 'none',
+                    retries=2)
         return local.conn
 
-    return store_mod.PlanStore(connect, progress=LOG.info)
+    return store_mod.PlanStore(connect, progress=LOG.info,
+                               actor=caller.actor)
 
 
 class Version(actions.Action):
@@ -84,17 +89,20 @@ class RenderPlan(_PlanAction):
             cache=objects.CACHE.scoped(url, req['container']))
 
 
-def _heat(context, req):
-    """Heat at the request's (allowed) endpoint, as the caller; both
-    endpoints of ``req`` resolved."""
+def _heat(context, req, session=None):
+    """Heat at the request's (allowed) endpoint, as the caller (its token,
+    or ``session``); both endpoints of ``req`` resolved."""
     from heatclient import client as heat_client
 
     req['heat_url'] = endpoints.choose(context, req['heat_url'],
                                        'orchestration')
     req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                         'object-store')
+    if session is not None:
+        return heat_client.Client('1', session=session,
+                                  endpoint_override=req['heat_url'])
     return heat_client.Client('1', endpoint=req['heat_url'],
-                              token=_token(context) or 'none')
+                              token=auth.Caller(context).token or 'none')
 
 
 class DeployPlan(_PlanAction):
@@ -110,9 +118,21 @@ class DeployPlan(_PlanAction):
         from tripleoplanclient.mistral import deploy
         from tripleoplanclient.mistral import objects
         heat = _heat(context, req)
-        return deploy.deploy(
-            plan_store(context, req['swift_url']), heat, req,
-            cache=objects.CACHE.scoped(req['swift_url'], req['container']))
+        caller = auth.Caller(context)
+        # for the follow task, opened while the caller's token is fresh
+        trust = auth.open_trust(caller, req['timeout']) if req['step'] \
+            else None
+        try:
+            summary = deploy.deploy(
+                plan_store(context, req['swift_url']), heat, req,
+                cache=objects.CACHE.scoped(req['swift_url'],
+                                           req['container']))
+        except BaseException:
+            auth.close_trust(caller, trust)
+            raise
+        if trust:
+            summary['trust_id'] = trust
+        return summary
 
 
 class PreviewStack(_PlanAction):
@@ -153,6 +173,12 @@ class FollowStack(_PlanAction):
         from tripleoplanclient.mistral import follow
         if not req['step'] or not self.started:
             return {'done': True}
-        heat = _heat(context, req)
-        return follow.follow(plan_store(context, req['swift_url']), heat,
-                             req, self.started)
+        caller = auth.Caller(context)
+        trust = self.started.get('trust_id')
+        session = auth.trust_session(caller, trust) if trust else None
+        heat = _heat(context, req, session)
+        result = follow.follow(plan_store(context, req['swift_url'], session),
+                               heat, req, self.started)
+        if result.get('done'):
+            auth.close_trust(caller, trust)
+        return result

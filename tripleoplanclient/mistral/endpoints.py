@@ -28,13 +28,8 @@ def _configured(service_type):
 
 
 def _catalog(context, service_type):
-    security = getattr(context, 'security', None)
-    urls = []
-    for service in getattr(security, 'service_catalog', None) or []:
-        if service.get('type') == service_type:
-            urls.extend(e.get('url') or e.get('publicURL')
-                        for e in service.get('endpoints', []))
-    return [u for u in urls if u]
+    from tripleoplanclient.mistral import auth
+    return auth.Caller(context).endpoints(service_type)
 
 
 def choose(context, requested, service_type, configured=None):

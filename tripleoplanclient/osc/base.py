@@ -18,15 +18,28 @@ from osc_lib import exceptions
 class Command(command.Command):
     """Base of every command: progress on stderr, clients built lazily."""
 
+    # OSC authenticates before run() when this is set, and prints
+    # keystoneauth's bare message when Keystone refuses; run() asks OSC to
+    # do the same (one token request) where the refusal can be explained.
+    auth_required = False
+
     def run(self, parsed_args):
-        """Run the command with the record knowing the parsers that read
-        the command line: OSC's global options (parsed first, abbreviations
-        included), then this command's."""
+        """Authenticate, then run the command with the record knowing the
+        parsers that read the command line: OSC's global options (parsed
+        first, abbreviations included), then this command's."""
         from tripleoplanclient.plan import record
 
         with record.parsed_by(getattr(self.app, 'parser', None),
                               self.get_parser(self.cmd_name or 'openstack')):
-            return super().run(parsed_args)
+            try:
+                self.auth_required = True
+                self.app.prepare_to_run_command(self)
+                return super().run(parsed_args)
+            except Exception as exc:
+                problem = keystone_problem(self.app.client_manager, exc)
+                if problem is None:
+                    raise
+                raise exceptions.CommandError(problem) from None
 
     def progress(self, line):
         self.app.stderr.write(line + '\n')
@@ -40,7 +53,8 @@ class Command(command.Command):
     def plan_store(self, read_only=False):
         from tripleoplanclient.plan import store
         return store.PlanStore(self.clients.object_store,
-                               progress=self.progress, read_only=read_only)
+                               progress=self.progress, read_only=read_only,
+                               actor=self.clients.actor)
 
     def workflows(self):
         """The Mistral side (it says so on first use when none is set)."""
@@ -92,6 +106,43 @@ class Command(command.Command):
                 '-y to go on. Nothing was changed.' % question)
         answer = input('%s [y/N] ' % question)
         return answer.strip().lower() in ('y', 'yes')
+
+
+def keystone_problem(client_manager, exc):
+    """What to tell the user when ``exc`` is Keystone refusing the
+    credentials or not answering (None: another failure). Authentication
+    comes before any write, so nothing was changed."""
+    from keystoneauth1 import exceptions as ks_exceptions
+
+    if not isinstance(exc, ks_exceptions.ClientException):
+        return None
+    options = getattr(client_manager, '_cli_options', None)
+    auth = dict(getattr(options, 'config', {}).get('auth') or {})
+    auth_url = (auth.get('auth_url') or '').rstrip('/')
+    where = str(getattr(exc, 'url', None) or exc)
+    if not auth_url or auth_url.rsplit('/v3', 1)[0] not in where:
+        return None
+    cloud = 'cloud "%s" (user %s, project %s)' % (
+        getattr(options, 'name', None) or 'from the environment',
+        auth.get('username') or auth.get('user_id') or 'of the token',
+        auth.get('project_name') or auth.get('project_id') or '-')
+    if isinstance(exc, ks_exceptions.ConnectionError):
+        return ('Keystone is unreachable at %s for %s: check auth_url and '
+                'that Keystone runs. Nothing was changed.' % (
+                    auth_url, cloud))
+    status = getattr(exc, 'http_status', None)
+    if status == 404 and (auth.get('token') or 'token' in str(
+            getattr(options, 'config', {}).get('auth_type'))):
+        return ('Keystone at %s does not accept the token of %s: it '
+                'expired or was revoked. Get a new one (openstack token '
+                'issue) or use a password. Nothing was changed.' % (
+                    auth_url, cloud))
+    if status in (401, 404):
+        return ('Keystone at %s refused the credentials of %s (HTTP %s). '
+                'Check the user name, password, project and domains '
+                '(clouds.yaml, OS_* variables or --os-* options). Nothing '
+                'was changed.' % (auth_url, cloud, status))
+    return None
 
 
 def add_yes_option(parser):

@@ -14,8 +14,8 @@ from tripleoplanclient.osc import base
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
-HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'templates',
-                   'environments', 'outcome')
+HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
+                   'templates', 'environments', 'outcome')
 FILE_COLUMNS = ('path', 'md5', 'environment', 'source')
 
 
@@ -152,8 +152,8 @@ class ShowPlanHistory(base.Command, command.Lister):
         rows, _ = store.history(plan)
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
-            (r['step'], r['id'], r['time'], r['action'], r['user'],
-             r.get('templates'),
+            (r['step'], r['id'], r['time'], r['action'], r.get('user'),
+             r.get('project'), r.get('templates'),
              format_columns.ListColumn(record_mod.heat_environments(r)),
              format_columns.DictColumn(r['outcome'])) for r in rows)
 

@@ -55,6 +55,20 @@ class ClientWrapper(object):
             LOG.debug('no %s endpoint: %s', service_type, exc)
             return None
 
+    def actor(self):
+        """``{'user', 'project'}`` names of the Keystone token the commands
+        act with, for the record; None without Keystone (auth_type none or
+        admin_token: nobody is known)."""
+        if not hasattr(self._local, 'actor'):
+            session = self._instance.session
+            get_access = getattr(session.auth, 'get_access', None)
+            access = get_access(session) if get_access else None
+            name = getattr(access, 'username', None)
+            self._local.actor = {
+                'user': name, 'project': access.project_name or
+                access.domain_name or ''} if name else None
+        return self._local.actor
+
     def object_store(self):
         """A python-swiftclient Connection for the calling thread.
 

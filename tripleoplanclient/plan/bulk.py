@@ -51,18 +51,24 @@ def batches(objects):
 def request(conn, method, suffix, body, content_type):
     """One bulk request: ``(status, JSON verdict or None)``.
 
-    ``conn``: an authenticated swiftclient Connection.
+    ``conn``: a swiftclient Connection; its token is renewed once when
+    Swift answers 401 (it expired during a long command).
     """
-    try:
-        _, http = conn.http_connection()
-        resp = http.request(
-            method, parse.urlparse(conn.url).path + suffix, body,
-            {'X-Auth-Token': conn.token, 'Accept': 'application/json',
-             'Content-Type': content_type})
-    except transport_errors() as exc:
-        raise exceptions.CommandError(
-            'Swift is unreachable at %s (%s).' % (conn.url,
-                                                  type(exc).__name__))
+    for attempt in range(2):
+        try:
+            if attempt or not conn.token:
+                conn.get_auth()
+            _, http = conn.http_connection()
+            resp = http.request(
+                method, parse.urlparse(conn.url).path + suffix, body,
+                {'X-Auth-Token': conn.token, 'Accept': 'application/json',
+                 'Content-Type': content_type})
+        except transport_errors() as exc:
+            raise exceptions.CommandError(
+                'Swift is unreachable at %s (%s).' % (conn.url,
+                                                      type(exc).__name__))
+        if resp.status_code != 401:
+            break
     if resp.status_code >= 300:
         return resp.status_code, None
     try:
@@ -80,6 +86,15 @@ def no_verdict(failed):
     return all(s.endswith(_NO_VERDICT) for _, s in failed)
 
 
+def not_allowed(what, plan):
+    """Swift's 403: the caller's roles in the project do not allow it."""
+    return exceptions.CommandError(
+        'Swift refused %s on plan %s (HTTP 403): not allowed with the roles '
+        'of these credentials in this project (a reader only reads). Use '
+        'credentials with the member role. Nothing was changed.' % (
+            what.replace('_', ' '), plan))
+
+
 def extract_archive(conn, plan, batch):
     """Upload one archive; returns ``[(name, error)]`` of rejected members."""
     buf = io.BytesIO()
@@ -93,6 +108,9 @@ def extract_archive(conn, plan, batch):
     status_code, result = request(
         conn, 'PUT', '/' + parse.quote(plan) + '?extract-archive=tar',
         buf.getvalue(), 'application/x-tar')
+    if status_code == 403 or '403' in str((result or {}).get(
+            'Response Status', '')):
+        raise not_allowed('the upload', plan)
     if result is None:
         return [(n, 'HTTP %d%s' % (status_code, _NO_VERDICT)) for n in batch]
     failed = [(name, status) for name, status in result.get('Errors', [])]
@@ -112,6 +130,9 @@ def delete(conn, plan, names):
     body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
     status_code, result = request(conn, 'POST', '?bulk-delete',
                                   body.encode('utf-8'), 'text/plain')
+    if status_code == 403 or '403' in str((result or {}).get(
+            'Response Status', '')):
+        raise not_allowed('the deletion', plan)
     if result is None:
         result = {'Errors': [['(bulk request)', 'HTTP %d' % status_code]]}
     if result.get('Errors'):

@@ -121,11 +121,12 @@ STACK = Fields({}, {'environments': [PATH]})
 RENDER = Fields({}, {'state': TEXT})
 ROW = Fields({'id': str, 'step': int, 'action': str, 'outcome': OUTCOME,
               'environments': [PATH]},
-             {'time': str, 'user': str, 'stack': (None, STACK),
+             {'time': str, 'user': str, 'project': str,
+              'stack': (None, STACK),
               'render': (None, RENDER), 'lifecycle': (None, PATH)})
 STEP = Fields({'version': int, 'id': str, 'action': str, 'change': CHANGE,
                'outcome': OUTCOME, 'seen': int, 'state': STATE},
-              {'time': str, 'user': str, 'base': TEXT,
+              {'time': str, 'user': str, 'project': str, 'base': TEXT,
                'render': (None, RENDER), 'stack': (None, STACK),
                'imported': [ROW], 'lifecycle': (None, PATH)})
 # The cache before its rows' environment lists are looked up in "paths".

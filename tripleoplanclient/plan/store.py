@@ -43,8 +43,11 @@ class PlanStore(object):
     """
 
     def __init__(self, connect, progress=None, workers=10, sleep=time.sleep,
-                 read_only=False):
+                 read_only=False, actor=None):
         self._connect = connect
+        # () -> {'user', 'project'} from the caller's Keystone token, for
+        # the steps it writes; None (or answering None): the login name
+        self._actor = actor
         # A dry run: readers mend nothing (the cache, an open outcome).
         self.read_only = read_only
         self._progress = progress or (lambda line: None)
@@ -55,10 +58,23 @@ class PlanStore(object):
     # -- plumbing --------------------------------------------------------
 
     def _swift(self, method, *args, **kwargs):
-        """Call a Connection method; unreachable Swift is a CommandError."""
+        """Call a Connection method; unreachable Swift, or Swift refusing
+        the caller's role, is a CommandError."""
         conn = self._connect()
         try:
-            return getattr(conn, method)(*args, **kwargs)
+            try:
+                return getattr(conn, method)(*args, **kwargs)
+            except _client_exception() as exc:
+                # A 401 (the token expired during a long command) makes
+                # swiftclient renew the token, but not send a body of
+                # bytes again: it gives up, the token renewed; once more.
+                if 'no ability to reset contents' not in str(exc):
+                    raise
+                return getattr(conn, method)(*args, **kwargs)
+        except _client_exception() as exc:
+            if self._status(exc) == 403:
+                raise bulk.not_allowed(method, args[0] if args else '')
+            raise
         except bulk.transport_errors() as exc:
             raise exceptions.CommandError(
                 'Swift is unreachable at %s (%s). Check that the object-store '
@@ -417,6 +433,9 @@ class PlanStore(object):
         (one request); when a member is refused, the step is taken back.
         Nothing is overwritten, so no concurrent writer can lose it.
         """
+        who = self._actor() if self._actor else None
+        if who:
+            step.update(who)
         record_mod.seal(step, head)
         objects = dict(objects or {})
         tree = step['state'].get('tree')

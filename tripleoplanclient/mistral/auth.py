@@ -1,0 +1,210 @@
+"""Who an action acts as, and with what credentials.
+
+An action always acts as its caller, the user whose token started the
+execution (``context.security``), in that user's project:
+
+- Work done at once (render, preview, the deploy task's reads and its
+  Heat call) uses the caller's token as it came. Heat must get the
+  caller's own token: it makes its own trust for the stack from it, and a
+  trust cannot be made from a trust-scoped token without redelegation.
+- Work that outlives the token (the follow task looks at Heat and writes
+  the outcome for as long as the stack operation runs) uses a trust that
+  the deploy task opens while the token is fresh: from the caller to the
+  service user Mistral runs as (its ``[keystone_authtoken]`` options),
+  impersonating the caller, in the caller's project, with the caller's
+  roles, expiring after the operation's time budget. keystoneauth renews
+  the trust-scoped token as often as needed. No token is stored anywhere:
+  the trust's id alone is of no use to anyone but Mistral's service user,
+  and the follow task checks that the trust is its caller's before using
+  it, then deletes it when the operation ended.
+
+Without Keystone (Mistral's auth off) there is neither identity nor
+trust: the caller's token headers, if any, pass through.
+"""
+
+import datetime
+import json
+import logging
+
+from tripleoplanclient.common import exceptions
+
+LOG = logging.getLogger(__name__)
+
+# a trust outlives the stack operation's own timeout by this much
+TRUST_MARGIN = datetime.timedelta(hours=1)
+_SECTION = 'keystone_authtoken'
+
+
+class Caller(object):
+    """The identity in an action's context (Keystone's view of the
+    caller's token), or an anonymous one without Keystone."""
+
+    def __init__(self, context):
+        security = getattr(context, 'security', None)
+        self.token = getattr(security, 'auth_token', None)
+        body = _token_body(getattr(security, 'service_catalog', None))
+        user = body.get('user') or {}
+        project = body.get('project') or {}
+        self.user_id = user.get('id')
+        self.user = user.get('name') or getattr(security, 'user_name', None)
+        self.project_id = project.get('id') or getattr(
+            security, 'project_id', None)
+        self.project = project.get('name') or getattr(
+            security, 'project_name', None)
+        self.roles = [r['name'] for r in body.get('roles') or []
+                      if r.get('name')]
+        self.catalog = body.get('catalog') or (
+            body if isinstance(body, list) else [])
+        # Keystone validated this token: Mistral runs with auth on
+        self.keystone = bool(self.user_id and self.project_id)
+
+    def actor(self):
+        """What a recorded step says of who acted; None: not known here."""
+        if not self.keystone:
+            return None
+        return {'user': self.user, 'project': self.project}
+
+    def endpoints(self, service_type):
+        """The URLs of ``service_type`` in the caller's catalog, public
+        ones first (the client may use any interface)."""
+        found = []
+        for service in self.catalog:
+            if service.get('type') == service_type:
+                found.extend(service.get('endpoints', []))
+        found.sort(key=lambda e: e.get('interface', 'public') != 'public')
+        return [u for u in (e.get('url') or e.get('publicURL')
+                            for e in found) if u]
+
+
+def _token_body(found):
+    """The token Keystone described (Mistral keeps it, catalog and all, as
+    ``service_catalog``), or a bare catalog (list) from older Mistrals."""
+    if isinstance(found, str):
+        try:
+            found = json.loads(found)
+        except ValueError:
+            return {}
+    if isinstance(found, dict):
+        return found.get('token', found)
+    if isinstance(found, list):
+        return {'catalog': found}
+    return {}
+
+
+def token_session(caller):
+    """A keystoneauth session that sends the caller's token as it came."""
+    from keystoneauth1 import session
+    from keystoneauth1 import token_endpoint
+    return session.Session(auth=token_endpoint.Token(
+        None, caller.token or 'none'))
+
+
+def _service_auth(conf=None, **overrides):
+    """Mistral's own service user, from its configuration (``conf``:
+    default, the configuration Mistral runs with)."""
+    from keystoneauth1 import loading
+    if conf is None:
+        from oslo_config import cfg
+        conf = cfg.CONF
+    auth = loading.load_auth_from_conf_options(conf, _SECTION, **overrides)
+    if auth is None:
+        raise exceptions.CommandError(
+            'Mistral has no service credentials in [%s]: the tripleoplan '
+            'actions need them to follow a stack operation.' % _SECTION)
+    return auth
+
+
+def _identity_url(caller):
+    urls = caller.endpoints('identity')
+    if not urls:
+        raise exceptions.CommandError(
+            'The caller\'s catalog has no identity endpoint.')
+    url = urls[0].rstrip('/')
+    return url if url.endswith('/v3') else url + '/v3'
+
+
+def open_trust(caller, minutes, conf=None):
+    """A trust from the caller to Mistral's service user, for ``minutes``
+    plus a margin; its id. None without Keystone."""
+    if not caller.keystone:
+        return None
+    from keystoneauth1 import exceptions as ks_exceptions
+    from keystoneauth1 import session
+
+    service = session.Session(auth=_service_auth(conf))
+    expires = (datetime.datetime.now(datetime.timezone.utc) +
+               datetime.timedelta(minutes=minutes) + TRUST_MARGIN)
+    try:
+        trustee = service.get_user_id()
+        for attempt in range(3):
+            # Keystone refuses a second trust with the same trustor,
+            # trustee, project and expiry (409): the expiry tells two
+            # deploys of the same second apart
+            expires += datetime.timedelta(microseconds=attempt)
+            answer = token_session(caller).post(
+                _identity_url(caller) + '/OS-TRUST/trusts', json={'trust': {
+                    'trustor_user_id': caller.user_id,
+                    'trustee_user_id': trustee,
+                    'project_id': caller.project_id,
+                    'impersonation': True,
+                    'roles': [{'name': r} for r in caller.roles],
+                    'expires_at': expires.strftime(
+                        '%Y-%m-%dT%H:%M:%S.%fZ'),
+                }}, raise_exc=False)
+            if answer.status_code != 409:
+                break
+    except ks_exceptions.ClientException as exc:
+        answer = exc
+    if getattr(answer, 'status_code', 0) != 201:
+        raise exceptions.CommandError(
+            'Could not open a trust for Mistral to follow the stack '
+            'operation of user %s in project %s: %s' % (
+                caller.user, caller.project, _problem(answer)))
+    return answer.json()['trust']['id']
+
+
+def _problem(answer):
+    """What Keystone said, from a response or an exception."""
+    if isinstance(answer, Exception):
+        return str(answer)
+    try:
+        message = answer.json()['error']['message']
+    except (ValueError, KeyError, TypeError):
+        message = answer.reason
+    return 'HTTP %d: %s' % (answer.status_code, message)
+
+
+def trust_session(caller, trust_id, conf=None):
+    """A session on the trust, checked to be the caller's: Keystone made
+    its token for the caller (impersonation) in the caller's project."""
+    from keystoneauth1 import exceptions as ks_exceptions
+    from keystoneauth1 import session
+
+    sess = session.Session(auth=_service_auth(
+        conf, trust_id=trust_id, project_id=None, project_name=None,
+        project_domain_id=None, project_domain_name=None, domain_id=None,
+        domain_name=None))
+    try:
+        access = sess.auth.get_access(sess)
+    except ks_exceptions.ClientException as exc:
+        raise exceptions.CommandError(
+            'The trust Mistral follows this operation with is no longer '
+            'valid (%s); the stack operation goes on in Heat.' % exc)
+    if (access.user_id, access.project_id) != (caller.user_id,
+                                               caller.project_id):
+        raise exceptions.CommandError(
+            'Trust %s is not one of this caller\'s: refused.' % trust_id)
+    return sess
+
+
+def close_trust(caller, trust_id, conf=None):
+    """Delete the trust (best effort: it expires anyway)."""
+    if not trust_id or not caller.keystone:
+        return
+    from keystoneauth1 import exceptions as ks_exceptions
+    try:
+        sess = trust_session(caller, trust_id, conf)
+        sess.delete(_identity_url(caller) + '/OS-TRUST/trusts/' + trust_id,
+                    raise_exc=True)
+    except (ks_exceptions.ClientException, exceptions.CommandError) as exc:
+        LOG.info('trust %s left to expire: %s', trust_id, exc)
