@@ -64,11 +64,14 @@ def install_workbook(client, url):
             raise exceptions.CommandError('Mistral is unreachable at %s (%s).'
                                           % (url, type(exc).__name__))
         raise
+    # Public: every project of the undercloud runs the same workflows;
+    # their executions stay in the caller's project.
     if current is None:
-        client.workbooks.create(definition)
+        client.workbooks.create(definition, scope='public')
         status = 'created'
-    elif current.definition != definition:
-        client.workbooks.update(definition)
+    elif current.definition != definition or getattr(
+            current, 'scope', 'public') != 'public':
+        client.workbooks.update(definition, scope='public')
         status = 'updated'
     else:
         status = 'unchanged'

@@ -111,7 +111,7 @@ class TestKeystone(base.FunctionalTest):
                              (row['user'], row['project']))
             # and the wall stands the other way too
             out, _ = self.openstack('overcloud', 'plan', 'list', '-f',
-                                    'value', '-c', 'name')
+                                    'value', '-c', 'Plan')
             self.assertNotIn(mine, out.split())
         finally:
             self.openstack('overcloud', 'plan', 'delete', '-y', mine,
@@ -123,7 +123,7 @@ class TestKeystone(base.FunctionalTest):
         before = self.snapshot(self.plan)
         env = self.write('walls/e.yaml', 'parameter_defaults: {X: 1}\n')
         out, _ = self.openstack('overcloud', 'plan', 'list', '-f', 'value',
-                                '-c', 'name', env=self.other_env)
+                                '-c', 'Plan', env=self.other_env)
         self.assertNotIn(self.plan, out.split())
         for args in (
                 ('overcloud', 'plan', 'show-history', self.plan),
@@ -149,7 +149,7 @@ class TestKeystone(base.FunctionalTest):
     def test_a_reader_reads_and_every_write_is_refused(self):
         before = self.snapshot(self.plan)
         out, _ = self.openstack('overcloud', 'plan', 'list', '-f', 'value',
-                                '-c', 'name', env=self.reader_env)
+                                '-c', 'Plan', env=self.reader_env)
         self.assertIn(self.plan, out.split())
         rows = self.history(self.plan, env=self.reader_env)
         self.assertEqual(['create', 'deploy'], [r['action'] for r in rows])
@@ -160,13 +160,24 @@ class TestKeystone(base.FunctionalTest):
                        '--output-file', archive, env=self.reader_env)
         self.assertTrue(os.path.getsize(archive))
         env = self.write('reader/e.yaml', 'parameter_defaults: {X: 1}\n')
+        # a plan without stack, so that its delete gets as far as Swift
+        bare = 'bare-%s' % uuid.uuid4().hex[:8]
+        self.openstack('overcloud', 'plan', 'create', bare, '--templates',
+                       self.templates, '--no-render')
+        self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete', '-y',
+                        bare)
+        bare_before = self.snapshot(bare)
         for args in (
                 ('overcloud', 'plan', 'amend', self.plan, '-e', env,
                  '--no-render'),
                 ('overcloud', 'deploy', '--stack', self.plan, '-y'),
-                ('overcloud', 'plan', 'delete', '-y', self.plan)):
+                ('overcloud', 'plan', 'create', 'ro-%s' % bare,
+                 '--templates', self.templates, '--no-render'),
+                ('overcloud', 'plan', 'delete', '-y', bare)):
             self.refused(self.reader_env, *args, pattern=r'not allowed')
         self.assertEqual(before, self.snapshot(self.plan))
+        self.assertEqual(bare_before, self.snapshot(bare))
+        self.assertIsNone(self.swift.listing('ro-%s' % bare))
 
     # -- bad credentials --------------------------------------------------
 
@@ -202,6 +213,26 @@ class TestKeystone(base.FunctionalTest):
                 self.assertIn('Nothing was changed', err)
         self.assertEqual(before, self.snapshot(self.plan))
 
+    # -- the cost of auth -------------------------------------------------
+
+    def test_one_token_request_per_command(self):
+        """keystoneauth's own debug lines (secrets redacted) count the
+        client's requests to Keystone: one token, its catalog with it,
+        and at most one look at the API version."""
+        keystone = self.env['LOOPBACK_KEYSTONE_URL'].rstrip('/')
+        root = keystone.rsplit('/v3', 1)[0]
+        for args in (('overcloud', 'plan', 'show-history', self.plan),
+                     ('overcloud', 'deploy', '--stack', self.plan, '-y')):
+            _, err = self.openstack('--debug', *args)
+            tokens = re.findall(r'Making authentication request to (\S+)',
+                                err)
+            self.assertEqual([keystone + '/auth/tokens'], tokens, args)
+            calls = re.findall(r'REQ: curl -g -i -X (\w+) (\S+)', err)
+            others = [(m, u) for m, u in calls if u.startswith(root)]
+            self.assertLessEqual(len(others), 1, others)
+            for secret in ('loopback-admin', self.token):
+                self.assertNotIn(secret, err)
+
     # -- secrets ----------------------------------------------------------
 
     def test_no_token_or_password_where_it_does_not_belong(self):
@@ -230,7 +261,7 @@ class TestKeystone(base.FunctionalTest):
         mistral = base.Swift(self.env['LOOPBACK_MISTRAL_URL'], self.session)
         for what in ('executions', 'action_executions'):
             status, _, body = mistral.request(
-                'GET', '%s?limit=-1&include_output=true' % what)
+                'GET', '%s?limit=1000&include_output=true' % what)
             self.assertEqual(200, status)
             places[what] = body.decode()
         self.assertIn(self.plan, places['executions'])

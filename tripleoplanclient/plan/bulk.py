@@ -54,10 +54,14 @@ def request(conn, method, suffix, body, content_type):
     ``conn``: a swiftclient Connection; its token is renewed once when
     Swift answers 401 (it expired during a long command).
     """
+    # a token that was given (not obtained) cannot be renewed
+    renewable = conn.session is not None or bool(conn.authurl)
     for attempt in range(2):
         try:
-            if attempt or not conn.token:
-                conn.get_auth()
+            if renewable and (attempt or not conn.token):
+                if attempt and conn.session is not None:
+                    conn.session.invalidate()   # a new token, not the same
+                conn.url, conn.token = conn.get_auth()
             _, http = conn.http_connection()
             resp = http.request(
                 method, parse.urlparse(conn.url).path + suffix, body,
@@ -69,6 +73,12 @@ def request(conn, method, suffix, body, content_type):
                                                       type(exc).__name__))
         if resp.status_code != 401:
             break
+        if attempt or not renewable:
+            raise exceptions.CommandError(
+                'Swift refused the token (HTTP 401) at %s%s: check that '
+                'the object-store endpoint belongs to the same cloud as '
+                'Keystone.' % (conn.url, ', a new one too' if attempt
+                               else ''))
     if resp.status_code >= 300:
         return resp.status_code, None
     try:
@@ -130,8 +140,9 @@ def delete(conn, plan, names):
     body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
     status_code, result = request(conn, 'POST', '?bulk-delete',
                                   body.encode('utf-8'), 'text/plain')
-    if status_code == 403 or '403' in str((result or {}).get(
-            'Response Status', '')):
+    errors = (result or {}).get('Errors') or []
+    if status_code == 403 or (errors and all(
+            str(status).startswith('403') for _, status in errors)):
         raise not_allowed('the deletion', plan)
     if result is None:
         result = {'Errors': [['(bulk request)', 'HTTP %d' % status_code]]}
