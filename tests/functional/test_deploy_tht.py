@@ -64,6 +64,9 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         images = self.write('images.yaml', ''.join(
             line for line in images18.splitlines(True)
             if NEW_IN_18 not in line))
+        # a token of now, for the end: it expired by then (with Keystone,
+        # run with 120 s tokens: tools/run-tests.sh)
+        early_token = self.session.get_token() if self.session else None
         started = time.monotonic()
         created = self.openstack_json(
             'overcloud', 'deploy', '--stack', self.plan, '--templates',
@@ -125,6 +128,21 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                                       self.plan)
         self.assertEqual(['create', 'deploy', 'upgrade'],
                          [s['action'] for s in history])
+        expiration = int(self.env.get('LOOPBACK_KEYSTONE_TOKEN_EXPIRATION',
+                                      0))
+        if self.session:
+            self.assertEqual([('admin', 'admin')] * 3,
+                             [(s['user'], s['project']) for s in history])
+        if self.session and time.monotonic() - started > expiration + 10:
+            # every token of the story's start expired during it, and the
+            # record is whole; such a token now is a clear error
+            env = self.cloud_env('expired', auth_type='v3token', auth={
+                'username': None, 'password': None,
+                'user_domain_name': None, 'token': early_token})
+            _, err = self.openstack('overcloud', 'plan', 'show-history',
+                                    self.plan, fail=True, env=env)
+            self.assertIn('does not accept the token of cloud "expired"',
+                          err)
         self.assertEqual(['17.0.0', '17.0.0', '18.0.0'],
                          [s['templates'] for s in history])
         self.assertEqual(['SUCCESS'] * 3,
@@ -189,4 +207,5 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
             'previewed_unchanged': preview['resources_unchanged'],
             'nested_detail': preview['nested_detail'],
             'top_level_happened': {k: len(v) for k, v in happened.items()},
-            'objects_removed': preview['objects_removed']}))
+            'objects_removed': preview['objects_removed'],
+            'token_expiration_s': expiration}))
