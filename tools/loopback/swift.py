@@ -100,6 +100,7 @@ Swift, as configured here (templates/swift/):
 from __future__ import annotations
 
 import getpass
+import hashlib
 import json
 import os
 import re
@@ -114,7 +115,7 @@ from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
                      env_port, http_get, log_since, log_size, render, say)
 from .service import Service
 from .state import pids_dir
-from .venv import ensure_venv, venv_dir
+from .venv import ensure_venv, requirements, venv_dir
 
 ACCOUNT = 'AUTH_tripleo'
 PART_POWER = 8
@@ -515,6 +516,11 @@ class Swift(Service):
             log=self.base / 'logs' / 'rsyncd.log',
             lock=self.base / 'rsyncd.lock')
         return files
+
+    def run_stamp(self, files: dict[str, str]) -> str:
+        # with or without Keystone, replicas, ports: all in the files
+        return hashlib.sha256(json.dumps(
+            [requirements('swift'), files]).encode()).hexdigest()
 
     def install(self) -> None:
         ensure_venv('swift', 'swift.proxy.server')
