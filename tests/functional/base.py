@@ -90,17 +90,19 @@ def default_session():
     return _DEFAULT['session']
 
 
-def http(method, url, body=None, data=None):
-    """(status, body) of a JSON request as the loopback cloud's user."""
+def http(method, url, body=None, data=None, token=None):
+    """(status, body) of a JSON request as the loopback cloud's user (or
+    with ``token``)."""
     if body is not None:
         data = json.dumps(body).encode()
-    session = default_session()
-    # Without Keystone, Heat's noauth context passes the token on to its
-    # Swift client, which refuses a request without one
+    if token is None:
+        session = default_session()
+        # Without Keystone, Heat's noauth context passes the token on to
+        # its Swift client, which refuses a request without one
+        token = session.get_token() if session else 'loopback-noauth'
     req = urllib.request.Request(url, data=data, method=method, headers={
         'Content-Type': 'application/json', 'Accept': 'application/json',
-        'X-Auth-Token': session.get_token() if session else
-        'loopback-noauth'})
+        'X-Auth-Token': token})
     try:
         with urllib.request.urlopen(req, timeout=30) as resp:
             return resp.status, resp.read()

@@ -3,14 +3,18 @@ loopback Heat and Swift.
 
 The test plays the server's agent as os-collect-config and heat-config
 would: it reads the server's deployment metadata from Heat, finds the
-triggered config, runs nothing, and PUTs the signal JSON to the temp URL
-the config carries.
+triggered config, runs nothing, and answers as heat-config-notify does:
+PUTs the signal JSON to the temp URL the config carries, or, for
+HEAT_SIGNAL, signs in to Keystone with the stack user the config names
+and signals the resource it names.
 """
 
 import json
 import os
 import subprocess
 import time
+import urllib.error
+import urllib.request
 import uuid
 
 from tests.functional import base
@@ -39,11 +43,45 @@ TEMPLATE = {
             'properties': {
                 'server': {'get_resource': 'server'},
                 'config': {'get_resource': 'component'},
-                # no Keystone: the stack's own deployment cannot signal
+                # HEAT_SIGNAL with Keystone (setUpClass answers it)
                 'signal_transport': 'NO_SIGNAL',
                 'input_values': {'target': '/srv/stack'}}},
     },
 }
+
+
+def stack_user(inputs):
+    """``(token, orchestration URL)`` of the stack user a HEAT_SIGNAL
+    config names, signed in as heat-config-notify does."""
+    req = urllib.request.Request(
+        inputs['deploy_auth_url'].rstrip('/') + '/auth/tokens',
+        method='POST', headers={'Content-Type': 'application/json'},
+        data=json.dumps({'auth': {
+            'identity': {'methods': ['password'], 'password': {'user': {
+                'id': inputs['deploy_user_id'],
+                'password': inputs['deploy_password']}}},
+            'scope': {'project': {'id': inputs['deploy_project_id']}}}
+        }).encode())
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        token = resp.headers['X-Subject-Token']
+        catalog = json.load(resp)['token']['catalog']
+    url = next(e['url'] for s in catalog if s['type'] == 'orchestration'
+               for e in s['endpoints'] if e['interface'] == 'public')
+    return token, url.rstrip('/')
+
+
+def heat_signal(inputs, answer, password=None):
+    """Signal the resource a HEAT_SIGNAL config names; the HTTP status."""
+    if password is not None:
+        inputs = dict(inputs, deploy_password=password)
+    try:
+        token, url = stack_user(inputs)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    status, _ = http('POST', '%s/stacks/%s/resources/%s/signal' % (
+        url, inputs['deploy_stack_id'], inputs['deploy_resource_name']),
+        answer, token=token)
+    return status
 
 
 class TestSoftwareDeployment(base.FunctionalTest):
@@ -54,18 +92,26 @@ class TestSoftwareDeployment(base.FunctionalTest):
         cls.heat_url = cls.env['LOOPBACK_HEAT_URL'].rstrip('/')
         cls.stack = 'sdtrig-%s' % uuid.uuid4().hex[:8]
         cls.triggered = []
+        cls.keystone = bool(cls.env.get('LOOPBACK_KEYSTONE_URL'))
+        template = json.loads(json.dumps(TEMPLATE))
+        if cls.keystone:
+            template['resources']['deployment']['properties'][
+                'signal_transport'] = 'HEAT_SIGNAL'
         status, body = http('POST', cls.heat_url + '/stacks', {
-            'stack_name': cls.stack, 'template': TEMPLATE})
+            'stack_name': cls.stack, 'template': template})
         assert status == 201, body
         cls.stack_id = json.loads(body)['stack']['id']
         cls.stack_path = '%s/%s' % (cls.stack, cls.stack_id)
         deadline = time.monotonic() + 120
+        answered = not cls.keystone
         while True:
             _, body = http('GET', '%s/stacks/%s' % (cls.heat_url,
                                                     cls.stack_path))
             state = json.loads(body)['stack']['stack_status']
             if state != 'CREATE_IN_PROGRESS':
                 break
+            if not answered:
+                answered = cls.answer_stack_deployment()
             assert time.monotonic() < deadline, 'stack still creating'
             time.sleep(0.5)
         if state != 'CREATE_COMPLETE':
@@ -82,9 +128,37 @@ class TestSoftwareDeployment(base.FunctionalTest):
         cls.deployment_id = resources['deployment']
 
     @classmethod
+    def answer_stack_deployment(cls):
+        """The agent's answer to the stack's own HEAT_SIGNAL deployment,
+        once Heat made it: Heat's stack user domain at work."""
+        status, body = http('GET', '%s/stacks/%s/resources/deployment' % (
+            cls.heat_url, cls.stack_path))
+        deployment = status == 200 and json.loads(body)['resource'][
+            'physical_resource_id']
+        if not deployment:
+            return False
+        _, body = http('GET', '%s/software_deployments/%s' % (
+            cls.heat_url, deployment))
+        _, body = http('GET', '%s/software_configs/%s' % (
+            cls.heat_url, json.loads(body)['software_deployment'][
+                'config_id']))
+        inputs = {i['name']: i.get('value') for i in json.loads(body)[
+            'software_config']['inputs']}
+        assert inputs['deploy_signal_transport'] == 'HEAT_SIGNAL', inputs
+        status = heat_signal(inputs, {'deploy_status_code': 0,
+                                      'deploy_stdout': 'created'})
+        assert status == 200, status
+        return True
+
+    @classmethod
     def tearDownClass(cls):
         try:
             for deployment in cls.triggered:
+                if deployment['signal_transport'] == 'HEAT_SIGNAL':
+                    # the stack takes its deployment and config along
+                    http('DELETE', deployment['signal'].split(
+                        '/resources/')[0])
+                    continue
                 http('DELETE', '%s/software_deployments/%s' % (
                     cls.heat_url, deployment['id']))
                 http('DELETE', '%s/software_configs/%s' % (
@@ -127,6 +201,17 @@ class TestSoftwareDeployment(base.FunctionalTest):
         self.assertEqual(200, status, body)
         return json.loads(body)['software_deployment']
 
+    def settled(self, deployment_id):
+        """The deployment once Heat applied an answer (Heat handles a
+        resource signal after it answered the request)."""
+        deadline = time.monotonic() + 30
+        while True:
+            deployment = self.deployment(deployment_id)
+            if deployment['status'] != 'IN_PROGRESS' or \
+                    time.monotonic() > deadline:
+                return deployment
+            time.sleep(0.2)
+
     def metadata(self):
         status, body = http('GET', '%s/software_deployments/metadata/%s' % (
             self.heat_url, self.server_id))
@@ -148,8 +233,10 @@ class TestSoftwareDeployment(base.FunctionalTest):
         self.fail('config %s not in the server metadata' % config_id)
 
     def agent_signal(self, config_id, answer):
-        """PUT the answer where the config says; returns the HTTP status."""
+        """Answer as the config says; returns the HTTP status."""
         _, inputs = self.agent_inputs(config_id)
+        if inputs['deploy_signal_transport'] == 'HEAT_SIGNAL':
+            return heat_signal(inputs, answer)
         self.assertEqual('PUT', inputs['deploy_signal_verb'])
         status, _ = http(inputs['deploy_signal_verb'],
                          inputs['deploy_signal_id'],
@@ -349,6 +436,156 @@ class TestSoftwareDeployment(base.FunctionalTest):
         for secret in (signature, key):
             self.assertNotIn(secret, err)
             self.assertNotIn(secret, out)
+
+    # -- HEAT_SIGNAL: a stack of its own holds the deployment -----------
+
+    def needs_keystone(self):
+        if not self.keystone:
+            self.skipTest('HEAT_SIGNAL needs Heat with Keystone')
+
+    def signal_stack(self, result, settled=True):
+        """The stack a HEAT_SIGNAL trigger made, once no longer creating
+        (``settled``)."""
+        url = result['signal'].split('/resources/')[0]
+        deadline = time.monotonic() + 60
+        while True:
+            status, body = http('GET', url)
+            self.assertEqual(200, status, body)
+            stack = json.loads(body)['stack']
+            if not settled or stack['stack_status'] != 'CREATE_IN_PROGRESS':
+                return stack
+            self.assertLess(time.monotonic(), deadline, 'stack creating')
+            time.sleep(0.5)
+
+    def wait_for_signal_event(self, result):
+        url = result['signal'].rsplit('/signal', 1)[0] + '/events'
+        deadline = time.monotonic() + 30
+        while True:
+            status, body = http('GET', url)
+            self.assertEqual(200, status, body)
+            if any(e['resource_status'].startswith('SIGNAL')
+                   for e in json.loads(body)['events']):
+                return
+            self.assertLess(time.monotonic(), deadline, 'no SIGNAL event')
+            time.sleep(0.2)
+
+    def test_heat_signal_round_trip(self):
+        self.needs_keystone()
+        known = {e['id'] for e in self.metadata()}
+        proc = subprocess.Popen(
+            ['openstack', 'software', 'deployment', 'trigger', '--server',
+             self.server_id, '--stack', self.stack, '--resource',
+             'component', '--action', 'BACKUP', '--signal-transport',
+             'HEAT_SIGNAL', '--input-value', 'target=/srv/hs', '--wait',
+             '--interval', '0.5', '-f', 'json'], env=self.env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.DEVNULL)
+        try:
+            entry, deadline = None, time.monotonic() + 60
+            while entry is None and time.monotonic() < deadline:
+                # Heat's empty config shows first, then the action's
+                entry = next((e for e in self.metadata()
+                              if e['id'] not in known and
+                              e['group'] == 'component'), None)
+                time.sleep(0.2)
+            self.assertIsNotNone(entry, 'the agent saw no trigger')
+            inputs = {i['name']: i.get('value') for i in entry['inputs']}
+            self.assertEqual('BACKUP', inputs['deploy_action'])
+            self.assertEqual('HEAT_SIGNAL', inputs['deploy_signal_transport'])
+            self.assertEqual('/srv/hs', inputs['target'])
+            self.assertEqual('deployment', inputs['deploy_resource_name'])
+            self.assertNotIn('deploy_signal_id', inputs)
+            # the stack user may sign in and signal, nothing more
+            token, url = stack_user(inputs)
+            status, _ = http('GET', url + '/stacks', token=token)
+            self.assertEqual(403, status)
+            self.assertEqual(401, heat_signal(inputs, {}, password='wrong'))
+            self.assertEqual(200, heat_signal(inputs, {
+                'deploy_status_code': 0, 'deploy_stdout': 'backed up',
+                'deploy_stderr': '', 'archive': '/srv/hs/backup.tgz'}))
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        result = json.loads(out)
+        self.triggered.append(result)
+        self.assertEqual(0, proc.returncode, err)
+        self.assertEqual('COMPLETE', result['status'])
+        self.assertEqual('HEAT_SIGNAL', result['signal_transport'])
+        self.assertEqual({'archive': '/srv/hs/backup.tgz'},
+                         result['outputs'])
+        self.assertRegex(result['signal'], r'^%s/stacks/deployment-BACKUP-'
+                         r'[0-9a-f]{8}/[0-9a-f-]{36}/resources/deployment/'
+                         r'signal$' % self.heat_url)
+        self.assertNotIn(inputs['deploy_password'], err + out)
+        # Heat applied the answer: its deployment and its stack ended
+        stored = self.deployment(result['id'])
+        self.assertEqual(('COMPLETE', 'Outputs received'),
+                         (stored['status'], stored['status_reason']))
+        self.assertEqual('CREATE_COMPLETE',
+                         self.signal_stack(result)['stack_status'])
+
+    def test_heat_signal_failure_and_cancel(self):
+        self.needs_keystone()
+        # a non-zero status code: Heat fails the deployment, unwatched
+        failed, _ = self.trigger('--config', self.component_id, '--action',
+                                 'BACKUP', '--signal-transport',
+                                 'HEAT_SIGNAL')
+        self.assertEqual('IN_PROGRESS', failed['status'])
+        self.assertEqual(200, self.agent_signal(failed['config_id'], {
+            'deploy_status_code': 4, 'deploy_stdout': '',
+            'deploy_stderr': 'tar: cannot open'}))
+        stored = self.settled(failed['id'])
+        self.assertEqual('FAILED', stored['status'])
+        self.assertIn('non-zero status code: 4', stored['status_reason'])
+        self.assertEqual('CREATE_FAILED',
+                         self.signal_stack(failed)['stack_status'])
+
+        # cancelled (triggered with --debug: no password in the log)
+        code, out, err = self.run_cli(
+            'software', 'deployment', 'trigger', '--debug', '--server',
+            self.server_id, '--config', self.component_id, '--action',
+            'BACKUP', '--signal-transport', 'HEAT_SIGNAL', '-f', 'json')
+        self.assertEqual(0, code, err)
+        result = json.loads(out)
+        self.triggered.append(result)
+        _, inputs = self.agent_inputs(result['config_id'])
+        self.assertIn('deploy_password', err)
+        self.assertNotIn(inputs['deploy_password'], err)
+        self.assertNotIn(inputs['deploy_password'], out)
+        cancelled = json.loads(self.openstack(
+            'software', 'deployment', 'cancel', result['id'], '--reason',
+            'window closed', '-f', 'json')[0])
+        self.assertEqual('FAILED', cancelled['status'])
+        late = heat_signal(inputs, {'deploy_status_code': 0,
+                                    'deploy_stdout': 'late',
+                                    'archive': '/late'})
+        if late == 200:     # taken: wait until Heat has handled it
+            self.wait_for_signal_event(result)
+        stored = self.deployment(result['id'])
+        self.assertEqual('FAILED', stored['status'])
+        self.assertIn('window closed', stored['status_reason'])
+        self.assertFalse(stored['output_values'])
+        self.assertEqual('CREATE_FAILED',
+                         self.signal_stack(result)['stack_status'])
+
+    def test_heat_signal_timeout_fails_the_deployment_in_heat(self):
+        """No answer within --timeout: Heat itself fails the deployment
+        (the stack's timeout), whether or not anyone watches."""
+        self.needs_keystone()
+        result, _ = self.trigger('--config', self.component_id, '--action',
+                                 'BACKUP', '--signal-transport',
+                                 'HEAT_SIGNAL', '--timeout', '1')
+        code, out, err = self.run_cli('software', 'deployment', 'watch',
+                                      result['id'], '--timeout', '3',
+                                      '-f', 'json')
+        self.assertEqual(1, code, err)
+        watched = json.loads(out)
+        self.assertEqual('FAILED', watched['status'])
+        self.assertEqual('Deployment cancelled.', watched['status_reason'])
+        stack = self.signal_stack(result)
+        self.assertEqual('CREATE_FAILED', stack['stack_status'])
+        self.assertIn('timed out', stack['stack_status_reason'])
 
     def test_bad_input_is_a_clear_error_and_changes_nothing(self):
         before = self.server_deployments()

@@ -39,12 +39,18 @@ class DeploymentCommand(base.Command, command.ShowOne):
         """The columns of all three commands; outputs as a dict."""
         from osc_lib.cli import format_columns
         from tripleoplanclient.software import deployments
+        from tripleoplanclient.software import heat_signal
         from tripleoplanclient.software import signals
         from tripleoplanclient.software import trigger
         values = deployment.get('output_values') or {}
         declared = [o['name'] for o in config.get('outputs') or []]
         transport = trigger.input_value(config, 'deploy_signal_transport')
         url = deployments.signal_url(config)
+        if transport == trigger.HEAT_SIGNAL:
+            path = heat_signal.signal_path(config)
+            heat = self.clients.endpoint('orchestration')
+            url = path and ('%s/%s' % (heat.rstrip('/'), path) if heat
+                            else path)
         return COLUMNS, (
             deployment['id'], config.get('name'), deployment['server_id'],
             deployment['action'], deployment['status'],
@@ -111,10 +117,14 @@ class Trigger(DeploymentCommand):
         parser.add_argument(
             '--signal-transport', metavar='<transport>',
             default='TEMP_URL_SIGNAL', type=str.upper,
-            choices=('TEMP_URL_SIGNAL', 'NO_SIGNAL'),
+            choices=('TEMP_URL_SIGNAL', 'HEAT_SIGNAL', 'NO_SIGNAL'),
             help='TEMP_URL_SIGNAL (default): the server PUTs its outputs to '
-                 'a Swift temp URL; NO_SIGNAL: fire and forget, the '
-                 'deployment is COMPLETE at once.')
+                 'a Swift temp URL; HEAT_SIGNAL: the server signals a '
+                 'resource of a stack made for this trigger, with '
+                 'credentials of the stack user domain (needs Heat with '
+                 'Keystone), and Heat fails the deployment after '
+                 '--timeout; NO_SIGNAL: fire and forget, the deployment is '
+                 'COMPLETE at once.')
         add_wait_options(
             parser, 'How long the signal URL stays valid, and how long '
                     '--wait waits (default 60).')

@@ -3,7 +3,8 @@
 The server answers a deployment by PUTting its outputs (JSON) to a Swift
 temp URL, as heat-config-notify does for ``TEMP_URL_SIGNAL``. The URL's
 signature lets anyone holding it write that object: it is a secret, shown
-only without its query and redacted from every log line.
+only without its query and redacted from every log line, like the
+password a HEAT_SIGNAL config carries.
 """
 
 import contextlib
@@ -37,18 +38,35 @@ _SECRET = re.compile(
     r'[kK]ey(?:-2)?["\']?\s*[:=]\s*["\']?)[^"\'\s,}]+')
 
 
+# HEAT_SIGNAL's password: the value of a deploy_password input of a
+# derived config (JSON or a Python repr; Heat's passwords hold no quotes
+# or braces).
+_PASSWORD_INPUT = re.compile(r'\{[^{}]*[\'"]deploy_password[\'"][^{}]*\}')
+_INPUT_VALUE = re.compile(
+    r'(?P<key>[\'"]value[\'"]\s*:\s*)(?P<q>[\'"])(?:(?!(?P=q))[^\\]|\\.)*'
+    r'(?P=q)')
+
+
+def _redact_password(match):
+    return _INPUT_VALUE.sub(
+        lambda m: m.group('key') + m.group('q') + REDACTED + m.group('q'),
+        match.group(0))
+
+
 def redact(text):
-    """``text`` with temp-URL signatures and keys replaced."""
+    """``text`` with temp-URL signatures and keys, and HEAT_SIGNAL
+    passwords, replaced."""
+    text = _PASSWORD_INPUT.sub(_redact_password, text)
     return _SECRET.sub(lambda m: (m.group('sig') or m.group('key'))
                        + REDACTED, text)
 
 
 class RedactSecrets(logging.Filter):
-    """Rewrites log records that would carry a temp-URL secret.
+    """Rewrites log records that would carry a signal's secret.
 
     keystoneauth logs request and response bodies with --debug, and the
-    derived config holds the signal URL: the filter sits on the handlers,
-    where every propagated record passes.
+    derived config holds the signal URL or the HEAT_SIGNAL password: the
+    filter sits on the handlers, where every propagated record passes.
     """
 
     def filter(self, record):

@@ -10,9 +10,12 @@ import json
 import re
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.software import heat_signal
 
 TEMP_URL_SIGNAL = 'TEMP_URL_SIGNAL'
+HEAT_SIGNAL = 'HEAT_SIGNAL'
 NO_SIGNAL = 'NO_SIGNAL'
+TRANSPORTS = (TEMP_URL_SIGNAL, HEAT_SIGNAL, NO_SIGNAL)
 DEPLOY_PREFIX = 'deploy_'
 COMPONENT = 'component'
 # Structured configs take their input values in place of {get_input: x}
@@ -174,13 +177,19 @@ def substitute_inputs(body, values, key=INPUT_KEY):
     return body
 
 
+def name_of(source, action):
+    """The trigger's name: ``<deployment>-<ACTION>``."""
+    return '%s-%s' % (source.deployment_name(), action)
+
+
 def derive_config(source, action, server_id, overrides, transport,
-                  signal_url=None):
+                  signal_url=None, credentials=()):
     """The body of the derived config (POST /software_configs).
 
     Each declared input takes the override, else the stack's value for
     this server, else its default; inputs the stack passed undeclared come
-    along; then the deploy_* inputs of this trigger.
+    along; then the deploy_* inputs of this trigger (for HEAT_SIGNAL, the
+    ``credentials`` inputs Heat made for its signal stack).
     """
     base = source.base_values()
     inputs = []
@@ -211,6 +220,7 @@ def derive_config(source, action, server_id, overrides, transport,
                'ID of signal to use for signaling output values')
         deploy('signal_verb', 'PUT',
                'HTTP verb to use for signaling output values')
+    inputs.extend(dict(c) for c in credentials)
 
     body = source.config.get('config')
     if source.derived and source.derived.get('config') != body:
@@ -218,7 +228,7 @@ def derive_config(source, action, server_id, overrides, transport,
         body = substitute_inputs(body, {i['name']: i['value']
                                         for i in inputs})
     return {
-        'name': '%s-%s' % (source.deployment_name(), action),
+        'name': name_of(source, action),
         'group': source.config.get('group') or 'Heat::Ungrouped',
         'config': body if body is not None else '',
         'options': source.config.get('options') or {},
@@ -231,29 +241,45 @@ def create(heat, signals, source, action, server_id, overrides, transport,
            timeout, progress):
     """Create the derived config and the deployment; the deployment dict.
 
-    Nothing is left behind when a step fails: the signal object and the
-    derived config are removed again.
+    Nothing is left behind when a step fails: the signal object or the
+    signal stack and the derived config are removed again.
     """
-    signal_url = None
+    signal_url = holder = config = None
     if transport == TEMP_URL_SIGNAL:
         signal_url = signals.create(timeout)
-    config = None
+    elif transport == HEAT_SIGNAL:
+        holder = heat_signal.open_holder(heat, name_of(source, action),
+                                         server_id, timeout, progress)
     try:
         body = derive_config(source, action, server_id, overrides,
-                             transport, signal_url)
+                             transport, signal_url,
+                             holder.credentials if holder else ())
         config = heat.software_configs.create(**body)
-        status, reason = ('IN_PROGRESS', 'Deploy data available') \
-            if transport == TEMP_URL_SIGNAL else \
-            ('COMPLETE', 'Not waiting for outputs signal')
-        deployment = heat.software_deployments.create(
-            config_id=config.id, server_id=server_id, action=action,
-            input_values=overrides, status=status, status_reason=reason)
+        if holder:
+            # Heat's deployment of the signal stack takes the action
+            heat.software_deployments.update(
+                holder.deployment_id, config_id=config.id, action=action,
+                input_values=overrides, status='IN_PROGRESS',
+                status_reason='Deploy data available')
+            deployment = heat.software_deployments.get(holder.deployment_id)
+        else:
+            status, reason = ('IN_PROGRESS', 'Deploy data available') \
+                if transport == TEMP_URL_SIGNAL else \
+                ('COMPLETE', 'Not waiting for outputs signal')
+            deployment = heat.software_deployments.create(
+                config_id=config.id, server_id=server_id, action=action,
+                input_values=overrides, status=status, status_reason=reason)
     except BaseException:
         if config is not None:
             _quietly(heat.software_configs.delete, config.id)
         if signal_url:
             _quietly(signals.drop, signal_url, 'being triggered')
+        if holder:
+            heat_signal.close(heat, holder)
         raise
+    if holder:
+        # the first config Heat derived: the credentials are in ours now
+        _quietly(heat.software_configs.delete, holder.carrier_config_id)
     progress('Triggered %s on server %s: deployment %s (%s).'
              % (action, server_id, deployment.id, body['name']))
     return as_dict(deployment), body

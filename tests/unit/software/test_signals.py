@@ -30,6 +30,22 @@ class RedactTest(unittest.TestCase):
         self.assertNotIn('s3cret', clean)
         self.assertIn('temp_url_expires=99', clean)
 
+    def test_heat_signal_passwords_are_redacted(self):
+        """The deploy_password input of a derived config, in a request
+        body (JSON), a response or a Python repr, either key order."""
+        text = ('{"inputs": [{"name": "deploy_password", "type": "String",'
+                ' "value": "Pw#1!x", "description": "Password"}, '
+                '{"name": "deploy_user_id", "value": "u1"}]} '
+                "{'value': 'Qz@9&y', 'name': 'deploy_password'}")
+        clean = signals.redact(text)
+        self.assertNotIn('Pw#1!x', clean)
+        self.assertNotIn('Qz@9&y', clean)
+        self.assertEqual(2, clean.count(signals.REDACTED))
+        self.assertIn('"value": "u1"', clean)
+        # a value elsewhere stays
+        self.assertEqual('{"name": "target", "value": "/srv"}',
+                         signals.redact('{"name": "target", "value": "/srv"}'))
+
     def test_the_filter_rewrites_records_on_root_handlers(self):
         stream = io.StringIO()
         handler = logging.StreamHandler(stream)
