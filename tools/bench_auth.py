@@ -4,8 +4,9 @@
 For ``plan amend -e one.yaml`` (a small plan) and a redeploy with nothing
 changed (``overcloud deploy --stack P``, answered NONE without asking Heat
 to change anything), prints the wall time of each command and the
-requests Keystone received during it (token requests apart: one per
-command is the goal, the catalog coming with the token), with the
+requests Keystone received during it (token requests of the CLI apart:
+one per command is the goal, the catalog coming with the token; then
+those of the services), with the
 services in Keystone mode and then restarted without Keystone (Swift
 without auth, Heat noauth, Mistral auth off), and the difference.
 Each command runs ``--rounds`` times (default 5): the median is shown.
@@ -63,19 +64,22 @@ def lines(path):
 
 
 def measure(env, args, rounds):
-    """(median seconds, token requests per run, other Keystone requests
-    per run) of ``openstack args``."""
+    """(median seconds, token requests of the client, of the services,
+    other Keystone requests: each per run) of ``openstack args``."""
     log = env.get('LOOPBACK_KEYSTONE_ACCESS_LOG')
-    times, tokens, other = [], [], []
+    times, client, services, other = [], [], [], []
     for _ in range(rounds):
         before = len(lines(log))
         times.append(run(env, *args()))
         time.sleep(0.3)         # uWSGI logs after the response went out
         seen = lines(log)[before:]
-        tokens.append(sum('POST /v3/auth/tokens' in s for s in seen))
-        other.append(len(seen) - tokens[-1])
-    return (statistics.median(times), statistics.median(tokens),
-            statistics.median(other))
+        tokens = [s for s in seen if 'POST /v3/auth/tokens' in s]
+        # the log ends with the user agent: the CLI's is openstacksdk's
+        client.append(sum('"openstacksdk/' in s for s in tokens))
+        services.append(len(tokens) - client[-1])
+        other.append(len(seen) - len(tokens))
+    return (statistics.median(times), statistics.median(client),
+            statistics.median(services), statistics.median(other))
 
 
 def story(env, work, rounds):
@@ -121,16 +125,18 @@ def main():
                                           args.rounds)
     finally:
         start(was_keystone)
-    print('%-28s %12s %12s %9s %10s %9s' % (
+    print('%-28s %11s %10s %7s %7s %9s %6s' % (
         'command (median of %d)' % args.rounds, 'Keystone s',
-        'without s', 'diff s', 'tokens', 'other'))
+        'without s', 'diff s', 'tokens', 'services', 'other'))
     for name in results[True]:
-        (with_s, tokens, other), (without_s, _, _) = (
-            results[True][name], results[False][name])
-        print('%-28s %12.2f %12.2f %+9.2f %10g %9g' % (
-            name, with_s, without_s, with_s - without_s, tokens, other))
-    print('tokens: POST /v3/auth/tokens per command; other: every other '
-          'Keystone request (the services validating the token)')
+        (with_s, client, services, other) = results[True][name]
+        without_s = results[False][name][0]
+        print('%-28s %11.2f %10.2f %+7.2f %7g %9g %6g' % (
+            name, with_s, without_s, with_s - without_s, client, services,
+            other))
+    print('tokens: POST /v3/auth/tokens of the CLI per command; services: '
+          'those of Mistral and Heat (service users, trusts); other: every '
+          'other Keystone request (the services validating tokens)')
 
 
 if __name__ == '__main__':

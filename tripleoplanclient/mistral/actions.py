@@ -180,5 +180,5 @@ class FollowStack(_PlanAction):
         result = follow.follow(plan_store(context, req['swift_url'], session),
                                heat, req, self.started)
         if result.get('done'):
-            auth.close_trust(caller, trust)
+            auth.close_trust(caller, trust, session=session)
         return result

@@ -25,6 +25,7 @@ trust: the caller's token headers, if any, pass through.
 import datetime
 import json
 import logging
+import weakref
 
 from tripleoplanclient.common import exceptions
 
@@ -114,6 +115,24 @@ def _service_auth(conf=None, **overrides):
     return auth
 
 
+# Mistral's service user signs in once per configuration and process: its
+# token serves every trust opened until it expires. id(conf) -> (weak
+# reference to conf, session): a ConfigOpts is a mapping, not hashable.
+_SERVICE_SESSIONS = {}
+
+
+def _service_session(conf=None):
+    if conf is None:
+        from oslo_config import cfg
+        conf = cfg.CONF
+    ref, sess = _SERVICE_SESSIONS.get(id(conf), (None, None))
+    if ref is None or ref() is not conf:
+        from keystoneauth1 import session
+        sess = session.Session(auth=_service_auth(conf))
+        _SERVICE_SESSIONS[id(conf)] = (weakref.ref(conf), sess)
+    return sess
+
+
 def _identity_url(caller):
     urls = caller.endpoints('identity')
     if not urls:
@@ -129,13 +148,11 @@ def open_trust(caller, minutes, conf=None):
     if not caller.keystone:
         return None
     from keystoneauth1 import exceptions as ks_exceptions
-    from keystoneauth1 import session
 
-    service = session.Session(auth=_service_auth(conf))
     expires = (datetime.datetime.now(datetime.timezone.utc) +
                datetime.timedelta(minutes=minutes) + TRUST_MARGIN)
     try:
-        trustee = service.get_user_id()
+        trustee = _service_session(conf).get_user_id()
         for attempt in range(3):
             # Keystone refuses a second trust with the same trustor,
             # trustee, project and expiry (409): the expiry tells two
@@ -197,13 +214,14 @@ def trust_session(caller, trust_id, conf=None):
     return sess
 
 
-def close_trust(caller, trust_id, conf=None):
-    """Delete the trust (best effort: it expires anyway)."""
+def close_trust(caller, trust_id, conf=None, session=None):
+    """Delete the trust (best effort: it expires anyway), with
+    ``session``, the trust_session() already at hand, if given."""
     if not trust_id or not caller.keystone:
         return
     from keystoneauth1 import exceptions as ks_exceptions
     try:
-        sess = trust_session(caller, trust_id, conf)
+        sess = session or trust_session(caller, trust_id, conf)
         sess.delete(_identity_url(caller) + '/OS-TRUST/trusts/' + trust_id,
                     raise_exc=True)
     except (ks_exceptions.ClientException, exceptions.CommandError) as exc:

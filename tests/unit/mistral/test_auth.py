@@ -127,6 +127,20 @@ class TestTrust(unittest.TestCase):
             {k: v for k, v in trust.items() if k != 'expires_at'})
         self.assertIn('expires_at', trust)
 
+    def test_the_service_user_signs_in_once_for_many_trusts(self):
+        tokens = self.m.post(KEYSTONE + '/auth/tokens', **token_response(
+            {'id': 'mistral-id', 'name': 'mistral'},
+            {'id': 'svc', 'name': 'service'}))
+        made = self.m.post(KEYSTONE + '/OS-TRUST/trusts', status_code=201,
+                           json={'trust': {'id': 'tr1'}})
+        for _ in range(3):
+            auth.open_trust(auth.Caller(context()), 240, self.conf)
+        self.assertEqual(3, made.call_count)
+        self.assertEqual(1, tokens.call_count)
+        # another configuration: its own service user
+        auth.open_trust(auth.Caller(context()), 240, conf())
+        self.assertEqual(2, tokens.call_count)
+
     def test_a_refused_trust_is_a_clear_error(self):
         self.m.post(KEYSTONE + '/auth/tokens', **token_response(
             {'id': 'mistral-id', 'name': 'mistral'},
@@ -175,6 +189,11 @@ class TestTrust(unittest.TestCase):
         auth.close_trust(caller, 'tr1', self.conf)
         self.assertTrue(gone.called)
         self.assertEqual('tok-tr1', gone.last_request.headers['X-Auth-Token'])
+        self.assertEqual(2, got.call_count)
+        # with the follow task's session: no new sign-in
+        auth.close_trust(caller, 'tr1', self.conf, session=sess)
+        self.assertEqual(2, gone.call_count)
+        self.assertEqual(2, got.call_count)
 
     def test_a_trust_that_cannot_be_deleted_is_left_to_expire(self):
         self.m.post(KEYSTONE + '/auth/tokens', status_code=404,
