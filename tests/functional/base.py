@@ -67,6 +67,12 @@ def tht_dir(version='18.0.0'):
 
 
 RECORD_CACHE = 'user-environments/environments.yaml'
+# The services' logs (variables of ``tools/loopback env``) that must not
+# hold a secret of our requests
+SERVICE_LOGS = ('LOOPBACK_KEYSTONE_LOG', 'LOOPBACK_KEYSTONE_ACCESS_LOG',
+                'LOOPBACK_SWIFT_ACCESS_LOG', 'LOOPBACK_HEAT_ENGINE_LOG',
+                'LOOPBACK_HEAT_API_LOG', 'LOOPBACK_HEAT_ACCESS_LOG',
+                'LOOPBACK_MISTRAL_LOG')
 
 
 def keystone_session(env):

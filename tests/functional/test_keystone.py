@@ -21,10 +21,6 @@ from tests.functional import base
 from tests.functional import test_deploy
 
 # every service's INFO log of this run
-LOGS = ('LOOPBACK_KEYSTONE_LOG', 'LOOPBACK_KEYSTONE_ACCESS_LOG',
-        'LOOPBACK_SWIFT_ACCESS_LOG', 'LOOPBACK_HEAT_ENGINE_LOG',
-        'LOOPBACK_HEAT_API_LOG', 'LOOPBACK_HEAT_ACCESS_LOG',
-        'LOOPBACK_MISTRAL_LOG')
 REFUSED = r'does not exist|not allowed|[Nn]ot [Ff]ound|refused'
 
 
@@ -270,7 +266,7 @@ class TestKeystone(base.FunctionalTest):
         for what in ('show', 'input show', 'output show'):
             places['execution %s' % what] = self.openstack(
                 'workflow', 'execution', *what.split() + [execution])[0]
-        for var in LOGS:
+        for var in base.SERVICE_LOGS:
             with open(self.env[var], errors='replace') as f:
                 places[var] = f.read()
         for where, text in places.items():

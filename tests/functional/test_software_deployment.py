@@ -518,6 +518,9 @@ class TestSoftwareDeployment(base.FunctionalTest):
                          r'[0-9a-f]{8}/[0-9a-f-]{36}/resources/deployment/'
                          r'signal$' % self.heat_url)
         self.assertNotIn(inputs['deploy_password'], err + out)
+        for var in base.SERVICE_LOGS:
+            with open(self.env[var], errors='replace') as f:
+                self.assertNotIn(inputs['deploy_password'], f.read(), var)
         # Heat applied the answer: its deployment and its stack ended
         stored = self.deployment(result['id'])
         self.assertEqual(('COMPLETE', 'Outputs received'),

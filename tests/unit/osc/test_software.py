@@ -54,3 +54,32 @@ class TestWaitOptions(fakes.HttpTestCase):
         self.assertEqual((525600, 3600), (parsed.timeout, parsed.interval))
         parsed = self.parse(software.Cancel, ['sd1'])
         self.assertFalse(hasattr(parsed, 'timeout'))
+
+
+class TestSignalColumn(fakes.HttpTestCase):
+
+    def test_a_heat_signal_deployment_shows_its_resource_signal_url(self):
+        self.on_heat('GET', '/software_deployments/sd1', {
+            'software_deployment': {
+                'id': 'sd1', 'config_id': 'c9', 'server_id': 's1',
+                'action': 'BACKUP', 'status': 'COMPLETE',
+                'status_reason': 'Outputs received',
+                'output_values': {'deploy_status_code': 0}}})
+        self.on_heat('GET', '/software_configs/c9', {'software_config': {
+            'id': 'c9', 'name': 'deployment-BACKUP', 'outputs': [],
+            'inputs': [
+                {'name': 'deploy_signal_transport', 'value': 'HEAT_SIGNAL'},
+                {'name': 'deploy_stack_id', 'value': 'n/st1'},
+                {'name': 'deploy_resource_name', 'value': 'deployment'},
+                {'name': 'deploy_password', 'value': 'Pw#1'}]}})
+        app = fakes.make_app({'orchestration': fakes.HEAT})
+        command = software.Watch(app, None)
+        columns, values = command.take_action(
+            command.get_parser('x').parse_args(['sd1']))
+        row = dict(zip(columns, values))
+        self.assertEqual('HEAT_SIGNAL', row['signal_transport'])
+        self.assertEqual(
+            fakes.HEAT + '/stacks/n/st1/resources/deployment/signal',
+            row['signal'])
+        self.assertEqual('COMPLETE', row['status'])
+        self.assertNotIn('Pw#1', repr(values))
