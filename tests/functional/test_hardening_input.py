@@ -126,6 +126,6 @@ class TestHardeningInput(base.PlanTest):
             'lol.yaml')
 
     def test_deep_nesting(self):
-        self.refused('nested more than',
+        self.refused('nested more than|exceeded maximum nesting depth',
                      b'parameter_defaults:\n  A: ' + b'[' * 100000
                      + b']' * 100000 + b'\n', 'deep.yaml')

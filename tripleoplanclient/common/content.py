@@ -21,6 +21,7 @@ MAX_DEPTH = 200
 # How many nodes aliases may add to a document ("billion laughs").
 MAX_ALIAS_NODES = 1000000
 _MERGE = 'tag:yaml.org,2002:merge'
+_VALUE = 'tag:yaml.org,2002:value'
 
 
 class StructureError(yaml.YAMLError):
@@ -117,14 +118,39 @@ class _Checks(object):
         return super().construct_document(node)
 
     def flatten_mapping(self, node):
-        # A mapping with merge keys ("<<") gets the merged pairs added to
-        # its own (a key repeated then is an override): note its own keys
-        # the first time, before they are.
-        if id(node) not in self._own_keys and any(
-                key.tag == _MERGE for key, _ in node.value):
+        """A mapping with merge keys ("<<") gets the merged pairs put
+        before its own, so that the constructed dict keeps its own value
+        of a repeated key; of a list of merged mappings, the earlier ones
+        win. PyYAML's own flattening is not used: the one of 6.0.4 keeps
+        the first pair of a key, so that a merged mapping loses its own
+        overrides (``{<<: *m}`` of ``m: {<<: *b, a: 2}`` gets b's ``a``).
+        Its own keys are noted the first time, for the duplicate check.
+        """
+        for key, _ in node.value:
+            if key.tag == _VALUE:    # "=": a plain string key, as PyYAML
+                key.tag = 'tag:yaml.org,2002:str'
+        if not any(key.tag == _MERGE for key, _ in node.value):
+            return
+        if id(node) not in self._own_keys:
             self._own_keys[id(node)] = [
                 key for key, _ in node.value if key.tag != _MERGE]
-        return super().flatten_mapping(node)
+        merged, own = [], []
+        for key, value in node.value:
+            if key.tag != _MERGE:
+                own.append((key, value))
+                continue
+            sources = value.value if isinstance(value, nodes.SequenceNode) \
+                else [value]
+            for source in reversed(sources):
+                if not isinstance(source, nodes.MappingNode):
+                    raise constructor.ConstructorError(
+                        'while constructing a mapping', node.start_mark,
+                        'expected a mapping or list of mappings for '
+                        'merging, but found %s' % source.id,
+                        source.start_mark)
+                self.flatten_mapping(source)
+                merged.extend(source.value)
+        node.value = merged + own
 
     def construct_mapping(self, node, deep=False):
         mapping = super().construct_mapping(node, deep=deep)

@@ -58,9 +58,13 @@ class TestLoadYaml(unittest.TestCase):
 
     def test_deep_nesting_is_refused_without_crashing(self):
         # libyaml's own composer overflows the C stack on this one.
-        self.refused(b'[' * 100000 + b']' * 100000, 'line 1',
-                     'nested more than 200')
-        self.refused(b'a:\n' + b'  - ' * 300 + b'x\n', 'nested more than')
+        # refused by libyaml's parser (PyYAML 6.0.4 and later) or by our
+        # composer
+        nested = r'nested more than 200|exceeded maximum nesting depth'
+        self.assertRegex(self.refused(b'[' * 100000 + b']' * 100000,
+                                      'line 1'), nested)
+        self.assertRegex(self.refused(b'a:\n' + b'  - ' * 300 + b'x\n'),
+                         nested)
 
     def test_nesting_through_aliases_is_refused(self):
         data = b'a0: &a0 x\n' + b''.join(
