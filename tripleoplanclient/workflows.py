@@ -17,7 +17,6 @@ from tripleoplanclient.mistral import protocol
 
 RENDER = protocol.workflow('render')
 DEPLOY = protocol.workflow('deploy')
-PREVIEW = protocol.action('preview')
 # Mistral's default [engine] execution_field_size_limit_kb: the most an
 # action's input may weigh, even when nothing is saved (see preview).
 FIELD_LIMIT_KB = 1024
@@ -291,38 +290,52 @@ class Workflows(object):
         tripleoplanclient is older), or the action failed (its own
         message).
         """
-        self._require_client()
-        from mistralclient.api import base as mistral_base
-
-        body = {'request': request}
-        size_kb = sys.getsizeof(str(body)) // 1024
-        if field_limit_kb is not None and size_kb > field_limit_kb:
-            raise exceptions.CommandError(
-                'The preview request is %d KiB: more than the %d KiB Mistral '
-                'takes as an action\'s input ([engine] '
-                'execution_field_size_limit_kb in its configuration). '
-                'Preview fewer changes at once, or raise that limit. '
-                'Nothing was changed.' % (size_kb, field_limit_kb))
-        started = self._clock()
-        try:
-            execution = self._within(
-                timeout, self._call, 'the preview',
-                self._client.action_executions.create, PREVIEW, body,
-                run_sync=True, save_result=False)
-        except mistral_base.APIException as exc:
-            raise exceptions.CommandError(self._refused(exc))
-        result = _output(execution).get('result')
-        if getattr(execution, 'state', None) != 'SUCCESS':
-            raise exceptions.CommandError(
-                str(result or 'The preview failed in Mistral at %s without '
-                    'a reason.' % self._url))
+        result = self.run_action('preview', request, timeout,
+                                 field_limit_kb)
         if not isinstance(result, dict):
             raise exceptions.CommandError(
                 'The preview action in Mistral at %s returned no summary: '
                 'install the same tripleoplanclient version in Mistral\'s '
                 'environment.' % self._url)
-        self._progress('Preview answered by Mistral in %.1f s'
-                       % (self._clock() - started))
+        return result
+
+    def run_action(self, name, request, timeout,
+                   field_limit_kb=FIELD_LIMIT_KB):
+        """The result of our action ``name`` run on its own (see
+        ``preview``): one synchronous request, nothing saved in Mistral.
+
+        ``request``: ``protocol.request(name, ...)``. CommandError when
+        Mistral is not there, lacks the action (its tripleoplanclient is
+        older), gives up, or the action failed (its own message).
+        """
+        self._require_client()
+        from mistralclient.api import base as mistral_base
+
+        action = protocol.action(name)
+        body = {'request': request}
+        size_kb = sys.getsizeof(str(body)) // 1024
+        if field_limit_kb is not None and size_kb > field_limit_kb:
+            raise exceptions.CommandError(
+                'The %s request is %d KiB: more than the %d KiB Mistral '
+                'takes as an action\'s input ([engine] '
+                'execution_field_size_limit_kb in its configuration). '
+                'Ask for fewer changes at once, or raise that limit. '
+                'Nothing was changed.' % (name, size_kb, field_limit_kb))
+        started = self._clock()
+        try:
+            execution = self._within(
+                timeout, self._call, 'the %s' % name,
+                self._client.action_executions.create, action, body,
+                run_sync=True, save_result=False)
+        except mistral_base.APIException as exc:
+            raise exceptions.CommandError(self._refused(exc, name, action))
+        result = _output(execution).get('result')
+        if getattr(execution, 'state', None) != 'SUCCESS':
+            raise exceptions.CommandError(
+                str(result or 'The %s failed in Mistral at %s without a '
+                    'reason.' % (name, self._url)))
+        self._progress('%s answered by Mistral in %.1f s'
+                       % (name.capitalize(), self._clock() - started))
         return result
 
     def _within(self, timeout, fn, *args, **kwargs):
@@ -342,38 +355,38 @@ class Workflows(object):
         thread.join(timeout)
         if thread.is_alive():
             raise exceptions.CommandError(
-                'Mistral at %s did not answer within %g s. The preview '
-                'changes nothing; run it again later, or with a longer '
-                'timeout.' % (self._url, timeout))
+                'Mistral at %s did not answer within %g s. Nothing was '
+                'changed; run it again later, or with a longer timeout.'
+                % (self._url, timeout))
         if 'error' in outcome:
             raise outcome['error']
         return outcome['value']
 
-    def _refused(self, exc):
+    def _refused(self, exc, name, action):
         """The message for Mistral's refusal of an ad hoc action run."""
         text = str(getattr(exc, 'error_message', None) or exc)
         code = getattr(exc, 'error_code', None)
         if 'Failed to find action' in text or (
-                code in (400, 404) and PREVIEW in text):
+                code in (400, 404) and action in text):
             return (
                 'Mistral at %s has no action %s: its tripleoplan actions are '
                 'older than this client. In Mistral\'s environment run pip '
                 'install -U "tripleoplanclient[mistral]", restart Mistral, '
                 'then run "openstack overcloud workbook install".'
-                % (self._url, PREVIEW))
+                % (self._url, action))
         if 'Field size limit exceeded' in text:
             return (
-                'Mistral at %s refused the preview request as too large '
-                '(%s): preview fewer changes at once, or raise [engine] '
+                'Mistral at %s refused the %s as too large (%s): ask for '
+                'less at once, or raise [engine] '
                 'execution_field_size_limit_kb in its configuration.'
-                % (self._url, text))
+                % (self._url, name, text))
         if 'took longer than configured' in text:
             return (
-                'Mistral at %s gave up waiting for the preview (%s): raise '
+                'Mistral at %s gave up waiting for the %s (%s): raise '
                 'rpc_response_timeout ([DEFAULT] in its configuration) to a '
                 'few minutes and restart it. Nothing was changed.'
-                % (self._url, text))
-        return 'Mistral at %s refused the preview: %s' % (self._url, text)
+                % (self._url, name, text))
+        return 'Mistral at %s refused the %s: %s' % (self._url, name, text)
 
     def _wait_task(self, execution, name, timeout):
         """The task ``name`` of ``execution`` once it ended (None: not

@@ -138,9 +138,9 @@ class InstallWorkbookTest(fakes.HttpTestCase):
         self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, json={
             'name': protocol.WORKBOOK, 'definition': 'old'})
         self.m.put(URL + '/workbooks', json={'name': protocol.WORKBOOK})
-        self.version(protocol=7)
+        self.version(protocol=5)
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'updated.*protocol 7'):
+                                    'updated.*protocol 5'):
             workflows.install_workbook(self.client, URL)
 
     def test_no_mistral_configured_is_a_clear_error(self):
@@ -222,7 +222,7 @@ class TestPreview(WorkflowsTest):
         # What Mistral answers for an unsaved run: no id.
         return self.m.post(URL + '/action_executions', status_code=status,
                            json={'id': None, 'state': state,
-                                 'name': workflows.PREVIEW,
+                                 'name': protocol.action('preview'),
                                  'output': json.dumps({'result': result})},
                            **kwargs)
 
@@ -311,8 +311,8 @@ class TestPreview(WorkflowsTest):
             return {'state': 'SUCCESS', 'output': '{}'}
         self.m.post(URL + '/action_executions', status_code=201, json=slow)
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'did not answer within 0.05 s.*changes '
-                                    'nothing'):
+                                    'did not answer within 0.05 s.*Nothing '
+                                    'was changed'):
             self.wf.preview(self.request(), 0.05)
 
     def test_a_result_that_is_no_summary(self):

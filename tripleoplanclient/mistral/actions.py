@@ -182,3 +182,58 @@ class FollowStack(_PlanAction):
         if result.get('done'):
             auth.close_trust(caller, trust, session=session)
         return result
+
+
+class _LibraryRead(_PlanAction):
+    """One of the deployment library's reads (``mistral.library``): the
+    plan as its newest step recorded it, read as the caller."""
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import library
+        from tripleoplanclient.mistral import objects
+        if 'heat_url' in req:
+            heat = _heat(context, req)      # both endpoints resolved
+        else:
+            heat, req['swift_url'] = None, endpoints.choose(
+                context, req['swift_url'], 'object-store')
+        url = req['swift_url']
+        plan = library.Plan(plan_store(context, url), req,
+                            objects.CACHE.scoped(url, req['container']))
+        return self.read(library, plan, heat, req)
+
+
+class Capabilities(_LibraryRead):
+    """The plan's capabilities (topics, groups, environments, which are
+    enabled, their constraints)."""
+
+    request_name = 'capabilities'
+
+    def read(self, library, plan, heat, req):
+        return library.capabilities(plan)
+
+
+class Roles(_LibraryRead):
+    """The plan's roles and those its templates offer."""
+
+    request_name = 'roles'
+
+    def read(self, library, plan, heat, req):
+        return library.roles(plan, req['name'])
+
+
+class Parameters(_LibraryRead):
+    """Every parameter of the assembled plan, from Heat's validation."""
+
+    request_name = 'parameters'
+
+    def read(self, library, plan, heat, req):
+        return library.parameters(plan, heat, req)
+
+
+class Validate(_LibraryRead):
+    """Every problem the plan has before a deploy."""
+
+    request_name = 'validate'
+
+    def read(self, library, plan, heat, req):
+        return library.validate(plan, heat, req)

@@ -39,21 +39,11 @@ def parameter_defaults(objects, plan_environment=None):
     return passwords.parameter_defaults(loaded)
 
 
-def assemble(objects, base_url, environments, plan_environment=None,
-             template=layout.TEMPLATE):
-    """The create/update fields Heat needs, all from the plan.
-
-    ``base_url``: the container's URL; the keys of ``files`` are object URLs
-    under it, as heatclient names them.
-    """
-    from heatclient.common import template_utils
-
+def _reader(objects, base_url):
+    """heatclient's ``object_request``: the text of a plan object by its
+    URL under ``base_url``; a reference outside the plan, or to an
+    object it lacks, is a CommandError naming it."""
     plan = objects.plan
-    for path in [template] + list(environments):
-        if path not in objects:
-            raise exceptions.CommandError(
-                'Plan %s has no %s; add it with "openstack overcloud plan '
-                'amend" or fix the environment list.' % (plan, path))
     texts = {}
 
     def object_request(method, url):
@@ -72,7 +62,44 @@ def assemble(objects, base_url, environments, plan_environment=None,
             # bytes).
             texts[path] = objects.read(path).decode('utf-8')
         return texts[path]
+    return object_request
 
+
+def _environment(object_request, base_url, path):
+    """``(url, files, env)`` of one environment of the plan."""
+    from heatclient.common import template_utils
+
+    url = base_url + parse.quote(path)
+    files, env = template_utils.process_environment_and_files(
+        env_path=url, env_path_is_object=lambda u: True,
+        object_request=object_request)
+    return url, files, env
+
+
+def _failed(plan, path, exc):
+    if isinstance(exc, exceptions.CommandError):
+        return exc
+    # heatclient's parse errors do not always name the file.
+    return exceptions.CommandError(
+        'Plan %s, %s (or a file it references): %s' % (plan, path, exc))
+
+
+def assemble(objects, base_url, environments, plan_environment=None,
+             template=layout.TEMPLATE):
+    """The create/update fields Heat needs, all from the plan.
+
+    ``base_url``: the container's URL; the keys of ``files`` are object URLs
+    under it, as heatclient names them.
+    """
+    from heatclient.common import template_utils
+
+    plan = objects.plan
+    for path in [template] + list(environments):
+        if path not in objects:
+            raise exceptions.CommandError(
+                'Plan %s has no %s; add it with "openstack overcloud plan '
+                'amend" or fix the environment list.' % (plan, path))
+    object_request = _reader(objects, base_url)
     path = template
     try:
         files, body = template_utils.get_template_contents(
@@ -80,22 +107,16 @@ def assemble(objects, base_url, environments, plan_environment=None,
             object_request=object_request)
         env_urls = []
         for path in environments:
-            url = base_url + parse.quote(path)
-            env_files, env = template_utils.process_environment_and_files(
-                env_path=url, env_path_is_object=lambda u: True,
-                object_request=object_request)
+            url, env_files, env = _environment(object_request, base_url,
+                                               path)
             files.update(env_files)
             # heatclient leaves an object environment out of the files map
             # (it does so only for local ones); Heat reads it from there,
             # with its registry paths made absolute as above.
             files[url] = json.dumps(env)
             env_urls.append(url)
-    except exceptions.CommandError:
-        raise
     except Exception as exc:
-        # heatclient's parse errors do not always name the file.
-        raise exceptions.CommandError(
-            'Plan %s, %s (or a file it references): %s' % (plan, path, exc))
+        raise _failed(plan, path, exc)
     # The plan's parameters go first in the list, as the parameter_defaults
     # of plan-environment.yaml (its other keys are not Heat environment
     # sections); ``merged`` keeps this file from the stack.
@@ -104,6 +125,26 @@ def assemble(objects, base_url, environments, plan_environment=None,
         objects, plan_environment)})
     return {'template': body, 'files': files,
             'environment_files': [first] + env_urls}
+
+
+def environment_problems(objects, base_url, environments):
+    """``[(path, message)]``: each environment of ``environments`` the
+    plan lacks, cannot parse, or whose references it does not hold (all
+    of them, where ``assemble`` stops at the first)."""
+    object_request = _reader(objects, base_url)
+    problems = []
+    for path in environments:
+        if path not in objects:
+            problems.append((path, 'Plan %s has no %s; add it with '
+                                   '"openstack overcloud plan amend" or fix '
+                                   'the environment list.'
+                             % (objects.plan, path)))
+            continue
+        try:
+            _environment(object_request, base_url, path)
+        except Exception as exc:
+            problems.append((path, str(_failed(objects.plan, path, exc))))
+    return problems
 
 
 def merged(heat, heat_url, fields, operation):

@@ -16,7 +16,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 6
+PROTOCOL = 7
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -46,7 +46,44 @@ WORKFLOWS = {
          'unchanged': None,         # the last deploy: skip Heat if same
          'step': None,              # the recorded step: its outcome here
          'tree': None}),            # the step's tree: what Heat gets
+    # The deployment library: the same answers for every client. The CLI
+    # runs these actions on their own (``ACTIONS``' way: one synchronous
+    # request, nothing saved); a GUI may start the workflows.
+    'capabilities': (
+        'tripleoplan.capabilities',
+        "The plan's capabilities: topics, groups and environment files, "
+        "which are enabled, and their constraints.",
+        {'container': _REQUIRED,
+         'swift_url': None}),
+    'roles': (
+        'tripleoplan.roles',
+        "The roles of the plan's roles data and those its templates offer "
+        "(one role's details with ``name``).",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'name': None}),
+    'parameters': (
+        'tripleoplan.parameters',
+        "Every parameter of the assembled plan (Heat's validation with "
+        "nested stacks): type, default, the plan's value (hidden ones "
+        "masked), description, declaring templates.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'heat_url': None,
+         'role': None,              # only the parameters of this role
+         'all': False}),            # also those only templates pass
+    'validate': (
+        'tripleoplan.validate',
+        "Every problem the plan has before a deploy: Heat's validation, "
+        "required parameters without value, missing references, broken "
+        "capability constraints.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'heat_url': None}),
 }
+
+# The deployment library's operations (workflows above) that read only.
+READS = ('capabilities', 'roles', 'parameters', 'validate')
 
 # action run on its own (no workflow, nothing saved in Mistral) ->
 # (action, description, {request field: default})

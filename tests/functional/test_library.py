@@ -1,0 +1,233 @@
+"""The deployment library through the real CLI and through Mistral's API.
+
+One small plan of templates with a sample-env-generator, two mutually
+exclusive environments, a nested template, roles and a hidden parameter:
+``overcloud plan capabilities``, ``roles list|show``, ``parameters show``
+and ``validate`` answer from our Mistral actions; a workflow execution
+started the way a GUI would (``openstack workflow execution create``)
+gets the same answers. Nothing here writes to the plan.
+"""
+
+import json
+import os
+import time
+import uuid
+
+from tests.functional import base
+
+TEMPLATES = {
+    'overcloud.yaml': '''heat_template_version: rocky
+parameters:
+  AdminPassword: {type: string, hidden: true}
+  ControllerCount: {type: number, default: 1}
+  Mode:
+    type: string
+    default: a
+    constraints:
+      - allowed_values: [a, b]
+  Needed: {type: string, description: Must be set by the operator.}
+resources:
+  Controller:
+    type: OS::TripleO::Controller
+    properties:
+      count: {get_param: ControllerCount}
+''',
+    'controller.yaml': '''heat_template_version: rocky
+description: One controller
+parameters:
+  count: {type: number, default: 0}
+  ControllerExtraConfig: {type: json, default: {}}
+resources:
+  r: {type: OS::Heat::None}
+''',
+    'overcloud-resource-registry-puppet.yaml':
+        'resource_registry:\n  OS::TripleO::Controller: controller.yaml\n',
+    'environments/mode-a.yaml': '''# title: Mode A
+# description: |
+#   The first mode.
+parameter_defaults:
+  Mode: a
+''',
+    'environments/mode-b.yaml': 'parameter_defaults:\n  Mode: b\n',
+    'sample-env-generator/modes.yaml': '''environments:
+  - name: mode-b
+    title: Mode B
+    description: The second mode.
+    files: {}
+''',
+    'roles_data.yaml': '''- name: Controller
+  description: The controllers
+  CountDefault: 1
+  tags: [primary, controller]
+  networks: [InternalApi]
+''',
+    'roles/Controller.yaml': '''- name: Controller
+  description: The controllers
+  CountDefault: 1
+  tags: [primary, controller]
+  networks: [InternalApi]
+''',
+    'roles/Compute.yaml': '''- name: Compute
+  description: The computes
+  networks: [InternalApi]
+''',
+    'network_data.yaml': '- name: InternalApi\n  name_lower: internal_api\n',
+}
+
+
+class TestLibrary(base.PlanTest):
+
+    TEMPLATES = TEMPLATES
+    PREFIX = 'lib'
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        env = os.path.join(cls.templates, 'environments', 'mode-a.yaml')
+        base.subprocess.run(
+            ['openstack', 'overcloud', 'plan', 'amend', cls.plan, '-e',
+             os.path.join(cls.templates,
+                          'overcloud-resource-registry-puppet.yaml'),
+             '-e', env, '--no-render'],
+            check=True, env=cls.env, capture_output=True)
+
+    def setUp(self):
+        super().setUp()
+        self.before = self.snapshot(self.plan)
+
+    def tearDown(self):
+        # reads only: the plan and its record as they were
+        self.assertEqual(self.before, self.snapshot(self.plan))
+        super().tearDown()
+
+    def library(self, *args):
+        return self.openstack_json('overcloud', 'plan', *args)
+
+    # -- capabilities ------------------------------------------------
+
+    def test_capabilities(self):
+        rows = {r['file']: r for r in self.library('capabilities',
+                                                   self.plan)}
+        self.assertEqual({'environments/mode-a.yaml',
+                          'environments/mode-b.yaml',
+                          'overcloud-resource-registry-puppet.yaml'},
+                         set(rows))
+        a, b = rows['environments/mode-a.yaml'], rows[
+            'environments/mode-b.yaml']
+        self.assertEqual(('Mode A', 'The first mode.', True),
+                         (a['title'], a['description'].strip(),
+                          a['enabled']))
+        self.assertEqual(('Mode B', False), (b['title'], b['enabled']))
+        self.assertEqual(['environments/mode-b.yaml'], a['excludes'])
+        self.assertEqual(['environments/mode-a.yaml'], b['excludes'])
+        enabled = self.library('capabilities', self.plan, '--enabled')
+        self.assertEqual(
+            ['environments/mode-a.yaml',
+             'overcloud-resource-registry-puppet.yaml'],
+            sorted(r['file'] for r in enabled))
+
+    # -- roles -------------------------------------------------------
+
+    def test_roles(self):
+        rows = {r['name']: r for r in self.library('roles', 'list',
+                                                   self.plan)}
+        self.assertEqual({'Controller', 'Compute'}, set(rows))
+        self.assertEqual((True, 1, 'ControllerCount', ['InternalApi']), (
+            rows['Controller']['in_plan'], rows['Controller']['count'],
+            rows['Controller']['count_parameter'],
+            rows['Controller']['networks']))
+        self.assertEqual((False, None), (rows['Compute']['in_plan'],
+                                         rows['Compute']['count']))
+        role = self.library('roles', 'show', self.plan, 'Compute')
+        self.assertEqual(('Compute', 'The computes'),
+                         (role['name'], role['description']))
+        err = self.fail_with(r'Nosuch', 'overcloud', 'plan', 'roles', 'show',
+                             self.plan, 'Nosuch')
+        self.assertIn('Controller', err)
+
+    # -- parameters --------------------------------------------------
+
+    def test_parameters_and_their_cache(self):
+        out, err = self.openstack('overcloud', 'plan', 'parameters', 'show',
+                                  self.plan, '-f', 'json')
+        rows = {r['name']: r for r in json.loads(out)}
+        self.assertIn("Heat's validation now", err)
+        self.assertEqual(('String', 'a', 'a'), (
+            rows['Mode']['type'], rows['Mode']['default'],
+            rows['Mode']['value']))
+        self.assertEqual(['overcloud.yaml'], rows['Mode']['templates'])
+        self.assertIn('controller.yaml',
+                      rows['ControllerExtraConfig']['templates'])
+        # the generated password: hidden, nowhere in the answer
+        password = self.plan_password('AdminPassword')
+        self.assertNotIn(password, out + err)
+        self.assertNotEqual(password, rows['AdminPassword']['value'])
+        # asked again, unchanged: from the cache
+        again, err = self.openstack('overcloud', 'plan', 'parameters',
+                                    'show', self.plan, '-f', 'json')
+        self.assertIn('kept from before', err)
+        self.assertEqual(json.loads(out), json.loads(again))
+
+    def plan_password(self, name):
+        import yaml
+        return yaml.safe_load(self.swift.get(
+            self.plan, 'plan-environment.yaml'))['passwords'][name]
+
+    # -- validate ----------------------------------------------------
+
+    def test_validate_lists_every_problem(self):
+        out, err = self.openstack('overcloud', 'plan', 'validate', self.plan,
+                                  '-f', 'json', fail=True)
+        problems = json.loads(out)
+        self.assertIn({'kind': 'parameter', 'what': 'Needed',
+                       'problem': 'required, and neither the plan nor its '
+                                  'templates give it a value'}, problems)
+        self.assertIn('is not valid', err)
+
+    # -- the same through Mistral's API ------------------------------
+
+    def execution(self, name, **fields):
+        """A workflow execution of ours, as a GUI starts it: its output."""
+        from tripleoplanclient.mistral import protocol
+        request = protocol.request(name, container=self.plan, **fields)
+        out, _ = self.openstack(
+            'workflow', 'execution', 'create', protocol.workflow(name),
+            json.dumps({'request': request}), '-f', 'json')
+        execution = json.loads(out)['ID']
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            out, _ = self.openstack('workflow', 'execution', 'show',
+                                    execution, '-f', 'json')
+            state = json.loads(out)['State']
+            if state not in ('IDLE', 'RUNNING', 'PAUSED'):
+                break
+            time.sleep(0.5)
+        self.assertEqual('SUCCESS', state)
+        out, _ = self.openstack('workflow', 'execution', 'output', 'show',
+                                execution)
+        return json.loads(out)[name]
+
+    def test_a_workflow_execution_answers_like_the_cli(self):
+        cli = {r['file']: r['enabled'] for r in
+               self.library('capabilities', self.plan)}
+        gui = self.execution('capabilities')
+        self.assertEqual(cli, {
+            e['file']: e['enabled'] for t in gui['topics']
+            for g in t['groups'] for e in g['environments']})
+        cli = self.library('roles', 'list', self.plan)
+        gui = self.execution('roles')['roles']
+        self.assertEqual([(r['name'], r['count']) for r in cli],
+                         [(r['name'], r['count']) for r in gui])
+        cli = {r['name']: r['value'] for r in self.library(
+            'parameters', 'show', self.plan)}
+        gui = self.execution('parameters')['parameters']
+        self.assertEqual(cli, {r['name']: r['value'] for r in gui})
+
+    # -- bad input ---------------------------------------------------
+
+    def test_an_unknown_plan_is_a_clear_error(self):
+        plan = 'nosuch-%s' % uuid.uuid4().hex[:8]
+        for args in (('capabilities', plan), ('roles', 'list', plan),
+                     ('parameters', 'show', plan), ('validate', plan)):
+            self.fail_with(r'Plan %s does not exist' % plan, 'overcloud',
+                           'plan', *args)

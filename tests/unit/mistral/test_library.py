@@ -1,0 +1,201 @@
+"""The library's reads inside Mistral: a plan made by the real create
+command in a stateful fake Swift, Heat's validation over requests-mock.
+"""
+
+import json
+import re
+
+from tests.unit import fakes
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import library
+from tripleoplanclient.mistral import objects
+from tripleoplanclient.mistral import protocol
+from tripleoplanclient.osc import plan as plan_cmd
+
+HEAT = fakes.HEAT
+TEMPLATE = '''heat_template_version: rocky
+parameters:
+  AdminPassword: {type: string, hidden: true}
+  Needed: {type: string}
+  Mode: {type: string, default: a}
+resources:
+  Controller: {type: OS::TripleO::Controller}
+'''
+CONTROLLER = '''heat_template_version: rocky
+parameters:
+  Extra: {type: json, default: {}}
+resources: {}
+'''
+
+
+def validation(base, mode='b'):
+    """Heat's answer to the plan's validation with nested stacks."""
+    return {
+        'Description': '',
+        'Parameters': {
+            'AdminPassword': {'Type': 'String', 'NoEcho': 'true',
+                              'Description': '', 'Label': 'AdminPassword',
+                              'Value': 'secret-password'},
+            'Needed': {'Type': 'String', 'NoEcho': 'false',
+                       'Description': 'set me', 'Label': 'Needed'},
+            'Mode': {'Type': 'String', 'NoEcho': 'false', 'Default': mode,
+                     'Description': '', 'Label': 'Mode'}},
+        'NestedParameters': {'Controller': {
+            'Type': 'OS::TripleO::Controller', 'Description': '',
+            'Parameters': {'Extra': {'Type': 'Json', 'NoEcho': 'false',
+                                     'Description': 'more', 'Default': {},
+                                     'Label': 'Extra'}}}},
+        'Environment': {
+            'parameter_defaults': {'AdminPassword': 'secret-password',
+                                   'Mode': mode, 'Unused': 1},
+            'resource_registry': {
+                'OS::TripleO::Controller': base + 'controller.yaml'}}}
+
+
+class LibraryTest(fakes.PlanTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.templates = self.dir + '/t'
+        for name, text in {
+                'overcloud.yaml': TEMPLATE,
+                'controller.yaml': CONTROLLER,
+                'registry.yaml': 'resource_registry:\n  '
+                                 'OS::TripleO::Controller: controller.yaml\n',
+                'environments/mode-b.yaml': '# title: Mode B\n'
+                                            'parameter_defaults: {Mode: b}\n',
+                'environments/mode-c.yaml': 'parameter_defaults: {Mode: c}\n',
+                'sample-env-generator/modes.yaml': 'environments: []\n',
+                'roles_data.yaml': '- name: Controller\n  CountDefault: 1\n',
+                'roles/Compute.yaml': '- name: Compute\n'}.items():
+            self.write('t/' + name, text)
+        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.templates,
+                 '-e', self.templates + '/registry.yaml', '-e',
+                 self.templates + '/environments/mode-b.yaml', '--no-render')
+        self.base = fakes.SWIFT + '/p/'
+        self.validations = library.Validations()
+        self.validate = self.m.post(HEAT + '/validate', headers=fakes.JSON,
+                                    json=validation(self.base))
+
+    def plan(self):
+        return library.Plan(self.store, {'container': 'p'},
+                            objects.ContentCache())
+
+    def req(self, name, **fields):
+        return protocol.read(name, protocol.request(
+            name, container='p', swift_url=fakes.SWIFT, heat_url=HEAT,
+            **fields))
+
+    def test_capabilities_say_what_the_record_enabled(self):
+        caps = library.capabilities(self.plan())
+        envs = {e['file']: e for t in caps['topics'] for g in t['groups']
+                for e in g['environments']}
+        self.assertTrue(envs['environments/mode-b.yaml']['enabled'])
+        self.assertFalse(envs['environments/mode-c.yaml']['enabled'])
+        self.assertEqual(['environments/mode-c.yaml'], [
+            e['file'] for e in envs['environments/mode-b.yaml']['excludes']])
+
+    def test_roles_count_from_the_plans_values(self):
+        self.write('count.yaml', 'parameter_defaults: {ControllerCount: 3}\n')
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e', self.dir + '/count.yaml',
+                 '--no-render')
+        rows = {r['name']: r for r in library.roles(self.plan())['roles']}
+        self.assertEqual((3, 'parameter'), (rows['Controller']['count'],
+                                            rows['Controller']['count_from']))
+        self.assertIsNone(rows['Compute']['count'])
+        self.assertEqual('Compute', library.roles(
+            self.plan(), 'Compute')['role']['name'])
+
+    def test_parameters_masked_and_kept_by_digest(self):
+        req = self.req('parameters')
+        first = library.parameters(self.plan(), fakes.heat_client(), req,
+                                   validations=self.validations)
+        rows = {r['name']: r for r in first['parameters']}
+        self.assertEqual('b', rows['Mode']['value'])
+        self.assertEqual(['controller.yaml'], rows['Extra']['templates'])
+        self.assertNotIn('secret-password', json.dumps(first))
+        self.assertFalse(first['cached'])
+        # Heat got the plan's environments in the recorded order
+        body = self.validate.last_request.json()
+        self.assertEqual(['true'], self.validate.last_request.qs[
+            'show_nested'])
+        self.assertEqual([self.base + p for p in (
+            'plan-environment.yaml', 'registry.yaml',
+            'environments/mode-b.yaml')], body['environment_files'])
+        again = library.parameters(self.plan(), fakes.heat_client(), req,
+                                   validations=self.validations)
+        self.assertTrue(again['cached'])
+        self.assertEqual(first['parameters'], again['parameters'])
+        self.assertEqual(1, self.validate.call_count)
+        # a change to the plan: a new digest, Heat asked again
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e',
+                 self.templates + '/environments/mode-c.yaml', '--no-render')
+        third = library.parameters(self.plan(), fakes.heat_client(), req,
+                                   validations=self.validations)
+        self.assertFalse(third['cached'])
+        self.assertNotEqual(first['digest'], third['digest'])
+        self.assertEqual(2, self.validate.call_count)
+
+    def test_another_container_never_shares_a_validation(self):
+        plan = self.plan()
+        library.validation(plan, fakes.heat_client(), self.req('parameters'),
+                           validations=self.validations)
+        other = self.req('parameters')
+        other['swift_url'] = 'http://other.test/v1/AUTH_x'
+        self.m.post(HEAT + '/validate', headers=fakes.JSON,
+                    json=validation(other['swift_url'] + '/p/'))
+        _, cached = library.validation(plan, fakes.heat_client(), other,
+                                       validations=self.validations)
+        self.assertFalse(cached)
+
+    def test_validate_lists_every_problem(self):
+        # mode-c after mode-b: a capability conflict
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e',
+                 self.templates + '/environments/mode-c.yaml', '--no-render')
+        result = library.validate(self.plan(), fakes.heat_client(),
+                                  self.req('validate'),
+                                  validations=self.validations)
+        kinds = {p['kind']: p for p in result['problems']}
+        self.assertFalse(result['valid'])
+        self.assertIn('capabilities', kinds)
+        self.assertIn('environments/mode-c.yaml',
+                      kinds['capabilities']['problem'])
+        self.assertEqual('Needed', kinds['parameter']['what'])
+
+    def test_a_missing_reference_is_named_before_heat_is_asked(self):
+        self.write('broken.yaml', 'resource_registry:\n'
+                                  '  OS::X: gone.yaml\n')
+        self.write('gone.yaml', 'heat_template_version: rocky\n')
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e', self.dir + '/broken.yaml',
+                 '--no-render')
+        self.swift.objects.pop(next(
+            n for n in self.swift.objects if n.endswith('/gone.yaml')),
+            None)
+        result = library.validate(self.plan(), fakes.heat_client(),
+                                  self.req('validate'),
+                                  validations=self.validations)
+        self.assertEqual(['environment'],
+                         [p['kind'] for p in result['problems']])
+        self.assertEqual(0, self.validate.call_count)
+
+    def test_heats_refusal_is_a_problem_and_an_error(self):
+        self.m.post(HEAT + '/validate', status_code=400, headers=fakes.JSON,
+                    json={'error': {'message': 'Bad template'}})
+        result = library.validate(self.plan(), fakes.heat_client(),
+                                  self.req('validate'),
+                                  validations=self.validations)
+        self.assertEqual([('heat', 'Bad template')], [
+            (p['kind'], p['problem']) for p in result['problems']])
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Heat refused the templates of plan p: '
+                                    'Bad template'):
+            library.parameters(self.plan(), fakes.heat_client(),
+                               self.req('parameters'),
+                               validations=self.validations)
+
+    def test_an_unknown_plan(self):
+        self.m.get(re.compile(re.escape(fakes.SWIFT + '/nosuch')),
+                   status_code=404)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Plan nosuch does not exist'):
+            library.Plan(self.store, {'container': 'nosuch'})

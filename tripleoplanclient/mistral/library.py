@@ -1,0 +1,238 @@
+"""The deployment library's reads (bodies of the capabilities, roles,
+parameters and validate actions): what any client of our Mistral actions
+gets -- the CLI, a GUI, a script -- worked out here from the plan in Swift
+as its newest step recorded it and from Heat's own validation. Nothing is
+written anywhere.
+
+Heat's template validation of a THT plan with its nested stacks takes
+seconds to a minute; its result is kept for the executor's life, keyed by
+the plan's content digest (every object the step recorded, the
+environment list and the plan environment input), so a plan asked again
+unchanged is answered from memory after one listing of its record and one
+of its objects. Swift still checks the caller's right to read the plan on
+each of those listings.
+"""
+
+import collections
+import hashlib
+import json
+import threading
+import time
+
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import deploy
+from tripleoplanclient.plan import capabilities as capabilities_mod
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import parameters as parameters_mod
+from tripleoplanclient.plan import roles as roles_mod
+
+# validations kept (each a THT schema of a few hundred KB)
+VALIDATIONS_KEPT = 16
+
+
+class Plan(object):
+    """A plan as its newest step recorded it: ``state`` (the record's
+    environments, inputs...), ``objects`` (read through the content
+    cache) and ``digest`` (of everything a validation depends on)."""
+
+    def __init__(self, store, req, cache=None):
+        self.name = req['container']
+        self.state = store.head(self.name).state
+        self.objects = deploy.open_plan(
+            store, dict(req, tree=self.state.get('tree')), cache)
+        self.environments = list(self.state['environments'])
+        self.plan_environment = self.state['inputs'].get('plan_environment')
+        listing = self.objects.listing
+        text = json.dumps([sorted(
+            (path, entry['hash']) for path, entry in listing.items()
+            if not path.startswith(layout.RECORD_DIR)),
+            self.environments, self.plan_environment])
+        self.digest = hashlib.sha256(text.encode('utf-8')).hexdigest()
+
+    @property
+    def paths(self):
+        return set(self.objects.listing)
+
+    def read(self, path):
+        return self.objects.read(path)
+
+    def merged_defaults(self):
+        """The plan's parameter values as Heat would merge them at the top
+        level of ``parameter_defaults``: generated passwords < the plan
+        environment < each environment file in order (no Heat needed;
+        merge strategies aside, enough for counts and plain values)."""
+        values = deploy.parameter_defaults(self.objects,
+                                           self.plan_environment)
+        for path in self.environments:
+            if path not in self.objects:
+                continue
+            env = content.load_yaml(self.read(path), '%s of plan %s' % (
+                path, self.name), quote=False) or {}
+            if isinstance(env, dict):
+                for key in ('parameter_defaults', 'parameters'):
+                    if isinstance(env.get(key), dict):
+                        values.update(env[key])
+        return values
+
+
+# -- capabilities ------------------------------------------------------
+
+def capabilities(plan):
+    return capabilities_mod.build(plan.paths, plan.read, plan.environments)
+
+
+# -- roles -------------------------------------------------------------
+
+def roles(plan, name=None):
+    """The roles of the plan's roles data (counts from the plan's values)
+    and those its templates offer; one role in detail with ``name``."""
+    roles_path, networks_path, offered = roles_mod.paths(
+        plan.paths, plan.state['inputs'])
+
+    def data(path):
+        return (path, plan.read(path) if path in plan.objects else None)
+
+    args = (data(roles_path), {p: plan.read(p) for p in offered})
+    kwargs = dict(parameters=plan.merged_defaults(),
+                  network_data=data(networks_path), plan=plan.name)
+    if name:
+        return {'role': roles_mod.show(*args + (name,), **kwargs)}
+    return {'roles': roles_mod.listing(*args, **kwargs)}
+
+
+# -- parameters (Heat's validation) ------------------------------------
+
+class Validations(object):
+    """Heat's validation of a plan, per content digest (an LRU): the
+    parameters' schema and the values the plan gives them. Scoped by the
+    plan's container URL, so that no project reads another's."""
+
+    def __init__(self, kept=VALIDATIONS_KEPT):
+        self._kept = kept
+        self._entries = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key, value):
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._kept:
+                self._entries.popitem(last=False)
+
+
+VALIDATIONS = Validations()
+
+
+def validation(plan, heat, req, validations=VALIDATIONS):
+    """``(entry, cached)``: Heat's validation of ``plan`` with its nested
+    stacks, reduced to ``{'schema', 'values', 'seconds'}`` (``schema`` of
+    ``plan.parameters.schema``; ``values`` the merged parameters Heat
+    reports, of the declared names only), or ``{'error': Heat's
+    message}`` when Heat refuses the plan."""
+    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), plan.name)
+    key = (base_url, plan.digest)
+    found = validations.get(key)
+    if found is not None:
+        return found, True
+    started = time.monotonic()
+    fields, _ = deploy.prepare(plan.objects, dict(
+        req, environments=plan.environments,
+        plan_environment=plan.plan_environment))
+    from heatclient import exc as heat_exc
+    try:
+        result = heat.stacks.validate(
+            template=fields['template'], files=fields['files'],
+            environment_files=fields['environment_files'], show_nested=True)
+    except heat_exc.HTTPException as exc:
+        entry = {'error': deploy.heat_message(exc)}
+    except Exception as exc:
+        if exceptions.unreachable(exc):
+            raise exceptions.CommandError('Heat is unreachable at %s (%s).'
+                                          % (req['heat_url'],
+                                             type(exc).__name__))
+        raise
+    else:
+        if 'Error' in (result or {}):
+            entry = {'error': str(result['Error'])}
+        else:
+            schema = parameters_mod.schema(result, fields, base_url)
+            env = result.get('Environment') or {}
+            values = dict(env.get('parameter_defaults') or {})
+            values.update(env.get('parameters') or {})
+            entry = {'schema': schema,
+                     'values': {k: v for k, v in values.items()
+                                if k in schema['parameters']}}
+    entry['seconds'] = round(time.monotonic() - started, 3)
+    validations.put(key, entry)
+    return entry, False
+
+
+def _validated(plan, heat, req, validations):
+    entry, cached = validation(plan, heat, req, validations)
+    if 'error' in entry:
+        raise exceptions.CommandError(
+            'Heat refused the templates of plan %s: %s' % (
+                plan.name, entry['error']))
+    return entry, cached
+
+
+def parameters(plan, heat, req, validations=VALIDATIONS):
+    entry, cached = _validated(plan, heat, req, validations)
+    rows = parameters_mod.rows(entry['schema'], entry['values'],
+                               role=req['role'], show_all=req['all'])
+    return {'parameters': rows, 'digest': plan.digest, 'cached': cached,
+            'heat_seconds': entry['seconds']}
+
+
+# -- validate ----------------------------------------------------------
+
+def required(entry):
+    """The root template's parameters without default that the plan
+    gives no value (nested ones get theirs from their parents)."""
+    values = entry['values']
+    return sorted(
+        name for name, p in entry['schema']['parameters'].items()
+        if p.get('top') and 'default' not in p and values.get(name) is None)
+
+
+def validate(plan, heat, req, validations=VALIDATIONS):
+    """Every problem the plan has before a deploy, each a dict
+    ``{'kind', 'what', 'problem'}``: environments missing from the plan
+    or referencing files it lacks, Heat's refusal, required parameters
+    without a value, broken capability constraints."""
+    problems = []
+
+    def problem(kind, what, text):
+        problems.append({'kind': kind, 'what': what, 'problem': text})
+
+    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), plan.name)
+    for path, text in deploy.environment_problems(
+            plan.objects, base_url, plan.environments):
+        problem('environment', path, text)
+    if not problems:
+        try:
+            entry, _ = validation(plan, heat, req, validations)
+        except exceptions.CommandError as exc:   # the template's references
+            entry = {'error': str(exc)}
+        if 'error' in entry:
+            problem('heat', layout.TEMPLATE, entry['error'])
+        else:
+            for name in required(entry):
+                problem('parameter', name, 'required, and neither the plan '
+                        'nor its templates give it a value')
+    caps = capabilities_mod.build(plan.paths, plan.read, plan.environments)
+    if caps.get('topics'):
+        try:
+            capabilities_mod.check(caps, plan.environments)
+        except exceptions.CommandError as exc:
+            problem('capabilities', 'environments', str(exc))
+    return {'valid': not problems, 'problems': problems,
+            'digest': plan.digest}
