@@ -151,7 +151,6 @@ class TestLibrary(base.PlanTest):
         out, err = self.openstack('overcloud', 'plan', 'parameters', 'show',
                                   self.plan, '-f', 'json')
         rows = {r['name']: r for r in json.loads(out)}
-        self.assertIn("Heat's validation now", err)
         self.assertEqual(('String', 'a', 'a'), (
             rows['Mode']['type'], rows['Mode']['default'],
             rows['Mode']['value']))
@@ -162,11 +161,17 @@ class TestLibrary(base.PlanTest):
         password = self.plan_password('AdminPassword')
         self.assertNotIn(password, out + err)
         self.assertNotEqual(password, rows['AdminPassword']['value'])
-        # asked again, unchanged: from the cache
+        # asked again, unchanged: from the cache, Heat not asked
+        validations = self.heat_validations()
         again, err = self.openstack('overcloud', 'plan', 'parameters',
                                     'show', self.plan, '-f', 'json')
         self.assertIn('kept from before', err)
         self.assertEqual(json.loads(out), json.loads(again))
+        self.assertEqual(validations, self.heat_validations())
+
+    def heat_validations(self):
+        with open(self.env['LOOPBACK_HEAT_ACCESS_LOG']) as f:
+            return sum(1 for line in f if '/validate' in line)
 
     def plan_password(self, name):
         import yaml
@@ -231,3 +236,44 @@ class TestLibrary(base.PlanTest):
                      ('parameters', 'show', plan), ('validate', plan)):
             self.fail_with(r'Plan %s does not exist' % plan, 'overcloud',
                            'plan', *args)
+
+
+class TestDeployValidates(base.PlanTest):
+    """``overcloud deploy`` checks what ``plan validate`` checks first."""
+
+    TEMPLATES = TEMPLATES
+    PREFIX = 'libdep'
+
+    @classmethod
+    def tearDownClass(cls):
+        base.subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
+                             cls.plan], env=cls.env, capture_output=True)
+        super().tearDownClass()
+
+    def test_a_deploy_is_refused_until_the_plan_is_valid(self):
+        registry = os.path.join(self.templates,
+                                'overcloud-resource-registry-puppet.yaml')
+        err = self.fail_with(
+            r'not ready to deploy \(1 problems\): parameter Needed: '
+            r'required.*--no-validate', 'overcloud', 'deploy', '--stack',
+            self.plan, '-e', registry, '-y')
+        status, _ = base.http('GET', '%s/stacks/%s' % (
+            self.env['LOOPBACK_HEAT_URL'], self.plan))
+        self.assertEqual(404, status, 'Heat was asked to create the stack')
+        self.assertIn('FAILED', err)
+        needed = self.write('needed.yaml',
+                            'parameter_defaults:\n  Needed: here\n')
+        # two mutually exclusive environments: refused, each named
+        both = [os.path.join(self.templates, 'environments', name)
+                for name in ('mode-a.yaml', 'mode-b.yaml')]
+        err = self.fail_with(
+            r'not ready to deploy.*capabilities', 'overcloud', 'deploy',
+            '--stack', self.plan, '-e', needed, '-e', both[0], '-e',
+            both[1], '-y')
+        self.assertIn('environments/mode-b.yaml', err)
+        # without the checks Heat is asked, and creates the stack
+        result = self.openstack_json(
+            'overcloud', 'deploy', '--stack', self.plan, '--no-validate',
+            '-y')
+        self.assertEqual(('CREATE', 'SUCCESS'),
+                         (result['operation'], result['status']))

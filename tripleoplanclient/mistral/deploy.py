@@ -147,7 +147,7 @@ def environment_problems(objects, base_url, environments):
     return problems
 
 
-def merged(heat, heat_url, fields, operation):
+def merged(heat, heat_url, fields, operation, check=None):
     """The create/update fields, with the passwords in no file.
 
     Heat ignores a request's environment once ``environment_files`` are
@@ -158,11 +158,15 @@ def merged(heat, heat_url, fields, operation):
     environment as its own: there a hidden parameter (every generated
     password) is masked. The files map keeps every file but the
     passwords' one. ``operation`` (create, update): what Heat refuses when
-    the validation fails.
+    the validation fails. ``check``: called with Heat's validation, its
+    nested stacks' parameters included (``library.refuse_to_deploy``).
     """
     result = heat_call(heat_url, operation, heat.stacks.validate,
                        template=fields['template'], files=fields['files'],
-                       environment_files=fields['environment_files'])
+                       environment_files=fields['environment_files'],
+                       show_nested=check is not None)
+    if check is not None and isinstance(result, dict):
+        check(result)
     environment = (result or {}).get('Environment')
     if not isinstance(environment, dict):
         raise exceptions.CommandError(
@@ -248,12 +252,18 @@ def open_plan(store, req, cache=None):
     return plan_objects.PlanObjects(store, plan, listing, cache)
 
 
+def container_url(req):
+    """The URL of the request's plan container with a trailing slash:
+    the base of every file URL Heat is given (``assemble``)."""
+    return '%s/%s/' % (req['swift_url'].rstrip('/'),
+                       parse.quote(req['container']))
+
+
 def prepare(objects, req):
     """``(fields, summary)``: what Heat gets for the request's
     environments (``assemble``), and the summary's counts and
     fingerprint."""
-    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'),
-                           parse.quote(req['container']))
+    base_url = container_url(req)
     fields = assemble(objects, base_url, req['environments'],
                       req['plan_environment'])
     summary = {'fingerprint': fingerprint(fields), 'swift_gets': objects.gets,
@@ -283,6 +293,30 @@ def current_stack(heat, req, summary):
     return stack, False
 
 
+def _prepared(objects, req):
+    """``prepare``; when it fails on an environment and the request
+    validates, every environment's problem in one error."""
+    try:
+        return prepare(objects, req)
+    except exceptions.CommandError:
+        if req['validate']:
+            found = environment_problems(objects, container_url(req),
+                                         req['environments'])
+            if len(found) > 1:
+                raise exceptions.CommandError(
+                    'Plan %s is not ready to deploy: %s' % (
+                        objects.plan, ' '.join(m for _, m in found)))
+        raise
+
+
+def _check(objects, req, fields):
+    from tripleoplanclient.mistral import library
+
+    def check(result):
+        library.refuse_to_deploy(objects, req, fields, result)
+    return check
+
+
 def deploy(store, heat, req, cache=None):
     """Create or update stack ``container`` from the plan; a summary.
 
@@ -293,12 +327,14 @@ def deploy(store, heat, req, cache=None):
     called (operation NONE). ``cache``: as for ``render.render_plan``.
     """
     plan, heat_url = req['container'], req['heat_url']
-    fields, summary = prepare(open_plan(store, req, cache), req)
+    objects = open_plan(store, req, cache)
+    fields, summary = _prepared(objects, req)
     stack, unchanged = current_stack(heat, req, summary)
     if unchanged:
         return summary
+    check = _check(objects, req, fields) if req['validate'] else None
     common = dict(merged(heat, heat_url, fields,
-                         'create' if stack is None else 'update'),
+                         'create' if stack is None else 'update', check),
                   timeout_mins=int(req['timeout']), disable_rollback=True)
     if stack is None:
         result = heat_call(heat_url, 'create', heat.stacks.create,

@@ -137,7 +137,7 @@ def validation(plan, heat, req, validations=VALIDATIONS):
     ``plan.parameters.schema``; ``values`` the merged parameters Heat
     reports, of the declared names only), or ``{'error': Heat's
     message}`` when Heat refuses the plan."""
-    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), plan.name)
+    base_url = deploy.container_url(req)
     key = (base_url, plan.digest)
     found = validations.get(key)
     if found is not None:
@@ -164,9 +164,7 @@ def validation(plan, heat, req, validations=VALIDATIONS):
             entry = {'error': str(result['Error'])}
         else:
             schema = parameters_mod.schema(result, fields, base_url)
-            env = result.get('Environment') or {}
-            values = dict(env.get('parameter_defaults') or {})
-            values.update(env.get('parameters') or {})
+            values = _merged_values(result)
             entry = {'schema': schema,
                      'values': {k: v for k, v in values.items()
                                 if k in schema['parameters']}}
@@ -194,13 +192,36 @@ def parameters(plan, heat, req, validations=VALIDATIONS):
 
 # -- validate ----------------------------------------------------------
 
-def required(entry):
+def required(schema, values):
     """The root template's parameters without default that the plan
     gives no value (nested ones get theirs from their parents)."""
-    values = entry['values']
     return sorted(
-        name for name, p in entry['schema']['parameters'].items()
+        name for name, p in schema['parameters'].items()
         if p.get('top') and 'default' not in p and values.get(name) is None)
+
+
+def _required_problems(schema, values):
+    return [('parameter', name, 'required, and neither the plan nor its '
+                                'templates give it a value')
+            for name in required(schema, values)]
+
+
+def _capability_problems(paths, read, environments):
+    caps = capabilities_mod.build(paths, read, environments)
+    if not caps.get('topics'):
+        return []
+    try:
+        capabilities_mod.check(caps, environments)
+    except exceptions.CommandError as exc:
+        return [('capabilities', 'environments', str(exc))]
+    return []
+
+
+def _merged_values(result):
+    env = result.get('Environment') or {}
+    values = dict(env.get('parameter_defaults') or {})
+    values.update(env.get('parameters') or {})
+    return values
 
 
 def validate(plan, heat, req, validations=VALIDATIONS):
@@ -208,31 +229,39 @@ def validate(plan, heat, req, validations=VALIDATIONS):
     ``{'kind', 'what', 'problem'}``: environments missing from the plan
     or referencing files it lacks, Heat's refusal, required parameters
     without a value, broken capability constraints."""
-    problems = []
-
-    def problem(kind, what, text):
-        problems.append({'kind': kind, 'what': what, 'problem': text})
-
-    base_url = '%s/%s/' % (req['swift_url'].rstrip('/'), plan.name)
-    for path, text in deploy.environment_problems(
-            plan.objects, base_url, plan.environments):
-        problem('environment', path, text)
-    if not problems:
+    base_url = deploy.container_url(req)
+    found = [('environment', path, text) for path, text in
+             deploy.environment_problems(plan.objects, base_url,
+                                         plan.environments)]
+    if not found:
         try:
             entry, _ = validation(plan, heat, req, validations)
         except exceptions.CommandError as exc:   # the template's references
             entry = {'error': str(exc)}
         if 'error' in entry:
-            problem('heat', layout.TEMPLATE, entry['error'])
+            found.append(('heat', layout.TEMPLATE, entry['error']))
         else:
-            for name in required(entry):
-                problem('parameter', name, 'required, and neither the plan '
-                        'nor its templates give it a value')
-    caps = capabilities_mod.build(plan.paths, plan.read, plan.environments)
-    if caps.get('topics'):
-        try:
-            capabilities_mod.check(caps, plan.environments)
-        except exceptions.CommandError as exc:
-            problem('capabilities', 'environments', str(exc))
+            found += _required_problems(entry['schema'], entry['values'])
+    found += _capability_problems(plan.paths, plan.read, plan.environments)
+    problems = [{'kind': k, 'what': w, 'problem': p} for k, w, p in found]
     return {'valid': not problems, 'problems': problems,
             'digest': plan.digest}
+
+
+def refuse_to_deploy(objects, req, fields, result):
+    """The deploy action's check (unless the client said --no-validate),
+    on Heat's validation ``result`` of what it is about to send: the same
+    required parameters and capability constraints as ``validate``, all
+    of them in one CommandError."""
+    base_url = deploy.container_url(req)
+    schema = parameters_mod.schema(result, fields, base_url)
+    found = _required_problems(schema, _merged_values(result))
+    found += _capability_problems(set(objects.listing), objects.read,
+                                  req['environments'])
+    if found:
+        raise exceptions.CommandError(
+            'Plan %s is not ready to deploy (%d problems): %s. Fix them '
+            '("openstack overcloud plan validate %s" lists them), or run '
+            'the command with --no-validate to skip these checks.' % (
+                objects.plan, len(found), '; '.join(
+                    '%s %s: %s' % f for f in found), objects.plan))

@@ -45,7 +45,8 @@ WORKFLOWS = {
          'timeout': 240,            # minutes, Heat's stack timeout
          'unchanged': None,         # the last deploy: skip Heat if same
          'step': None,              # the recorded step: its outcome here
-         'tree': None}),            # the step's tree: what Heat gets
+         'tree': None,              # the step's tree: what Heat gets
+         'validate': True}),        # library.refuse_to_deploy first
     # The deployment library: the same answers for every client. The CLI
     # runs these actions on their own (``ACTIONS``' way: one synchronous
     # request, nothing saved); a GUI may start the workflows.
@@ -129,7 +130,7 @@ def _entry(name):
     return WORKFLOWS[name] if name in WORKFLOWS else ACTIONS[name]
 
 
-def request(name, **fields):
+def request(name, /, **fields):
     """The request the client sends to workflow (or action) ``name``."""
     _, _, spec = _entry(name)
     unknown = sorted(set(fields) - set(spec))

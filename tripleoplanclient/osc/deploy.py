@@ -50,6 +50,12 @@ class StackCommand(base.Command, command.ShowOne):
                                'the step is recorded IN_PROGRESS.')
         parser.add_argument('--dry-run', action='store_true',
                             help='Show what would change; change nothing.')
+        parser.add_argument(
+            '--no-validate', dest='validate', action='store_false',
+            help='Do not check the plan before Heat is asked (the checks '
+                 'of "overcloud plan validate": required parameters without '
+                 'value, mutually exclusive or missing required '
+                 'environments); Heat still validates the templates.')
         base.add_yes_option(parser)
         parser.set_defaults(no_render=False)
         return parser
@@ -90,7 +96,8 @@ class StackCommand(base.Command, command.ShowOne):
             with_templates=bool(templates), listed=listed, history=history)
         options = operations.Options(
             timeout=parsed_args.timeout, wait=parsed_args.wait,
-            force=getattr(parsed_args, 'force', False))
+            force=getattr(parsed_args, 'force', False),
+            validate=parsed_args.validate)
         if parsed_args.dry_run:
             return self.dry_run(plan, services, options, prepared)
         if self.action == 'deploy':

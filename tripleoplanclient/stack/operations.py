@@ -64,10 +64,12 @@ class Services(object):
 
 
 class Options(object):
-    def __init__(self, timeout=240, wait=True, force=False):
+    def __init__(self, timeout=240, wait=True, force=False, validate=True):
         self.timeout = timeout          # minutes, for Heat and for waiting
         self.wait = wait
         self.force = force
+        # the deploy action's checks before Heat is asked (plan validate)
+        self.validate = validate
 
 
 def _stack(services, plan):
@@ -420,7 +422,8 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
         swift_url=services.swift_url, heat_url=services.heat_url,
         plan_environment=step['state']['inputs'].get('plan_environment'),
         timeout=int(max(1, round(options.timeout))), unchanged=unchanged,
-        step=step['id'], tree=step['state'].get('tree'))
+        step=step['id'], tree=step['state'].get('tree'),
+        validate=options.validate)
     from tripleoplanclient import workflows
 
     try:

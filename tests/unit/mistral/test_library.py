@@ -7,6 +7,7 @@ import re
 
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import protocol
@@ -199,3 +200,26 @@ class LibraryTest(fakes.PlanTestCase):
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan nosuch does not exist'):
             library.Plan(self.store, {'container': 'nosuch'})
+
+    def test_the_deploy_refuses_what_validate_finds_unless_told_not_to(self):
+        fakes.stack_is(self.m, None)
+        create = self.m.post(HEAT + '/stacks', status_code=201,
+                             headers=fakes.JSON, json={'stack': {'id': 's'}})
+        plan = self.plan()
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=plan.environments,
+            swift_url=fakes.SWIFT, heat_url=HEAT,
+            tree=plan.state['tree']))
+        with self.assertRaisesRegex(
+                exceptions.CommandError,
+                r'Plan p is not ready to deploy \(1 problems\): parameter '
+                r'Needed: required.*--no-validate'):
+            deploy.deploy(self.store, fakes.heat_client(), req)
+        self.assertEqual(0, create.call_count)
+        self.assertEqual(['true'], self.validate.last_request.qs[
+            'show_nested'])
+        req['validate'] = False
+        self.assertEqual('CREATE', deploy.deploy(
+            self.store, fakes.heat_client(), req)['operation'])
+        self.assertEqual(1, create.call_count)
+        self.assertNotIn('show_nested', self.validate.last_request.qs)
