@@ -83,9 +83,6 @@ WORKFLOWS = {
          'heat_url': None}),
 }
 
-# The deployment library's operations (workflows above) that read only.
-READS = ('capabilities', 'roles', 'parameters', 'validate')
-
 # action run on its own (no workflow, nothing saved in Mistral) ->
 # (action, description, {request field: default})
 ACTIONS = {
