@@ -16,17 +16,12 @@ import yaml
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import heat_environment
 from tripleoplanclient.plan import layout
 
 # Version-control and build leftovers are not part of a templates tree.
 _SKIP_DIRS = frozenset(['.git', '.tox', '.stestr', '.eggs', '__pycache__'])
 _SKIP_SUFFIXES = ('.pyc', '.pyo', '.egg-info')
-_URL = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*://')
-# resource_registry keys whose values are not template references.
-_REGISTRY_SKIP = frozenset(['base_url', 'hooks', 'restricted_actions'])
-_ENV_KEYS = frozenset(['resource_registry', 'parameter_defaults', 'parameters',
-                       'parameter_merge_strategies', 'event_sinks',
-                       'encrypted_param_names'])
 
 
 def _read(path, what):
@@ -60,8 +55,8 @@ def _walk(node, visit, seen=None):
         for key, value in node.items():
             if isinstance(value, str) and (
                     key == 'get_file' or (
-                        key == 'type'
-                        and value.endswith(('.yaml', '.template')))):
+                        key == 'type' and value.endswith(
+                            heat_environment.TEMPLATE_SUFFIXES))):
                 new = visit('file' if key == 'get_file' else 'template',
                             value)
                 if new is not None:
@@ -80,18 +75,12 @@ def _walk_registry(registry, visit, seen=None):
     as in _walk.
     """
     seen = set() if seen is None else seen
-    if not isinstance(registry, dict) or id(registry) in seen:
-        return
-    seen.add(id(registry))
-    for key, value in registry.items():
-        if key in _REGISTRY_SKIP:
-            continue
-        if isinstance(value, dict):
-            _walk_registry(value, visit, seen)
-        elif isinstance(value, str) and '::' not in value:
+    for mapping, key, _ in heat_environment.registry_entries(registry, seen):
+        value = mapping[key]
+        if isinstance(value, str) and '::' not in value:
             new = visit('template', value)
             if new is not None:
-                registry[key] = new
+                mapping[key] = new
 
 
 def _rewrite_text(text, old_new, expected):
@@ -297,12 +286,12 @@ class PlanFiles(object):
                 'Environment file %s must hold a YAML mapping (with '
                 'resource_registry, parameter_defaults, ...).' % local)
         # Keys of any type (1:, null:) sort by their text.
-        unknown = sorted(set(parsed) - _ENV_KEYS, key=str)
+        unknown = sorted(set(parsed) - heat_environment.SECTIONS, key=str)
         if unknown:
             raise exceptions.CommandError(
                 'Environment file %s has unknown section(s) %s; Heat accepts '
                 '%s.' % (local, ', '.join(map(str, unknown)),
-                         ', '.join(sorted(_ENV_KEYS))))
+                         ', '.join(sorted(heat_environment.SECTIONS))))
 
     def _follow(self, local, plan_path, data, parsed, kind):
         """Add what a user file references; return its bytes for the plan."""
@@ -311,9 +300,10 @@ class PlanFiles(object):
         base = os.path.dirname(local)
         plan_dir = posixpath.dirname(plan_path)
         rewrites = {}
+        url = heat_environment.URL
 
         def visit(ref_kind, ref):
-            if _URL.match(ref) and not ref.startswith('file://'):
+            if url.match(ref) and not ref.startswith('file://'):
                 return None        # a remote URL: Heat's business
             target = os.path.normpath(os.path.join(
                 base, parse.unquote(ref[len('file://'):])
@@ -327,7 +317,7 @@ class PlanFiles(object):
                                ref_kind if ref_kind == 'template' else 'file')
             target_path = self.plan_path(
                 target, 'File %s referenced by %s' % (ref, local))
-            if not _URL.match(ref) and not ref.startswith('/') and (
+            if not url.match(ref) and not ref.startswith('/') and (
                     posixpath.normpath(posixpath.join(plan_dir, ref))
                     == target_path):
                 return None        # already right inside the plan

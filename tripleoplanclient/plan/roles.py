@@ -24,11 +24,11 @@ A role the templates offer (``roles/<Name>.yaml``, one role a file) and
 the roles data lacks is listed with no count: it is not deployed.
 """
 
-import difflib
 import posixpath
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import suggestions
 from tripleoplanclient.plan import rendering
 
 OFFERED_DIR = 'roles/'
@@ -381,10 +381,7 @@ class _Catalog(object):
 
     def unknown(self, name):
         known = self.names()
-        folded = {n.lower(): n for n in known}
-        wanted = str(name).lower()
-        guesses = [folded[n] for n in ([wanted] if wanted in folded else
-                   difflib.get_close_matches(wanted, folded, 3, 0.6))]
+        guesses = suggestions.close_matches(str(name), known)
         in_plan = [n for n in known if n in self.plan_roles]
         offered_only = [n for n in known if n not in self.plan_roles]
         return exceptions.CommandError(

@@ -14,6 +14,7 @@ import yaml
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient.plan import heat_environment
 
 TMP = tempfile.TemporaryDirectory()
 ROOT = TMP.name
@@ -115,7 +116,7 @@ def references(files, stored, plan_path):
     files_mod._walk_registry(registry, lambda kind, ref: found.append(ref))
     base = os.path.dirname(plan_path)
     return [os.path.normpath(os.path.join(base, r)) for r in found
-            if not files_mod._URL.match(r)]
+            if not heat_environment.URL.match(r)]
 
 
 class TestWalkerProperties(unittest.TestCase):
