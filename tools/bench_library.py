@@ -77,6 +77,12 @@ class Counted(object):
         return seconds, out, heat, swift
 
 
+def row(label, result):
+    """A printed row: label, seconds, Heat validations, Swift requests."""
+    seconds, _, heat, swift = result
+    return label, seconds, heat, swift
+
+
 def heat_alone(env, plan, work, environments):
     """``openstack orchestration template validate --show-nested`` on the
     plan's files as the plan's newest step holds them."""
@@ -128,7 +134,7 @@ def main():
         rows = []
         first = counted(show)
         count = len(json.loads(first[1]))
-        rows.append(('parameters show (new plan)',) + first[:1] + first[2:])
+        rows.append(row('parameters show (new plan)', first))
         again = [counted(show) for _ in range(args.rounds)]
         cached = statistics.median(a[0] for a in again)
         rows.append(('parameters show, unchanged (median of %d)'
@@ -140,15 +146,14 @@ def main():
         run(['openstack', 'overcloud', 'plan', 'amend', plan, '-e', timezone,
              '--no-render'], env)
         changed = counted(show)
-        rows.append(('parameters show (plan amended)',) + changed[:1]
-                    + changed[2:])
+        rows.append(row('parameters show (plan amended)', changed))
         record = json.loads(run(['openstack', 'overcloud', 'plan',
                                  'show-history', plan, '-f', 'json'],
                                 env)[1])
         environments = record[-1]['environments']
         heat = counted(heat_alone(env, plan, work, environments))
-        rows.append(('Heat\'s own template validate --show-nested',)
-                     + heat[:1] + heat[2:])
+        rows.append(row('Heat\'s own template validate --show-nested',
+                        heat))
         print('%-46s %8s %6s %6s' % ('', 'wall s', 'Heat', 'Swift'))
         for label, seconds, heat_n, swift_n in rows:
             print('%-46s %8.2f %6d %6d' % (label, seconds, heat_n, swift_n))
