@@ -129,6 +129,9 @@ class TestKeystone(base.FunctionalTest):
                  '--no-render'),
                 ('overcloud', 'deploy', '--stack', self.plan, '-y'),
                 ('overcloud', 'plan', 'delete', '-y', self.plan),
+                ('overcloud', 'plan', 'capabilities', self.plan),
+                ('overcloud', 'plan', 'parameters', 'show', self.plan),
+                ('overcloud', 'plan', 'validate', self.plan),
                 ('stack', 'show', self.plan)):
             self.refused(self.other_env, *args)
         execution = self.plan_record(self.plan)['history'][-1]['stack'][
@@ -151,6 +154,7 @@ class TestKeystone(base.FunctionalTest):
         self.assertEqual(['create', 'deploy'], [r['action'] for r in rows])
         self.openstack('overcloud', 'plan', 'diff', self.plan, '--from', '1',
                        env=self.reader_env)
+
         archive = os.path.join(self.tmp, 'reader.tar.gz')
         self.openstack('overcloud', 'plan', 'export', self.plan,
                        '--output-file', archive, env=self.reader_env)
@@ -163,6 +167,18 @@ class TestKeystone(base.FunctionalTest):
         self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete', '-y',
                         bare)
         bare_before = self.snapshot(bare)
+        # The library's reads act as the reader: Heat lets it validate no
+        # template; once a member had the plan validated, the answer kept
+        # for the plan's content is the reader's too (it reads every file
+        # of the plan anyway).
+        show = ('overcloud', 'plan', 'parameters', 'show', self.plan, '-f',
+                'json')
+        self.refused(self.reader_env, *show,
+                     pattern=r'Heat at \S+ does not let this user validate '
+                             r'templates.*member')
+        rows = self.openstack(*show)[0]
+        self.assertEqual(json.loads(rows), json.loads(
+            self.openstack(*show, env=self.reader_env)[0]))
         for args in (
                 ('overcloud', 'plan', 'amend', self.plan, '-e', env,
                  '--no-render'),
@@ -242,7 +258,9 @@ class TestKeystone(base.FunctionalTest):
         for args in (('overcloud', 'deploy', '--stack', self.plan, '-y'),
                      ('overcloud', 'update', '--stack', self.plan,
                       '--dry-run'),
-                     ('overcloud', 'plan', 'show-history', self.plan)):
+                     ('overcloud', 'plan', 'show-history', self.plan),
+                     ('overcloud', 'plan', 'parameters', 'show', self.plan,
+                      '--all')):
             out, err = self.openstack(*args + ('-f', 'json'),
                                       env=self.token_env)
             outputs += [out, err]

@@ -151,8 +151,19 @@ def validation(plan, heat, req, validations=VALIDATIONS):
         result = heat.stacks.validate(
             template=fields['template'], files=fields['files'],
             environment_files=fields['environment_files'], show_nested=True)
-    except heat_exc.HTTPException as exc:
+    except heat_exc.HTTPForbidden as exc:
+        # the caller's right, not the plan's content: never kept
+        raise exceptions.CommandError(
+            'Heat at %s does not let this user validate templates (%s): '
+            'its policy stacks:validate_template wants the member role in '
+            'the plan\'s project.'
+            % (req['heat_url'], deploy.heat_message(exc)))
+    except heat_exc.HTTPBadRequest as exc:    # the plan's content: kept
         entry = {'error': deploy.heat_message(exc)}
+    except heat_exc.HTTPException as exc:
+        raise exceptions.CommandError('Heat at %s failed the validation: %s'
+                                      % (req['heat_url'],
+                                         deploy.heat_message(exc)))
     except Exception as exc:
         if exceptions.unreachable(exc):
             raise exceptions.CommandError('Heat is unreachable at %s (%s).'

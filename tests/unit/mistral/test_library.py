@@ -223,3 +223,16 @@ class LibraryTest(fakes.PlanTestCase):
             self.store, fakes.heat_client(), req)['operation'])
         self.assertEqual(1, create.call_count)
         self.assertNotIn('show_nested', self.validate.last_request.qs)
+
+    def test_a_caller_heat_refuses_is_told_why_and_nothing_is_kept(self):
+        self.m.post(HEAT + '/validate', status_code=403, headers=fakes.JSON,
+                    json={'error': {'message': 'You are not authorized'}})
+        for _ in range(2):
+            with self.assertRaisesRegex(
+                    exceptions.CommandError,
+                    'does not let this user validate templates.*member'):
+                library.parameters(self.plan(), fakes.heat_client(),
+                                   self.req('parameters'),
+                                   validations=self.validations)
+        self.assertIsNone(self.validations.get(
+            (fakes.SWIFT + '/p/', self.plan().digest)))
