@@ -184,9 +184,10 @@ class FollowStack(_PlanAction):
         return result
 
 
-class _LibraryRead(_PlanAction):
-    """One of the deployment library's reads (``mistral.library``): the
-    plan as its newest step recorded it, read as the caller."""
+class _LibraryAction(_PlanAction):
+    """One of the deployment library's operations (``mistral.library``,
+    ``mistral.settings``): the plan as its newest step recorded it, read
+    (and written) as the caller."""
 
     def do(self, context, req):
         from tripleoplanclient.mistral import library
@@ -197,43 +198,70 @@ class _LibraryRead(_PlanAction):
             heat, req['swift_url'] = None, endpoints.choose(
                 context, req['swift_url'], 'object-store')
         url = req['swift_url']
-        plan = library.Plan(plan_store(context, url), req,
+        store = plan_store(context, url)
+        plan = library.Plan(store, req,
                             objects.CACHE.scoped(url, req['container']))
-        return self.read(library, plan, heat, req)
+        return self.act(store, plan, heat, req)
 
 
-class Capabilities(_LibraryRead):
+class Capabilities(_LibraryAction):
     """The plan's capabilities (topics, groups, environments, which are
     enabled, their constraints)."""
 
     request_name = 'capabilities'
 
-    def read(self, library, plan, heat, req):
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import library
         return library.capabilities(plan)
 
 
-class Roles(_LibraryRead):
+class SetCapabilities(_LibraryAction):
+    """Enable and disable environment files of the plan's capabilities:
+    a recorded step, refused when it breaks a constraint."""
+
+    request_name = 'capabilities_set'
+
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import settings
+        return settings.set_capabilities(store, plan, req)
+
+
+class Roles(_LibraryAction):
     """The plan's roles and those its templates offer."""
 
     request_name = 'roles'
 
-    def read(self, library, plan, heat, req):
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import library
         return library.roles(plan, req['name'])
 
 
-class Parameters(_LibraryRead):
+class Parameters(_LibraryAction):
     """Every parameter of the assembled plan, from Heat's validation."""
 
     request_name = 'parameters'
 
-    def read(self, library, plan, heat, req):
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import library
         return library.parameters(plan, heat, req)
 
 
-class Validate(_LibraryRead):
+class SetParameters(_LibraryAction):
+    """Give parameters values, checked against Heat's types and
+    constraints: a recorded step in the plan's parameters file."""
+
+    request_name = 'parameters_set'
+
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import settings
+        return settings.set_parameters(store, plan, heat, req)
+
+
+class Validate(_LibraryAction):
     """Every problem the plan has before a deploy."""
 
     request_name = 'validate'
 
-    def read(self, library, plan, heat, req):
+    def act(self, store, plan, heat, req):
+        from tripleoplanclient.mistral import library
         return library.validate(plan, heat, req)

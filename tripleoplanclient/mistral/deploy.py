@@ -94,7 +94,8 @@ def assemble(objects, base_url, environments, plan_environment=None,
     from heatclient.common import template_utils
 
     plan = objects.plan
-    for path in [template] + list(environments):
+    environments = layout.parameter_environments(environments, objects)
+    for path in [template] + environments:
         if path not in objects:
             raise exceptions.CommandError(
                 'Plan %s has no %s; add it with "openstack overcloud plan '
@@ -173,9 +174,13 @@ def merged(heat, heat_url, fields, operation, check=None):
             'Heat at %s returned no merged environment from its template '
             'validation; this client needs a Heat that does (Pike or '
             'later).' % heat_url)
+    # Neither the passwords nor the values set with "parameters set" (a
+    # hidden one among them) go into a file of the stack.
     first = fields['environment_files'][0]
+    base_url = first[:-len(layout.PLAN_ENVIRONMENT)]
+    generated = {first, base_url + layout.PLAN_PARAMETERS}
     files = {url: text for url, text in fields['files'].items()
-             if url != first}
+             if url not in generated}
     # Heat masks a hidden parameter only where a template of the stack
     # declares it: a default no template declares (a password of a service
     # not deployed) is not used, and not given.

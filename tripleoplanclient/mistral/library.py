@@ -38,7 +38,8 @@ class Plan(object):
 
     def __init__(self, store, req, cache=None):
         self.name = req['container']
-        self.state = store.head(self.name).state
+        self.head = store.head(self.name)       # what a new step builds on
+        self.state = self.head.state
         self.objects = deploy.open_plan(
             store, dict(req, tree=self.state.get('tree')), cache)
         self.environments = list(self.state['environments'])
@@ -64,7 +65,8 @@ class Plan(object):
         merge strategies aside, enough for counts and plain values)."""
         values = deploy.parameter_defaults(self.objects,
                                            self.plan_environment)
-        for path in self.environments:
+        for path in layout.parameter_environments(self.environments,
+                                                  self.objects):
             if path not in self.objects:
                 continue
             env = content.load_yaml(self.read(path), '%s of plan %s' % (
@@ -184,7 +186,8 @@ def validation(plan, heat, req, validations=VALIDATIONS):
     return entry, False
 
 
-def _validated(plan, heat, req, validations):
+def validated(plan, heat, req, validations=VALIDATIONS):
+    """``validation``'s entry; Heat's refusal a CommandError."""
     entry, cached = validation(plan, heat, req, validations)
     if 'error' in entry:
         raise exceptions.CommandError(
@@ -194,7 +197,7 @@ def _validated(plan, heat, req, validations):
 
 
 def parameters(plan, heat, req, validations=VALIDATIONS):
-    entry, cached = _validated(plan, heat, req, validations)
+    entry, cached = validated(plan, heat, req, validations)
     rows = parameters_mod.rows(entry['schema'], entry['values'],
                                role=req['role'], show_all=req['all'])
     return {'parameters': rows, 'digest': plan.digest, 'cached': cached,

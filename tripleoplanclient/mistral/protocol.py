@@ -56,6 +56,15 @@ WORKFLOWS = {
         "which are enabled, and their constraints.",
         {'container': _REQUIRED,
          'swift_url': None}),
+    'capabilities_set': (
+        'tripleoplan.capabilities_set',
+        "Enable and disable environment files of the plan's capabilities: "
+        "a recorded step, refused when it breaks a constraint.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'enable': None,            # [plan path], appended in this order
+         'disable': None,           # [plan path]
+         'command': None}),         # the client's command line, recorded
     'roles': (
         'tripleoplan.roles',
         "The roles of the plan's roles data and those its templates offer "
@@ -73,6 +82,16 @@ WORKFLOWS = {
          'heat_url': None,
          'role': None,              # only the parameters of this role
          'all': False}),            # also those only templates pass
+    'parameters_set': (
+        'tripleoplan.parameters_set',
+        "Give parameters values, checked against Heat's types and "
+        "constraints: a recorded step in the plan's parameters file.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'heat_url': None,
+         'assignments': None,       # ['NAME=VALUE'], VALUE read as YAML
+         'values': None,            # {name: value}, e.g. from --file
+         'command': None}),
     'validate': (
         'tripleoplan.validate',
         "Every problem the plan has before a deploy: Heat's validation, "

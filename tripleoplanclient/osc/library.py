@@ -8,7 +8,10 @@ gets the same answer. Loaded on every ``openstack`` run: standard library,
 cliff and light osc-lib modules only at module level (see ``base``).
 """
 
+import sys
+
 from osc_lib.command import command
+from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 
@@ -92,6 +95,55 @@ class ShowCapabilities(_LibraryCommand, command.Lister):
         return CAPABILITY_COLUMNS, rows
 
 
+class _SetCommand(_LibraryCommand, command.ShowOne):
+    """A recorded step, written by our action in Mistral: shows the step
+    like ``plan amend`` (UNCHANGED: nothing written)."""
+
+    def ask(self, parsed_args, **fields):
+        from tripleoplanclient.osc import plan as plan_cmd
+        from tripleoplanclient.plan import record
+
+        fields['command'] = record.masked_argv(sys.argv[1:])
+        result = super().ask(parsed_args, **fields)
+        if result['status'] == 'UNCHANGED':
+            self.progress('Plan %s: nothing to change; nothing written.'
+                          % result['plan'])
+        else:
+            self.progress('Plan %s: step %s recorded (%s).' % (
+                result['plan'], result['id'], result['action']))
+        return plan_cmd.STEP_COLUMNS, tuple(
+            _list(result[c]) if c == 'environments' else result[c]
+            for c in plan_cmd.STEP_COLUMNS)
+
+
+class SetCapabilities(_SetCommand):
+    _description = ('Enable and disable environment files of a deployment '
+                    'plan\'s capabilities: a recorded step, refused with '
+                    'every broken constraint named')
+    operation = 'capabilities_set'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--enable', metavar='<path>', action='append', default=[],
+            help='Plan path of an environment file to enable (appended to '
+                 'the environment list); may be repeated.')
+        parser.add_argument(
+            '--disable', metavar='<path>', action='append', default=[],
+            help='Plan path of an environment file to disable (dropped from '
+                 'the list; the file stays in the plan); may be repeated.')
+        return parser
+
+    def take_action(self, parsed_args):
+        if not parsed_args.enable and not parsed_args.disable:
+            raise exceptions.CommandError(
+                'Give --enable PATH or --disable PATH (plan paths, as '
+                '"openstack overcloud plan capabilities %s" lists them). '
+                'Nothing was changed.' % parsed_args.plan)
+        return self.ask(parsed_args, enable=parsed_args.enable,
+                        disable=parsed_args.disable)
+
+
 class ListRoles(_LibraryCommand, command.Lister):
     _description = ('List the roles of a deployment plan and those its '
                     'templates offer')
@@ -165,6 +217,49 @@ class ShowParameters(_LibraryCommand, command.Lister):
             tuple(_list(p.get(c)) if c == 'templates' else p.get(c)
                   for c in PARAMETER_COLUMNS)
             for p in result['parameters']]
+
+
+class SetParameters(_SetCommand):
+    _description = ('Set parameters of a deployment plan, checked against '
+                    'Heat\'s types and constraints: a recorded step in the '
+                    'plan\'s parameters file, merged after every environment '
+                    'file')
+    operation = 'parameters_set'
+    uses_heat = True
+    default_timeout = 10
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'assignments', metavar='<name>=<value>', nargs='*',
+            help='A parameter and its value, read as YAML (3, true, [a, b], '
+                 '{k: v}; a String parameter keeps the text as typed); an '
+                 'empty value takes the parameter out again.')
+        parser.add_argument(
+            '--file', metavar='<file>',
+            help='A YAML mapping of parameters and values (or an '
+                 'environment file\'s parameter_defaults), applied before '
+                 'the NAME=VALUE arguments.')
+        return parser
+
+    def take_action(self, parsed_args):
+        values = None
+        if parsed_args.file:
+            from tripleoplanclient.plan import parameter_values
+            try:
+                with open(parsed_args.file, 'rb') as f:
+                    data = f.read()
+            except OSError as exc:
+                raise exceptions.CommandError(
+                    'Cannot read --file %s (%s). Nothing was changed.'
+                    % (parsed_args.file, exc.strerror or exc))
+            values = parameter_values.parse_file(data, parsed_args.file)
+        if not parsed_args.assignments and not values:
+            raise exceptions.CommandError(
+                'Give NAME=VALUE arguments or --file FILE. Nothing was '
+                'changed.')
+        return self.ask(parsed_args, assignments=parsed_args.assignments,
+                        values=values)
 
 
 class ValidatePlan(_LibraryCommand, command.Lister):

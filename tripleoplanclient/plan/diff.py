@@ -89,8 +89,8 @@ class _Side(object):
         plans = [p for p in (layout.PLAN_ENVIRONMENT,
                              self.state['inputs'].get('plan_environment'))
                  if p and p in self.full]
-        return plans, [e for e in self.state['environments']
-                       if e in self.full]
+        return plans, [e for e in layout.parameter_environments(
+            self.state['environments'], self.full) if e in self.full]
 
     def fingerprint(self):
         plans, envs = self.parameter_paths()
@@ -152,7 +152,8 @@ def _parameters(side, plan, loaded, progress):
     passwords < the plan environments' (``loaded``) parameter_defaults <
     each environment file's, in order."""
     merged = passwords.parameter_defaults(loaded)
-    for path in side.state['environments']:
+    for path in layout.parameter_environments(side.state['environments'],
+                                              side.full):
         if path not in side.full:
             progress('Plan %s, step %d: environment file %s is not in the '
                      'plan; its parameters are not compared.'

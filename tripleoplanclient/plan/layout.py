@@ -17,6 +17,10 @@ PLAN_META = 'x-container-meta-usage-tripleo'
 PLAN_META_VALUE = 'plan'
 TEMPLATE = 'overcloud.yaml'
 PLAN_ENVIRONMENT = 'plan-environment.yaml'
+# The values "overcloud plan parameters set" gives (a Heat environment of
+# parameter_defaults, written by our action): merged last, after every
+# environment file, as the operator's latest word on them.
+PLAN_PARAMETERS = 'plan-parameters.yaml'
 USER_FILES = 'user-files/'
 # The record and everything the tooling keeps about the plan: no user file
 # may land here.
@@ -110,6 +114,9 @@ def path_problem(path, source='user'):
         return ('plan path %s holds the plan\'s generated passwords; no '
                 'user file or rendered output replaces it.'
                 % PLAN_ENVIRONMENT)
+    if path == PLAN_PARAMETERS:
+        return ('plan path %s holds the values of "overcloud plan '
+                'parameters set"; no file replaces it.' % PLAN_PARAMETERS)
     if source == 'templates' and path.startswith(USER_FILES):
         return ('plan path %r is under %s, which holds the files given from '
                 'outside the templates tree.' % (path, USER_FILES))
@@ -124,3 +131,10 @@ def check_plan_path(path, what, source='user'):
         raise exceptions.CommandError('%s: %s %s' % (
             what, problem, _REMEDY[source]))
     return path
+
+
+def parameter_environments(environments, paths):
+    """The environment files whose parameters Heat merges, in order: the
+    plan's list, then its parameters set (when ``paths`` holds it)."""
+    return list(environments) + (
+        [PLAN_PARAMETERS] if PLAN_PARAMETERS in paths else [])

@@ -135,7 +135,7 @@ def new_id():
 
 
 def make_step(action, change, added=(), changed=(), removed=(),
-              outcome='SUCCESS', argv=None, **details):
+              outcome='SUCCESS', argv=None, command=None, **details):
     """A step; ``seen``, ``base`` and ``state`` are set when committed.
 
     ``change``: what the step does to the plan's state (see ``apply``).
@@ -147,7 +147,8 @@ def make_step(action, change, added=(), changed=(), removed=(),
         'action': action,
         'time': now.strftime('%Y-%m-%dT%H:%M:%SZ'),
         'user': _user(),
-        'command': sanitize_argv(sys.argv[1:] if argv is None else argv),
+        'command': command or sanitize_argv(
+            sys.argv[1:] if argv is None else argv),
         'change': change,
         'objects': {'added': len(added), 'changed': len(changed),
                     'removed': len(removed)},
@@ -427,15 +428,19 @@ def parsed_by(*parsers):
         _parsers[:] = saved
 
 
-def sanitize_argv(argv, parsers=None):
-    """The command line as typed, with every secret value masked
-    (``parsers``: default, those of parsed_by)."""
+def masked_argv(argv, parsers=None):
+    """The arguments as typed, every secret value masked (``parsers``:
+    default, those of parsed_by)."""
     # Bytes of sys.argv that are not UTF-8 (lone surrogates) would stop
     # the step's YAML: they are recorded as escapes.
     argv = [str(a).encode('utf-8', 'backslashreplace').decode('utf-8')
             for a in argv]
-    return ' '.join(['openstack'] + masking.mask_argv(
-        argv, _parsers if parsers is None else parsers))
+    return masking.mask_argv(argv, _parsers if parsers is None else parsers)
+
+
+def sanitize_argv(argv, parsers=None):
+    """The command line as typed, with every secret value masked."""
+    return ' '.join(['openstack'] + masked_argv(argv, parsers))
 
 
 def _user():

@@ -53,7 +53,9 @@ def validation(base, mode='b'):
                 'OS::TripleO::Controller': base + 'controller.yaml'}}}
 
 
-class LibraryTest(fakes.PlanTestCase):
+class LibraryTestCase(fakes.PlanTestCase):
+    """Plan ``p`` (two mutually exclusive environments, a nested
+    template, roles), Heat's validation of it, and the requests."""
 
     def setUp(self):
         super().setUp()
@@ -86,6 +88,9 @@ class LibraryTest(fakes.PlanTestCase):
         return protocol.read(name, protocol.request(
             name, container='p', swift_url=fakes.SWIFT, heat_url=HEAT,
             **fields))
+
+
+class LibraryTest(LibraryTestCase):
 
     def test_capabilities_say_what_the_record_enabled(self):
         caps = library.capabilities(self.plan())

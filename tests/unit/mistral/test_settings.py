@@ -1,0 +1,144 @@
+"""The library's writes inside Mistral: capabilities set and parameters
+set, each a recorded step of its own (a plan made by the real create
+command in a stateful fake Swift, Heat's validation over requests-mock).
+"""
+
+import json
+
+import yaml
+
+from tests.unit import fakes
+from tests.unit.mistral import test_library
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import deploy
+from tripleoplanclient.mistral import library
+from tripleoplanclient.mistral import protocol
+from tripleoplanclient.mistral import settings
+from tripleoplanclient.plan import layout
+
+HEAT = fakes.HEAT
+
+
+class SettingsTest(test_library.LibraryTestCase):
+
+    def history(self):
+        return self.store.history('p')[0]
+
+    def set_capabilities(self, enable=(), disable=(), command=None):
+        req = protocol.read('capabilities_set', protocol.request(
+            'capabilities_set', container='p', swift_url=fakes.SWIFT,
+            enable=list(enable), disable=list(disable), command=command))
+        return settings.set_capabilities(self.store, self.plan(), req)
+
+    def set_parameters(self, *assignments, values=None, command=None):
+        req = self.req('parameters_set', assignments=list(assignments),
+                       values=values, command=command)
+        return settings.set_parameters(self.store, self.plan(),
+                                       fakes.heat_client(), req)
+
+    # -- capabilities set --------------------------------------------
+
+    def test_a_capability_choice_is_a_step_of_its_own(self):
+        result = self.set_capabilities(disable=['environments/mode-b.yaml'],
+                                       command=['overcloud', 'x'])
+        self.assertEqual(('SUCCESS', 'capabilities'),
+                         (result['status'], result['action']))
+        self.assertEqual(['registry.yaml'], result['environments'])
+        rows = self.history()
+        self.assertEqual('capabilities', rows[-1]['action'])
+        self.assertEqual(['registry.yaml'], rows[-1]['environments'])
+        result = self.set_capabilities(enable=['environments/mode-c.yaml'])
+        self.assertEqual(['registry.yaml', 'environments/mode-c.yaml'],
+                         result['environments'])
+        self.assertEqual('mistral action tripleoplan.capabilities_set',
+                         self.history()[-1]['command'])
+
+    def test_a_choice_that_breaks_a_constraint_is_refused(self):
+        before = dict(self.swift.objects)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'mode-b.yaml.*mode-c.yaml|'
+                                    'mode-c.yaml.*mode-b.yaml'):
+            self.set_capabilities(enable=['environments/mode-c.yaml'])
+        with self.assertRaisesRegex(exceptions.CommandError, 'nosuch'):
+            self.set_capabilities(enable=['environments/nosuch.yaml'])
+        self.assertEqual(before, self.swift.objects)
+
+    def test_nothing_to_change_writes_nothing(self):
+        before = dict(self.swift.objects)
+        result = self.set_capabilities(enable=['environments/mode-b.yaml'])
+        self.assertEqual(('UNCHANGED', None), (result['status'],
+                                               result['id']))
+        self.assertEqual(before, self.swift.objects)
+
+    # -- parameters set ----------------------------------------------
+
+    def test_parameters_set_writes_the_plans_parameters_file(self):
+        result = self.set_parameters(
+            'Needed=3', 'AdminPassword=new-secret', command=[
+                'overcloud', 'plan', 'parameters', 'set', 'p', 'Needed=3',
+                'AdminPassword=new-secret'])
+        self.assertEqual(('parameters', 'SUCCESS', 1),
+                         (result['action'], result['status'],
+                          result['added']))
+        stored = yaml.safe_load(self.swift.objects[layout.PLAN_PARAMETERS][0])
+        # a String keeps the text as typed
+        self.assertEqual({'Needed': '3', 'AdminPassword': 'new-secret'},
+                         stored['parameter_defaults'])
+        step = self.history()[-1]
+        self.assertEqual('parameters', step['action'])
+        self.assertIn('Needed=3', step['command'])
+        self.assertNotIn('new-secret', json.dumps(step))
+        # an empty value takes it out again; the old content is kept
+        old_md5 = self.swift.objects[layout.PLAN_PARAMETERS]
+        self.set_parameters('AdminPassword=')
+        stored = yaml.safe_load(self.swift.objects[layout.PLAN_PARAMETERS][0])
+        self.assertEqual({'Needed': '3'}, stored['parameter_defaults'])
+        from tripleoplanclient.common import content
+        self.assertIn('user-environments/kept/' + content.md5(old_md5[0]),
+                      self.swift.objects)
+
+    def test_bad_values_are_refused_and_nothing_is_stored(self):
+        before = dict(self.swift.objects)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'Nosuch.*|.*Nosuch'):
+            self.set_parameters('Nosuch=1')
+        with self.assertRaisesRegex(exceptions.CommandError, 'Extra'):
+            self.set_parameters('Extra=[not, a, mapping')
+        self.assertEqual(before, self.swift.objects)
+
+    def test_the_deploy_merges_the_parameters_last_and_keeps_them_out_of_the_stack(self):  # noqa
+        self.set_parameters('Mode=z')
+        plan = self.plan()
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=plan.environments,
+            swift_url=fakes.SWIFT, heat_url=HEAT, tree=plan.state['tree']))
+        fields, _ = deploy.prepare(plan.objects, req)
+        self.assertEqual(self.base + layout.PLAN_PARAMETERS,
+                         fields['environment_files'][-1])
+        stack = deploy.merged(fakes.heat_client(), HEAT, fields, 'create')
+        self.assertNotIn(self.base + layout.PLAN_PARAMETERS, stack['files'])
+        self.assertNotIn(self.base + layout.PLAN_ENVIRONMENT,
+                         stack['files'])
+
+    def test_roles_see_the_parameters_set(self):
+        self.m.post(HEAT + '/validate', headers=fakes.JSON, json=dict(
+            test_library.validation(self.base), Parameters=dict(
+                test_library.validation(self.base)['Parameters'],
+                ControllerCount={'Type': 'Number', 'NoEcho': 'false',
+                                 'Description': '', 'Label': 'C',
+                                 'Default': 1})))
+        self.set_parameters('ControllerCount=4')
+        rows = {r['name']: r for r in library.roles(self.plan())['roles']}
+        self.assertEqual(4, rows['Controller']['count'])
+
+    def test_no_value_at_all_is_refused(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'at least one NAME=VALUE'):
+            self.set_parameters()
+
+    def test_the_workflow_exists_for_each_write(self):
+        book = yaml.safe_load(protocol.workbook())
+        for name in ('capabilities_set', 'parameters_set'):
+            self.assertEqual(
+                'tripleoplan.' + name,
+                book['workflows'][name]['tasks'][name]['action'])
