@@ -64,7 +64,7 @@ def removed(stored, files, state, rendered):
     the new tree's jinja sources render stays for the render to rewrite.
     """
     keep = set(files.objects) | set(state['files']) | set(rendered)
-    keep.add(layout.PLAN_ENVIRONMENT)
+    keep.update((layout.PLAN_ENVIRONMENT, layout.PLAN_PARAMETERS))
     return sorted(p for p in stored if p not in keep
                   and not p.startswith(layout.USER_FILES)
                   and not files.provides(p))
