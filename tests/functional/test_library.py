@@ -277,3 +277,110 @@ class TestDeployValidates(base.PlanTest):
             '-y')
         self.assertEqual(('CREATE', 'SUCCESS'),
                          (result['operation'], result['status']))
+
+
+class TestLibraryWrites(base.PlanTest):
+    """``capabilities set`` and ``parameters set``: recorded steps, the
+    same through the CLI and through a workflow execution."""
+
+    TEMPLATES = TEMPLATES
+    PREFIX = 'libset'
+
+    @classmethod
+    def tearDownClass(cls):
+        base.subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
+                             cls.plan], env=cls.env, capture_output=True)
+        super().tearDownClass()
+
+    def history(self):
+        return self.openstack_json('overcloud', 'plan', 'show-history',
+                                   self.plan)
+
+    def refused(self, pattern, *args):
+        before = self.snapshot(self.plan)
+        err = self.fail_with(pattern, 'overcloud', 'plan', *args)
+        self.assertEqual(before, self.snapshot(self.plan))
+        return err
+
+    def test_capabilities_then_parameters_then_deploy(self):
+        registry = 'overcloud-resource-registry-puppet.yaml'
+        result = self.openstack_json(
+            'overcloud', 'plan', 'capabilities', 'set', self.plan,
+            '--enable', registry, '--enable', 'environments/mode-a.yaml')
+        self.assertEqual(([registry, 'environments/mode-a.yaml'],
+                          'capabilities'),
+                         (result['environments'], result['action']))
+        # a choice that breaks a constraint, an unknown path: refused
+        err = self.refused(r'mode-b\.yaml', 'capabilities', 'set', self.plan,
+                           '--enable', 'environments/mode-b.yaml')
+        self.assertIn('mode-a.yaml', err)
+        self.refused(r'environments/nosuch\.yaml', 'capabilities', 'set',
+                     self.plan, '--enable', 'environments/nosuch.yaml')
+        # parameters: Heat's types and constraints, every problem named
+        err = self.refused(r'Mode', 'parameters', 'set', self.plan,
+                           'Mode=x', 'Nosuch=1')
+        self.assertIn('Nosuch', err)
+        result = self.openstack_json(
+            'overcloud', 'plan', 'parameters', 'set', self.plan,
+            'Needed=hello', 'AdminPassword=set-by-operator')
+        self.assertEqual('parameters', result['action'])
+        rows = {r['name']: r for r in self.openstack_json(
+            'overcloud', 'plan', 'parameters', 'show', self.plan)}
+        self.assertEqual('hello', rows['Needed']['value'])
+        self.assertNotEqual('set-by-operator', rows['AdminPassword']['value'])
+        steps = self.history()
+        self.assertEqual(['capabilities', 'parameters'],
+                         [s['action'] for s in steps[-2:]])
+        record = self.plan_record(self.plan)['history'][-1]
+        self.assertNotIn('set-by-operator', json.dumps(record))
+        self.openstack('overcloud', 'plan', 'validate', self.plan)
+        # the deploy gives Heat the values set, in no file of the stack
+        result = self.openstack_json('overcloud', 'deploy', '--stack',
+                                     self.plan, '-y')
+        self.assertEqual('SUCCESS', result['status'])
+        stack = self.openstack_json('stack', 'show', self.plan)
+        self.assertEqual('hello', stack['parameters']['Needed'])
+        files, _ = self.openstack('stack', 'file', 'list', self.plan,
+                                  '-f', 'json')
+        self.assertNotIn('plan-parameters.yaml', files)
+        self.assertNotIn('set-by-operator', files)
+
+    def test_a_workflow_execution_records_the_same_step(self):
+        from tripleoplanclient.mistral import protocol
+        plan, mine = ('lib%s-%s' % (who, uuid.uuid4().hex[:8])
+                      for who in ('wf', 'cli'))
+        for name in (plan, mine):
+            self.openstack('overcloud', 'plan', 'create', name,
+                           '--templates', self.templates, '--no-render')
+            self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete',
+                            '-y', name)
+        request = protocol.request('parameters_set', container=plan,
+                                   assignments=['Needed=gui'])
+        out, _ = self.openstack(
+            'workflow', 'execution', 'create',
+            protocol.workflow('parameters_set'),
+            json.dumps({'request': request}), '-f', 'json')
+        execution = json.loads(out)['ID']
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            state = self.openstack_json('workflow', 'execution', 'show',
+                                        execution)['State']
+            if state not in ('IDLE', 'RUNNING', 'PAUSED'):
+                break
+            time.sleep(0.5)
+        self.assertEqual('SUCCESS', state)
+        self.openstack('overcloud', 'plan', 'parameters', 'set', mine,
+                       'Needed=gui')
+        gui = self.plan_record(plan)
+        cli = self.plan_record(mine)
+        self.assertEqual(
+            ('parameters', 'SUCCESS', 'mistral action '
+             'tripleoplan.parameters_set'),
+            (gui['history'][-1]['action'],
+             gui['history'][-1]['outcome']['status'],
+             gui['history'][-1]['command']))
+        self.assertEqual(self.swift.get(plan, 'plan-parameters.yaml'),
+                         self.swift.get(mine, 'plan-parameters.yaml'))
+        self.assertEqual(gui['environments'], cli['environments'])
+        self.assertEqual(gui['history'][-1]['user'],
+                         cli['history'][-1]['user'])
