@@ -349,9 +349,12 @@ class TestLibraryWrites(base.PlanTest):
         from tripleoplanclient.mistral import protocol
         plan, mine = ('lib%s-%s' % (who, uuid.uuid4().hex[:8])
                       for who in ('wf', 'cli'))
+        registry = os.path.join(self.templates,
+                                'overcloud-resource-registry-puppet.yaml')
         for name in (plan, mine):
             self.openstack('overcloud', 'plan', 'create', name,
-                           '--templates', self.templates, '--no-render')
+                           '--templates', self.templates, '-e', registry,
+                           '--no-render')
             self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete',
                             '-y', name)
         request = protocol.request('parameters_set', container=plan,
