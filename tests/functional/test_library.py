@@ -238,17 +238,22 @@ class TestLibrary(base.PlanTest):
                            'plan', *args)
 
 
-class TestDeployValidates(base.PlanTest):
-    """``overcloud deploy`` checks what ``plan validate`` checks first."""
+class _DeployedPlanTest(base.PlanTest):
+    """The class's plan of TEMPLATES, and the stack a test deploys."""
 
     TEMPLATES = TEMPLATES
-    PREFIX = 'libdep'
 
     @classmethod
     def tearDownClass(cls):
         base.subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
                              cls.plan], env=cls.env, capture_output=True)
         super().tearDownClass()
+
+
+class TestDeployValidates(_DeployedPlanTest):
+    """``overcloud deploy`` checks what ``plan validate`` checks first."""
+
+    PREFIX = 'libdep'
 
     def test_a_deploy_is_refused_until_the_plan_is_valid(self):
         registry = os.path.join(self.templates,
@@ -279,18 +284,11 @@ class TestDeployValidates(base.PlanTest):
                          (result['operation'], result['status']))
 
 
-class TestLibraryWrites(base.PlanTest):
+class TestLibraryWrites(_DeployedPlanTest):
     """``capabilities set`` and ``parameters set``: recorded steps, the
     same through the CLI and through a workflow execution."""
 
-    TEMPLATES = TEMPLATES
     PREFIX = 'libset'
-
-    @classmethod
-    def tearDownClass(cls):
-        base.subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
-                             cls.plan], env=cls.env, capture_output=True)
-        super().tearDownClass()
 
     def history(self):
         return self.openstack_json('overcloud', 'plan', 'show-history',
