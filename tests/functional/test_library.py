@@ -161,17 +161,13 @@ class TestLibrary(base.PlanTest):
         password = self.plan_password('AdminPassword')
         self.assertNotIn(password, out + err)
         self.assertNotEqual(password, rows['AdminPassword']['value'])
-        # asked again, unchanged: from the cache, Heat not asked
-        validations = self.heat_validations()
+        # asked again, unchanged: the action answers from its cache (that
+        # Heat is then not asked: tests/unit/mistral/test_library; Heat's
+        # access log here has other tests' validations too)
         again, err = self.openstack('overcloud', 'plan', 'parameters',
                                     'show', self.plan, '-f', 'json')
         self.assertIn('kept from before', err)
         self.assertEqual(json.loads(out), json.loads(again))
-        self.assertEqual(validations, self.heat_validations())
-
-    def heat_validations(self):
-        with open(self.env['LOOPBACK_HEAT_ACCESS_LOG']) as f:
-            return sum(1 for line in f if '/validate' in line)
 
     def plan_password(self, name):
         import yaml
