@@ -5,12 +5,13 @@ as its newest step recorded it and from Heat's own validation. Nothing is
 written anywhere.
 
 Heat's template validation of a THT plan with its nested stacks takes
-seconds to a minute; its result is kept for the executor's life, keyed by
-the plan's content digest (every object the step recorded, the
-environment list and the plan environment input), so a plan asked again
-unchanged is answered from memory after one listing of its record and one
-of its objects. Swift still checks the caller's right to read the plan on
-each of those listings.
+seconds (3 s for THT 18 on the loopback Heat); its result is kept for the
+executor's life, keyed by the plan's content digest (every object the
+step recorded, the environment list and the plan environment input), so a
+plan asked again unchanged is answered from memory after two listings
+(its steps, its objects) and one GET (its newest step): Swift still
+checks the caller's right to read the plan each time. The writes
+(``settings``) build on the same ``Plan``.
 """
 
 import collections
