@@ -18,6 +18,8 @@ bash tools/bootstrap.sh >&2
 export PATH=$venv/bin:$PATH
 
 trap 'python3 tools/loopback stop >&2 || true' EXIT
+# With Keystone, as on an undercloud (not the mode a last start recorded).
+export LOOPBACK_KEYSTONE=${LOOPBACK_KEYSTONE:-1}
 python3 tools/loopback start swift mistral heat >&2
 eval "$(python3 tools/loopback env)"
 openstack overcloud workbook install -f json

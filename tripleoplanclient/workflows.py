@@ -65,15 +65,28 @@ def install_workbook(client, url):
         raise
     # Public: every project of the undercloud runs the same workflows;
     # their executions stay in the caller's project.
-    if current is None:
-        client.workbooks.create(definition, scope='public')
-        status = 'created'
-    elif current.definition != definition or getattr(
-            current, 'scope', 'public') != 'public':
-        client.workbooks.update(definition, scope='public')
-        status = 'updated'
-    else:
-        status = 'unchanged'
+    try:
+        if current is None:
+            client.workbooks.create(definition, scope='public')
+            status = 'created'
+        elif current.definition != definition or getattr(
+                current, 'scope', 'public') != 'public':
+            client.workbooks.update(definition, scope='public')
+            status = 'updated'
+        else:
+            status = 'unchanged'
+    except mistral_base.APIException as exc:
+        if getattr(exc, 'error_code', None) != 403:
+            raise exceptions.CommandError('Mistral at %s: %s' % (url, exc))
+        # Only its owner's project may change a public workbook (or make
+        # one): e.g. one installed with Keystone, Mistral since without.
+        raise exceptions.CommandError(
+            'Mistral at %s does not let this user %s the public workbook %s '
+            '(%s): run "openstack overcloud workbook install" as a user of '
+            'the project that installed it (an admin), or delete it as that '
+            'user ("openstack workbook delete %s") and install it again.'
+            % (url, 'create' if current is None else 'update',
+               protocol.WORKBOOK, exc, protocol.WORKBOOK))
     try:
         result = client.action_executions.create(
             protocol.VERSION_ACTION, {}, run_sync=True, save_result=False)

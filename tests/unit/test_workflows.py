@@ -126,6 +126,19 @@ class InstallWorkbookTest(fakes.HttpTestCase):
         self.assertEqual(protocol.workbook(),
                          create.last_request.text)
 
+    def test_a_workbook_of_another_project_is_a_clear_error(self):
+        self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, json={
+            'name': protocol.WORKBOOK, 'definition': 'old',
+            'scope': 'public'})
+        self.m.put(URL + '/workbooks', status_code=403, json={
+            'faultstring': 'Operation forbidden (insufficient permissions)'})
+        with self.assertRaisesRegex(
+                exceptions.CommandError,
+                'does not let this user update the public workbook '
+                'tripleoplan.v1.*project that installed it.*openstack '
+                'workbook delete tripleoplan.v1'):
+            workflows.install_workbook(self.client, URL)
+
     def test_unchanged_is_not_rewritten(self):
         self.m.get(URL + '/workbooks/' + protocol.WORKBOOK, json={
             'name': protocol.WORKBOOK,
