@@ -218,18 +218,30 @@ class Workflows(object):
         elif execution.state != 'SUCCESS':
             entry['info'] = execution.state_info
         else:
-            summary = _output(execution).get('render') or {}
-            entry.update(outputs=summary.get('outputs', 0),
-                         written=len(summary.get('written', [])),
-                         removed=len(summary.get('removed', [])),
-                         # for the step's tree; not kept in the entry
-                         hashes=summary.get('hashes') or {},
-                         removed_paths=summary.get('removed', []))
+            from tripleoplanclient.mistral import render as render_mod
+            entry.update(render_mod.entry(
+                _output(execution).get('render') or {}))
             self._progress(
                 'Rendered %d templates in %.1f s: %d written, %d stale '
                 'removed' % (entry['outputs'], self._clock() - started,
                              entry['written'], entry['removed']))
         return entry
+
+    def run_workflow(self, name, request, timeout):
+        """The result of our workflow ``name`` (its action's answer),
+        started and followed to its end; CommandError with the action's
+        own message when it failed, or when it still runs after
+        ``timeout`` seconds (it goes on in Mistral)."""
+        execution = self.start(protocol.workflow(name), request)
+        task = self._wait_task(execution, name, timeout)
+        if task is None:
+            raise exceptions.CommandError(
+                'The %s workflow is still running after %d s; it goes on in '
+                'Mistral: see "openstack workflow execution show %s".'
+                % (name, timeout, execution.id))
+        if task.state != 'SUCCESS':
+            raise exceptions.CommandError(_reason(task.state_info))
+        return _published(task).get(name)
 
     def deploy(self, request, timeout, started=None):
         """Run the deploy workflow: ``(its summary, execution id)``.
@@ -454,6 +466,46 @@ class PlanRenderer(object):
                                           self._timeout, tree)
         except exceptions.CommandError as exc:
             return {'state': 'ERROR', 'info': str(exc)}
+
+
+class Recorder(object):
+    """What the plan steps call to record a step in Mistral (the
+    plan_create and plan_amend actions, ``mistral.lifecycle``): ``check()``
+    before the first write, then ``(plan, name, fields, renders)`` once
+    the files are written; returns the action's summary of the step.
+
+    A step that renders (or creates: it reads the whole tree for the
+    passwords) runs as a workflow execution, followed to its end: it may
+    take minutes. Any other runs as the action on its own (one request).
+
+    :param command: the command line to record (masked)
+    """
+
+    def __init__(self, workflows, swift_url, timeout, command):
+        self._workflows = workflows
+        self._swift_url = swift_url
+        self._timeout = timeout
+        self._command = command
+
+    def check(self):
+        self._workflows.check()
+
+    def __call__(self, plan, name, fields, renders=False):
+        request = protocol.request(name, container=plan,
+                                   swift_url=self._swift_url,
+                                   command=self._command, **fields)
+        if renders:
+            result = self._workflows.run_workflow(name, request,
+                                                  self._timeout)
+        else:
+            result = self._workflows.run_action(name, request,
+                                                self._timeout)
+        if not isinstance(result, dict) or 'status' not in result:
+            raise exceptions.CommandError(
+                'The %s action in Mistral answered no step (%r): install '
+                'the same tripleoplanclient version in Mistral\'s '
+                'environment.' % (name, result))
+        return result
 
 
 def _reason(state_info):

@@ -228,6 +228,9 @@ class PlanTestCase(HttpTestCase):
         self.swift = FakeSwift(self.m)
         self.swift_info()
         self.store = plan_store()
+        # One worker: requests-mock answers one request at a time, and the
+        # actions' requests come while it answers the client's.
+        self.mistral = FakeMistral(self.m, plan_store(workers=1))
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
 
@@ -288,6 +291,7 @@ class FakeSwift(object):
                        PLAN_HEADERS, Date=self.DATE))
         obj = re.compile(re.escape(base) + '/(.+)$')
         mocker.get(obj, content=self._get)
+        mocker.head(obj, text=self._head)
         mocker.put(obj, status_code=201, text=self._put)
         mocker.delete(obj, status_code=204, text=self._delete)
         if bulk:
@@ -334,6 +338,15 @@ class FakeSwift(object):
             context.status_code = 404
             return b''
         return self.objects[name][0]
+
+    def _head(self, request, context):
+        name = self._path(request)
+        self.requests.append(('HEAD', name))
+        if name not in self.objects:
+            context.status_code = 404
+        else:
+            context.headers['Etag'] = content.md5(self.objects[name][0])
+        return ''
 
     def _put(self, request, context):
         from urllib import parse
@@ -385,3 +398,119 @@ class FakeSwift(object):
         for name, data in members:
             self.store(name, data)
         return bulk_body(len(members))
+
+
+def run_ours(store, request, action, heat=None):
+    """What our action ``action`` answers to ``request``: its body
+    (``mistral.lifecycle``) run here, on ``store``, after the request is
+    read as the action reads it."""
+    from tripleoplanclient.mistral import lifecycle
+    from tripleoplanclient.mistral import objects
+    from tripleoplanclient.mistral import protocol
+
+    name = action.split('.', 1)[1]
+    req = protocol.read(name, request)
+    cache = objects.ContentCache()
+    if name == 'plan_create':
+        return lifecycle.create(store, req, cache)
+    if name == 'plan_amend':
+        return lifecycle.amend(store, req, cache)
+    if name == 'plan_list':
+        return lifecycle.plans(store)
+    if name == 'plan_delete':
+        return lifecycle.delete(store, heat or heat_client(), req)
+    raise AssertionError('no fake for action %s' % action)
+
+
+class Recorder(object):
+    """``workflows.Recorder`` with the action bodies run here (run_ours):
+    the plan steps' own code, with no Mistral between."""
+
+    def __init__(self, store, command=None):
+        self.store = store
+        self.command = command
+        self.asked = []
+
+    def check(self):
+        pass
+
+    def __call__(self, plan, name, fields, renders=False):
+        from tripleoplanclient.mistral import protocol
+        request = protocol.request(name, container=plan, swift_url=SWIFT,
+                                   command=self.command, **fields)
+        self.asked.append((name, renders))
+        return run_ours(self.store, request, protocol.action(name))
+
+
+class FakeMistral(object):
+    """Mistral's API with our workbook: each workflow execution or ad hoc
+    action run answers at once with what our action's body (run_ours)
+    answers on the plan store of the test; an action's CommandError is the
+    execution's (or task's) ERROR, with its message."""
+
+    def __init__(self, mocker, store):
+        import re
+
+        from tripleoplanclient.mistral import protocol
+        self.store = store
+        self.executions = {}
+        self.runs = []          # (action, 'sync' or 'workflow')
+        mocker.get(MISTRAL + '/workflows/' + protocol.workflow('render'),
+                   json={'id': 'w1', 'name': protocol.workflow('render'),
+                         'tags': [protocol.TAG], 'definition': ''},
+                   headers=JSON)
+        mocker.post(MISTRAL + '/action_executions', json=self._action,
+                    status_code=201, headers=JSON)
+        mocker.post(MISTRAL + '/executions', json=self._start,
+                    status_code=201, headers=JSON)
+        mocker.get(re.compile(re.escape(MISTRAL) + '/executions/([^/]+)$'),
+                   json=self._execution, headers=JSON)
+        mocker.get(re.compile(re.escape(MISTRAL)
+                              + '/executions/([^/]+)/tasks'),
+                   json=self._tasks, headers=JSON)
+
+    def _run(self, action, request):
+        from tripleoplanclient.common import exceptions
+        try:
+            return 'SUCCESS', run_ours(self.store, request, action)
+        except exceptions.CommandError as exc:
+            return 'ERROR', str(exc)
+
+    def _action(self, request, context):
+        body = request.json()
+        self.runs.append((body['name'], 'sync'))
+        state, result = self._run(
+            body['name'], json.loads(body['input'])['request'])
+        return {'id': None, 'name': body['name'], 'state': state,
+                'output': json.dumps({'result': result})}
+
+    def _start(self, request, context):
+        from tripleoplanclient.mistral import protocol
+        body = request.json()
+        name = body['workflow_name'].rsplit('.', 1)[1]
+        action = protocol.action(name)
+        self.runs.append((action, 'workflow'))
+        state, result = self._run(action,
+                                  json.loads(body['input'])['request'])
+        execution = {'id': 'e%d' % (len(self.executions) + 1),
+                     'workflow_name': body['workflow_name'],
+                     'state': 'SUCCESS' if state == 'SUCCESS' else 'ERROR',
+                     'output': json.dumps({name: result}
+                                          if state == 'SUCCESS' else {}),
+                     'task': {'id': 't1', 'name': name, 'state': state,
+                              'state_info': None if state == 'SUCCESS' else
+                              'Failed to run action [action_ex_id=x, '
+                              'idx=0]: %s' % result,
+                              'published': json.dumps(
+                                  {name: result} if state == 'SUCCESS'
+                                  else {})}}
+        self.executions[execution['id']] = execution
+        return {k: v for k, v in execution.items() if k != 'task'}
+
+    def _execution(self, request, context):
+        execution = self.executions[request.path.rsplit('/', 1)[1]]
+        return {k: v for k, v in execution.items() if k != 'task'}
+
+    def _tasks(self, request, context):
+        execution = self.executions[request.path.split('/')[-2]]
+        return {'tasks': [execution['task']]}

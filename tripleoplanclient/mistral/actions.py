@@ -265,3 +265,57 @@ class Validate(_LibraryAction):
     def act(self, store, plan, heat, req):
         from tripleoplanclient.mistral import library
         return library.validate(plan, heat, req)
+
+
+class _LifecycleAction(_PlanAction):
+    """One of the plan's life-cycle operations (``mistral.lifecycle``),
+    as the caller."""
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import lifecycle
+        from tripleoplanclient.mistral import objects
+        if 'heat_url' in req:
+            heat = _heat(context, req)      # both endpoints resolved
+        else:
+            heat, req['swift_url'] = None, endpoints.choose(
+                context, req['swift_url'], 'object-store')
+        store = plan_store(context, req['swift_url'])
+        cache = objects.CACHE.scoped(req['swift_url'],
+                                     req.get('container') or '')
+        return self.act(lifecycle, store, heat, req, cache)
+
+
+class CreatePlan(_LifecycleAction):
+    """Record the creation of a plan whose files are in its container."""
+
+    request_name = 'plan_create'
+
+    def act(self, lifecycle, store, heat, req, cache):
+        return lifecycle.create(store, req, cache)
+
+
+class AmendPlan(_LifecycleAction):
+    """Record a change of the plan (its files written already)."""
+
+    request_name = 'plan_amend'
+
+    def act(self, lifecycle, store, heat, req, cache):
+        return lifecycle.amend(store, req, cache)
+
+
+class ListPlans(_LifecycleAction):
+    """Every plan of the caller's project."""
+
+    request_name = 'plan_list'
+
+    def act(self, lifecycle, store, heat, req, cache):
+        return lifecycle.plans(store)
+
+
+class DeletePlan(_LifecycleAction):
+    """Delete plans; refused while a stack of one's name exists."""
+
+    request_name = 'plan_delete'
+
+    def act(self, lifecycle, store, heat, req, cache):
+        return lifecycle.delete(store, heat, req)

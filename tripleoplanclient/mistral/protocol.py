@@ -16,7 +16,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 7
+PROTOCOL = 8
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -47,6 +47,49 @@ WORKFLOWS = {
          'step': None,              # the recorded step: its outcome here
          'tree': None,              # the step's tree: what Heat gets
          'validate': True}),        # library.refuse_to_deploy first
+    # The plan's life cycle (``mistral.lifecycle``): the files are in
+    # Swift already (whoever has them writes them, in one pass); the
+    # request says what was written, the action records the step.
+    'plan_create': (
+        'tripleoplan.plan_create',
+        "Record the creation of a plan whose files are in its container: "
+        "passwords generated, tree snapshot, render, the create step.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'environments': None,      # plan paths, in Heat's merge order
+         'files': None,             # {path: {source, md5}}: user files
+         'tree': None,              # {path: md5} written; None: listing
+         'inputs': None,            # {roles_data, network_data,
+                                    #  plan_environment}: plan paths
+         'templates': None,         # where the templates came from
+         'release': None,           # templates.release; None: worked out
+         'render': True,            # False: the step's render is SKIPPED
+         'command': None}),
+    'plan_amend': (
+        'tripleoplan.plan_amend',
+        "Record a change of the plan's environment list, inputs and "
+        "files (written already); render when a rendering input changed.",
+        {'container': _REQUIRED,
+         'swift_url': None,
+         'add': None,               # environment plan paths, appended
+         'remove': None,            # environment plan paths
+         'files': None,             # as plan_create's
+         'tree': None,              # {path: md5} of the objects written
+         'inputs': None,
+         'render': True,
+         'command': None}),
+    'plan_list': (
+        'tripleoplan.plan_list',
+        "Every plan of the caller's project, with objects and bytes.",
+        {'swift_url': None}),
+    'plan_delete': (
+        'tripleoplan.plan_delete',
+        "Delete plans and every file in them; refused, for all, while a "
+        "Heat stack of one's name exists.",
+        {'containers': _REQUIRED,   # plan names
+         'swift_url': None,
+         'heat_url': None,
+         'check_only': False}),     # check all, delete none
     # The deployment library: the same answers for every client. The CLI
     # runs these actions on their own (``ACTIONS``' way: one synchronous
     # request, nothing saved); a GUI may start the workflows.

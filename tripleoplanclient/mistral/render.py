@@ -126,6 +126,16 @@ def changes(store, objects, inputs=None, workers=8):
     return Changes(roles, networks, fingerprint, hashes, changed, stale)
 
 
+def entry(summary):
+    """A step's render entry from a render's summary (``hashes`` and
+    ``removed_paths`` go into the step's tree, not into the entry)."""
+    return {'state': 'SUCCESS', 'outputs': summary.get('outputs', 0),
+            'written': len(summary.get('written', [])),
+            'removed': len(summary.get('removed', [])),
+            'hashes': summary.get('hashes') or {},
+            'removed_paths': summary.get('removed', [])}
+
+
 def _summary(outputs, written, removed, roles, networks):
     """``hashes``: every output's MD5, for the step's record of the tree."""
     return {'outputs': len(outputs), 'written': sorted(written),

@@ -8,48 +8,13 @@ problem named, and nothing is written.
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.common import masking
 from tripleoplanclient.mistral import library
+from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import capabilities as capabilities_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import parameter_values
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
-
-UNCHANGED = 'UNCHANGED'
-
-
-def _command(req, action, hidden=()):
-    """The command line to record: the client's (its arguments, masked
-    by the client) masked again here, the values of NAME=VALUE of a
-    hidden or secret-looking parameter too; else the action's name (a
-    client that gave none, through Mistral's API)."""
-    argv = [str(a) for a in req['command'] or []]
-    if not argv:
-        return 'mistral action %s' % action
-    out = []
-    for arg in argv:
-        name, sep, _ = arg.partition('=')
-        if sep and (name in hidden or masking.secret_key(name)):
-            arg = '%s=%s' % (name, masking.MASK)
-        out.append(arg)
-    return record_mod.sanitize_argv(out, parsers=())
-
-
-def _result(plan, step, state):
-    """What the client shows: the step (or UNCHANGED) and the plan's
-    environment list after it."""
-    if step is None:
-        return {'plan': plan, 'id': None, 'action': None,
-                'environments': list(state['environments']),
-                'added': 0, 'changed': 0, 'removed': 0,
-                'status': UNCHANGED}
-    return {'plan': plan, 'id': step['id'], 'action': step['action'],
-            'environments': list(step['state']['environments']),
-            'added': step['objects']['added'],
-            'changed': step['objects']['changed'],
-            'removed': step['objects']['removed'],
-            'status': step['outcome']['status']}
 
 
 def set_capabilities(store, plan, req):
@@ -62,7 +27,7 @@ def set_capabilities(store, plan, req):
     after = capabilities_mod.check(caps, environments, req['enable'] or (),
                                    req['disable'] or ())
     if after == environments:
-        return _result(plan.name, None, plan.state)
+        return written.result(plan.name, None, plan.state)
     added = [e for e in after if e not in environments]
     removed = [e for e in environments if e not in after]
     if record_mod.amended(environments, added, removed) == after:
@@ -76,9 +41,9 @@ def set_capabilities(store, plan, req):
     change.update(files={}, inputs={}, tree={})
     step = record_mod.make_step(
         'capabilities', change,
-        command=_command(req, 'tripleoplan.capabilities_set'))
+        command=written.command(req, 'tripleoplan.capabilities_set'))
     store.commit(plan.name, step, plan.head)
-    return _result(plan.name, step, step['state'])
+    return written.result(plan.name, step, step['state'])
 
 
 def set_parameters(store, plan, heat, req):
@@ -113,7 +78,7 @@ def set_parameters(store, plan, heat, req):
             values[name] = value
     hidden = {n for n, p in schema['parameters'].items() if p.get('hidden')}
     if values == current:
-        return _result(plan.name, None, plan.state)
+        return written.result(plan.name, None, plan.state)
     data = content.dump_yaml({'parameter_defaults': values})
     md5 = content.md5(data)
     if old is not None:
@@ -126,6 +91,6 @@ def set_parameters(store, plan, heat, req):
     step = record_mod.make_step(
         'parameters', change, added=[] if old is not None else [path],
         changed=[path] if old is not None else [],
-        command=_command(req, 'tripleoplan.parameters_set', hidden))
+        command=written.command(req, 'tripleoplan.parameters_set', hidden))
     store.commit(plan.name, step, plan.head, {path: data})
-    return _result(plan.name, step, step['state'])
+    return written.result(plan.name, step, step['state'])

@@ -71,6 +71,16 @@ class Command(command.Command):
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60)
 
+    def recorder(self, parsed_args, workflows=None):
+        """Records plan create and amend steps in Mistral, with this
+        command line (masked)."""
+        from tripleoplanclient.plan import record
+        from tripleoplanclient import workflows as workflows_mod
+        return workflows_mod.Recorder(
+            workflows or self.workflows(),
+            self.clients.endpoint('object-store'), parsed_args.timeout * 60,
+            record.masked_argv(sys.argv[1:]))
+
     def heat(self):
         heat = self.clients.orchestration()
         if heat is None:

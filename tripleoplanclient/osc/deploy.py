@@ -73,6 +73,7 @@ class StackCommand(base.Command, command.ShowOne):
             swift_url=self.clients.endpoint('object-store'),
             workflows=workflows,
             renderer=self.renderer(parsed_args, workflows),
+            recorder=self.recorder(parsed_args, workflows),
             follower=events.StackFollower(heat, self.progress),
             progress=self.progress)
 

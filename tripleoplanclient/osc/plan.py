@@ -17,6 +17,8 @@ STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
                    'templates', 'environments', 'outcome')
 FILE_COLUMNS = ('path', 'md5', 'environment', 'source')
+# Seconds to wait for Mistral's answer to a list or a delete.
+MISTRAL_WAIT = 600
 
 
 def add_step_option(parser, required, what):
@@ -26,25 +28,29 @@ def add_step_option(parser, required, what):
 
 
 def step_result(plan, state, step):
-    """ShowOne columns of the step a command recorded (or the plan now).
+    """ShowOne columns of the step a command recorded (or the plan now)."""
+    from tripleoplanclient.mistral import written
+    return summary_result(written.result(plan, step, state))
+
+
+def summary_result(result):
+    """ShowOne columns of a step's summary (``mistral.written.result``).
 
     ``id`` names the step for good: no other step has it, whoever writes
     at the same time (its number in the history is its place in Swift's
     order, see show-history).
     """
     from osc_lib.cli import format_columns
-    if step is None:
-        values = (plan, None, None, state['environments'], 0, 0, 0,
-                  'UNCHANGED')
-    else:
-        objects = step['objects']
-        values = (plan, step['id'], step['action'],
-                  step['state']['environments'], objects['added'],
-                  objects['changed'], objects['removed'],
-                  step['outcome']['status'])
-    values = list(values)
-    values[3] = format_columns.ListColumn(values[3])
-    return STEP_COLUMNS, values
+    return STEP_COLUMNS, tuple(
+        format_columns.ListColumn(result[c] or []) if c == 'environments'
+        else result[c] for c in STEP_COLUMNS)
+
+
+def _raise_if_failed(plan, result):
+    from tripleoplanclient.plan import steps
+    error = steps.failed(plan, result)
+    if error is not None:
+        raise error
 
 
 class CreatePlan(base.Command, command.ShowOne):
@@ -70,13 +76,23 @@ class CreatePlan(base.Command, command.ShowOne):
         plan = layout.check_name(parsed_args.plan)
         files = base.plan_files(parsed_args, parsed_args.templates,
                                 with_tree=True)
-        step, _ = steps.create(self.plan_store(), plan, files,
-                               self.renderer(parsed_args))
+        result = steps.create(self.plan_store(), plan, files,
+                              self.recorder(parsed_args),
+                              render=not parsed_args.no_render)
+        _rendered(self, result)
+        _raise_if_failed(plan, result)
         self.progress('Plan %s created: %d objects, %d environment files.'
-                      % (plan, step['objects']['added']
-                         + step['objects']['changed'],
-                         len(step['state']['environments'])))
-        return step_result(plan, step['state'], step)
+                      % (plan, result['added'] + result['changed'],
+                         len(result['environments'])))
+        return summary_result(result)
+
+
+def _rendered(cmd, result):
+    render = result.get('render') or {}
+    if render.get('state') == 'SUCCESS':
+        cmd.progress('Rendered %d templates: %d written, %d stale removed'
+                     % (render.get('outputs', 0), render.get('written', 0),
+                        render.get('removed', 0)))
 
 
 class AmendPlan(base.Command, command.ShowOne):
@@ -110,13 +126,16 @@ class AmendPlan(base.Command, command.ShowOne):
         remove = steps.resolve_removals(
             files, head.state['environments'],
             parsed_args.remove_environments)
-        step = steps.amend(store, plan, head, files, remove,
-                           render=self.renderer(parsed_args),
-                           no_render=parsed_args.no_render)
-        if step is None:
+        result = steps.amend(store, plan, head, files, remove,
+                             self.recorder(parsed_args),
+                             no_render=parsed_args.no_render)
+        if result is None or result['status'] == 'UNCHANGED':
             self.progress('Plan %s: nothing changed, no step recorded.'
                           % plan)
-        return step_result(plan, head.state, step)
+            return step_result(plan, head.state, None)
+        _rendered(self, result)
+        _raise_if_failed(plan, result)
+        return summary_result(result)
 
 
 class ShowPlanHistory(base.Command, command.Lister):
@@ -233,11 +252,14 @@ class ListPlans(base.Command, command.Lister):
     _description = 'List deployment plans'
 
     def take_action(self, parsed_args):
-        # Container HEADs are exact; account listing counts may lag.
+        from tripleoplanclient.mistral import protocol
+        result = self.workflows().run_action(
+            'plan_list', protocol.request(
+                'plan_list', swift_url=self.clients.endpoint('object-store')),
+            MISTRAL_WAIT)
         return (('Plan', 'Objects', 'Bytes'),
-                ((name, int(h.get('x-container-object-count', 0)),
-                  int(h.get('x-container-bytes-used', 0)))
-                 for name, h in self.plan_store().plans()))
+                ((p['name'], p['objects'], p['bytes'])
+                 for p in result['plans']))
 
 
 class DeletePlan(base.Command):
@@ -250,47 +272,32 @@ class DeletePlan(base.Command):
         base.add_yes_option(parser)
         return parser
 
-    def _stack_exists(self, heat, plan):
-        from heatclient import exc as heat_exc
-        try:
-            heat.stacks.get(plan)
-            return True
-        except heat_exc.HTTPNotFound:
-            return False
-        except Exception as exc:
-            raise exceptions.CommandError(
-                'Cannot tell whether stack %s exists (%s); not deleting plan '
-                '%s.' % (plan, exc, plan))
-
     def take_action(self, parsed_args):
+        from tripleoplanclient.mistral import protocol
         from tripleoplanclient.plan import layout
 
         names = [layout.check_name(p) for p in parsed_args.plans]
-        store = self.plan_store()
-        heat = self.clients.orchestration()
-        if heat is None:
-            self.progress('No orchestration (Heat) endpoint configured: not '
-                          'checking for stacks.')
-        listings = {}
-        for plan in names:          # check every plan before deleting any
-            headers, listing = store.listing(plan)
-            if listing is None or not layout.is_plan(headers):
-                raise exceptions.CommandError(
-                    'Plan %s does not exist; see "openstack overcloud plan '
-                    'list". Nothing was deleted.' % plan)
-            if heat is not None and self._stack_exists(heat, plan):
-                raise exceptions.CommandError(
-                    'Stack %s exists: delete the stack before its plan. '
-                    'Nothing was deleted.' % plan)
-            listings[plan] = listing
-        if not self.confirm('Delete plan(s) %s and every file in them?'
-                            % ', '.join(names), parsed_args.yes):
-            raise exceptions.CommandError('Not confirmed: nothing was '
-                                          'deleted.')
-        for plan in names:
-            store.delete(plan, listings[plan])
+        workflows = self.workflows()
+
+        def ask(check_only):
+            # The action checks every plan (and Heat) before deleting any.
+            return workflows.run_action('plan_delete', protocol.request(
+                'plan_delete', containers=names,
+                swift_url=self.clients.endpoint('object-store'),
+                heat_url=self.clients.endpoint('orchestration'),
+                check_only=check_only), MISTRAL_WAIT)
+
+        if not parsed_args.yes:
+            found = ask(True)['plans']
+            if not self.confirm('Delete plan(s) %s and every file in them?'
+                                % ', '.join('%s (%d objects)' % (
+                                    p['name'], p['objects'])
+                                    for p in found), False):
+                raise exceptions.CommandError('Not confirmed: nothing was '
+                                              'deleted.')
+        for plan in ask(False)['plans']:
             self.progress('Deleted plan %s (%d objects).'
-                          % (plan, len(listings[plan])))
+                          % (plan['name'], plan['objects']))
 
 
 class ExportPlan(base.Command, command.ShowOne):

@@ -122,6 +122,10 @@ class PlanFiles(object):
         self.release = None      # the tree's (add_templates): templates.py
         self._scanned = set()
 
+    def md5s(self):
+        """``{plan path: MD5}`` of every object."""
+        return {p: content.md5(d) for p, d in self.objects.items()}
+
     # -- paths ---------------------------------------------------------
 
     def _in_templates(self, local):

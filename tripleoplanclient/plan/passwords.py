@@ -82,13 +82,18 @@ def _needs_value(name, param):
             or _special(name))
 
 
+def searched(path):
+    """True for the paths ``needed`` looks into: templates Heat may get."""
+    return (path.endswith(('.yaml', '.yml'))
+            and not path.endswith('.j2.yaml')
+            and not path.startswith(_SKIP_PREFIXES))
+
+
 def needed(objects):
     """Sorted names of the parameters to generate, from {path: bytes}."""
     names = set()
     for path, data in objects.items():
-        if (not path.endswith(('.yaml', '.yml'))
-                or path.endswith('.j2.yaml')
-                or path.startswith(_SKIP_PREFIXES)):
+        if not searched(path):
             continue
         if isinstance(data, str):
             data = data.encode('utf-8')

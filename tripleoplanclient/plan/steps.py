@@ -1,8 +1,10 @@
 """Plan life-cycle steps: what create and amend change, decided once.
 
-Each step computes the objects to write against what Swift (or the record)
-already holds, writes only those in one batch, then commits the step.
-``Change`` is shared with the stack steps (deploy, update, upgrade).
+The client's half of create and amend writes, in one batch, only the
+objects Swift (or the record) does not hold already; the plan_create and
+plan_amend actions then decide the step from what was written and commit
+it (``mistral.lifecycle``). ``Change`` is what both halves, and the stack
+steps (deploy, update, upgrade), decide with.
 """
 
 from tripleoplanclient.common import content
@@ -12,42 +14,56 @@ from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
 
 
-def _manifest(files, paths):
+def _manifest(sources, md5s, paths):
     """Record entries (local source, MD5) of the user files among ``paths``."""
-    return {p: {'source': files.sources[p],
-                'md5': content.md5(files.objects[p])}
-            for p in paths if p in files.sources}
+    return {p: {'source': sources[p], 'md5': md5s[p]}
+            for p in paths if p in sources}
 
 
-def _diff(stored_md5, objects):
+def _diff(stored_md5, md5s):
     """``(added, changed)``: objects that are new or differ from Swift's."""
     added, changed = [], []
-    for path, data in objects.items():
+    for path, md5 in md5s.items():
         old = stored_md5(path)
         if old is None:
             added.append(path)
-        elif old != content.md5(data):
+        elif old != md5:
             changed.append(path)
     return sorted(added), sorted(changed)
 
 
-def sync(store, plan, files, listing, extra=None):
-    """Write what ``files`` holds that ``listing`` lacks or has otherwise.
+def sync(store, plan, objects, listing, extra=None):
+    """Write what ``objects`` holds that ``listing`` lacks or has otherwise.
 
     One listing in, one batch out: returns ``(added, changed)``. Objects
-    the plan holds and ``files`` does not (rendered templates, the record,
-    earlier user files) are left alone; the content of the changed ones is
-    kept first. ``extra``: record objects to write in the same batch.
+    the plan holds and ``objects`` does not (rendered templates, the
+    record, earlier user files) are left alone; the content of the changed
+    ones is kept first. ``extra``: record objects to write in the same
+    batch.
     """
     added, changed = _diff(
         lambda p: listing[p]['hash'] if p in listing else None,
-        files.objects)
+        {p: content.md5(d) for p, d in objects.items()})
     store.keep(plan, {p: listing[p]['hash'] for p in changed},
                tree_mod.kept(listing))
-    objects = {p: files.objects[p] for p in added + changed}
-    objects.update(extra or {})
-    store.write(plan, objects)
+    batch = {p: objects[p] for p in added + changed}
+    batch.update(extra or {})
+    store.write(plan, batch)
     return added, changed
+
+
+class Described(object):
+    """Files a request describes, already in Swift: MD5s, not bytes (what
+    the plan_create and plan_amend actions build their step from)."""
+
+    def __init__(self, md5s, sources=None, environments=(), inputs=None):
+        self._md5s = dict(md5s)
+        self.sources = dict(sources or {})
+        self.environments = list(environments)
+        self.inputs = dict(inputs or {})
+
+    def md5s(self):
+        return dict(self._md5s)
 
 
 def render_step(render, plan, step, inputs, view=None):
@@ -79,32 +95,25 @@ def render_step(render, plan, step, inputs, view=None):
     return step
 
 
-def _raise_if_failed(plan, step):
-    if step['outcome']['status'] != 'SUCCESS':
-        raise exceptions.CommandError(
-            'Plan %s: step %s recorded as FAILED (its files are stored). %s. '
-            'Fix the cause and run the command again.' % (
-                plan, step['id'], step['outcome']['reason']))
+def failed(plan, result):
+    """The error for a step recorded as FAILED (``result``: the step's
+    summary, ``written.result``), None when it succeeded."""
+    if result['status'] != 'FAILED':
+        return None
+    return exceptions.CommandError(
+        'Plan %s: step %s recorded as FAILED (its files are stored). %s. '
+        'Fix the cause and run the command again.' % (
+            plan, result['id'], result.get('reason')))
 
 
-def _add_passwords(store, plan, files, listing):
-    """plan-environment.yaml with a value for every password the templates
-    need, written with the rest; values an earlier attempt stored stay."""
-    from tripleoplanclient.plan import passwords
+def create(store, plan, files, record, render=True):
+    """Create the plan: the client's half, then ``record``'s.
 
-    path = layout.PLAN_ENVIRONMENT
-    stored = store.get(plan, path) if listing and path in listing else None
-    values = passwords.generate(passwords.needed(files.objects),
-                                passwords.stored(stored) if stored else None)
-    files.objects[path] = passwords.plan_environment(
-        files.objects.get(path) if stored is None else stored, values,
-        plan=plan)
-
-
-def create(store, plan, files, render=None):
-    """Create the plan: container, templates, user files, render, record.
-
-    Returns ``(step, head)``: the step and what a next step builds on.
+    Here: refuse a name taken, make the container, write what Swift lacks
+    of ``files`` in one pass. ``record`` (``workflows.Recorder``) then has
+    the plan_create action check what landed, generate the passwords,
+    render and record the step (``mistral.lifecycle.create``). Returns the
+    action's summary of the step.
     """
     headers, listing = store.listing(plan)
     if listing is not None and not layout.is_plan(headers):
@@ -117,32 +126,32 @@ def create(store, plan, files, render=None):
             'Plan %s already exists. Change it with "openstack overcloud '
             'plan amend" or "openstack overcloud deploy", or delete it '
             'first.' % plan)
-    if head is None:
-        head = record_mod.Head(record_mod.new_state(), 0, None, [])
-    if render is not None:
-        render.check()
-    if files.templates:
-        _add_passwords(store, plan, files, listing)
+    record.check()
     if listing is None:
         store.create_container(plan)
         listing = {}
-    # A container without a successful create is a create that stopped
-    # half-way: carry on from what already landed.
-    full = {p: content.md5(d) for p, d in files.objects.items()}
-    name, snapshot, base = tree_mod.snapshot(full)
-    added, changed = sync(store, plan, files, listing, {name: snapshot})
-    step = record_mod.make_step(
-        'create', {'environments': {'set': list(files.environments)},
-                   'files': _manifest(files, files.sources),
-                   'inputs': dict(files.inputs),
-                   'templates': files.templates,
-                   'release': files.release,
-                   'tree_base': base}, added, changed)
-    render_step(render, plan, step, files.inputs,
-                tree_mod.View.of_full(full))
-    store.commit(plan, step, head)
-    _raise_if_failed(plan, step)
-    return step, after(head, step)
+    objects = dict(files.objects)
+    fields = dict(create_request(files), render=render)
+    if layout.PLAN_ENVIRONMENT in listing:
+        # A create that stopped half-way left it with generated passwords:
+        # the action carries on from it.
+        objects.pop(layout.PLAN_ENVIRONMENT, None)
+        fields['tree'][layout.PLAN_ENVIRONMENT] = \
+            listing[layout.PLAN_ENVIRONMENT]['hash']
+    sync(store, plan, objects, listing)
+    # Always followed as a workflow: the action reads the whole tree.
+    return record(plan, 'plan_create', fields, renders=True)
+
+
+def create_request(files):
+    """The plan_create request fields that describe ``files``."""
+    md5s = files.md5s()
+    return {'environments': list(files.environments),
+            'files': _manifest(files.sources, md5s, files.sources),
+            'tree': md5s,
+            'inputs': dict(files.inputs),
+            'templates': files.templates,
+            'release': files.release}
 
 
 def after(head, step):
@@ -202,14 +211,15 @@ class Change(object):
         else:
             stored = recorded
         self.files = files
+        self.md5s = files.md5s()
         self.view = view
         self.remove = list(remove)
-        self.added, self.changed = _diff(stored, files.objects)
+        self.added, self.changed = _diff(stored, self.md5s)
         # The content these replace, to keep before they are written.
         self.replaced = {p: stored(p) for p in self.changed}
         self.kept = tree_mod.kept(listing) if listing is not None else ()
         self.noted = sorted(set(self.added + self.changed).union(
-            *_diff(recorded, files.objects)))
+            *_diff(recorded, self.md5s)))
         # Objects of an old templates release the new one lacks.
         self.deleted = sorted(deleted)
         self.replaced.update((p, stored(p)) for p in self.deleted
@@ -242,11 +252,11 @@ class Change(object):
     def step(self, action, **details):
         change = {'environments': {'add': list(self.files.environments),
                                    'remove': self.remove},
-                  'files': _manifest(self.files, self.noted),
+                  'files': _manifest(self.files.sources, self.md5s,
+                                     self.noted),
                   'inputs': self.inputs,
                   'tree': dict({p: None for p in self.deleted}, **{
-                      p: content.md5(self.files.objects[p])
-                      for p in self.noted})}
+                      p: self.md5s[p] for p in self.noted})}
         if self.templates:
             change['templates'] = self.templates
         if self.release:
@@ -268,31 +278,32 @@ def adopt(store, plan, step, state, listing=None):
     step['change']['tree_base'] = md5
 
 
-def amend(store, plan, head, files, remove=(), render=None,
+def amend(store, plan, head, files, remove=(), record=None,
           no_render=False):
-    """Change only what the user named; returns the step.
+    """Change only what the user named: the client's half, then
+    ``record``'s (the plan_amend action, ``mistral.lifecycle.amend``).
 
-    None when nothing changed (nothing is written then). A render runs only
-    when a rendering input changed (or the last render did not succeed);
-    without one, the files and the step go to Swift in one request.
+    Here: what differs from the record is written in one pass (the content
+    it replaces kept first). Returns the action's summary of the step, or
+    None when nothing changed (nothing is written then).
     """
     view = store.view(plan, head.state.get('tree'))
     change = Change(head.state, files, remove, view=view)
     if change.empty:
         return None
-    renders = change.renders and not no_render
-    if renders:
-        render.check()
-    step = change.step('amend')
-    adopt(store, plan, step, head.state)
-    if renders:
-        change.write(store, plan)
-        render_step(render, plan, step, change.render_inputs, view)
-        store.commit(plan, step, head)
-    else:
-        if change.renders:
-            render_step(None, plan, step, change.render_inputs)
-        change.keep(store, plan)
-        store.commit(plan, step, head, change.objects())
-    _raise_if_failed(plan, step)
-    return step
+    record.check()
+    change.keep(store, plan)
+    store.write(plan, change.objects())
+    return record(plan, 'plan_amend', amend_request(change, not no_render),
+                  renders=change.renders and not no_render)
+
+
+def amend_request(change, render=True):
+    """The plan_amend request fields of a ``Change`` (files written)."""
+    return {'add': list(change.files.environments),
+            'remove': list(change.remove),
+            'files': _manifest(change.files.sources, change.md5s,
+                               change.noted),
+            'tree': {p: change.md5s[p] for p in change.noted},
+            'inputs': dict(change.inputs),
+            'render': render}

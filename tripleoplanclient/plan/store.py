@@ -82,6 +82,15 @@ class PlanStore(object):
                     conn.url or conn.os_options.get('object_storage_url'),
                     type(exc).__name__))
 
+    def map(self, fn, items, workers=None):
+        """``[fn(item)]``, up to ``workers`` (default: the store's) side by
+        side; in the calling thread when the store has one worker."""
+        workers = min(workers or self._workers, self._workers)
+        if workers <= 1:
+            return [fn(item) for item in items]
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(fn, items))
+
     @staticmethod
     def _status(exc):
         return getattr(exc, 'http_status', None)
@@ -150,6 +159,23 @@ class PlanStore(object):
         if not layout.is_plan(headers):
             return None
         return headers.get('date'), record_mod.ordered(page)
+
+    def newest_md5s(self, plan, names):
+        """``{name: MD5 or None}`` of objects, each asked of every replica
+        (``X-Newest``): what was just written, whatever a lagging
+        container listing says."""
+        def md5(name):
+            try:
+                headers = self._swift('head_object', plan, name,
+                                      headers={'X-Newest': 'true'})
+            except _client_exception() as exc:
+                if self._status(exc) == 404:
+                    return name, None
+                raise exceptions.CommandError(
+                    'Cannot read %s of plan %s: %s' % (name, plan, exc))
+            return name, headers.get('etag', '').strip('"') or None
+
+        return dict(self.map(md5, sorted(set(names))))
 
     def step(self, plan, entry):
         name = entry['name']
@@ -308,9 +334,8 @@ class PlanStore(object):
             except _client_exception():
                 return name, {}         # deleted meanwhile
 
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            return [(n, h) for n, h in pool.map(
-                head, (c['name'] for c in containers)) if layout.is_plan(h)]
+        return [(n, h) for n, h in self.map(
+            head, [c['name'] for c in containers]) if layout.is_plan(h)]
 
     # -- writing ---------------------------------------------------------
 
@@ -340,12 +365,10 @@ class PlanStore(object):
                                                 plan, len(batches)))
             # Swift expands an archive one member at a time: a few archives
             # in flight keep its servers busy (measured ~2x on loopback).
-            with concurrent.futures.ThreadPoolExecutor(
-                    bulk.CONCURRENCY) as pool:
-                results = pool.map(
-                    lambda b: bulk.extract_archive(self._connection(), plan,
-                                                   b), batches)
-                failed = [f for result in results for f in result]
+            results = self.map(
+                lambda b: bulk.extract_archive(self._connection(), plan, b),
+                batches, bulk.CONCURRENCY)
+            failed = [f for result in results for f in result]
         else:
             self._progress('Writing %d objects (%.1f MB) to plan %s with %d '
                            'concurrent PUTs' % (len(objects), total / 1e6,
@@ -380,8 +403,7 @@ class PlanStore(object):
             except _client_exception() as exc:
                 return name, '%s %s' % (exc.http_status, exc.http_reason)
 
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            return [r for r in pool.map(put, sorted(objects)) if r]
+        return [r for r in self.map(put, sorted(objects)) if r]
 
     def keep(self, plan, replaced, kept=()):
         """Copy, inside Swift, the content about to be replaced or deleted
@@ -411,8 +433,7 @@ class PlanStore(object):
         by_md5 = {}
         for path, md5 in sorted(wanted.items()):
             by_md5.setdefault(md5, path)     # one copy per content
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            list(pool.map(copy, sorted(by_md5.values())))
+        self.map(copy, sorted(by_md5.values()))
         return len(by_md5)
 
     def _copy(self, plan, name, source, md5):
@@ -484,8 +505,7 @@ class PlanStore(object):
             except _client_exception() as exc:
                 return name, '%s %s' % (exc.http_status, exc.http_reason)
 
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            failed = [r for r in pool.map(copy, sorted(sources)) if r]
+        failed = [r for r in self.map(copy, sorted(sources)) if r]
         if failed:
             self._rejected(plan, sources, failed)
 
@@ -509,8 +529,7 @@ class PlanStore(object):
                     raise exceptions.CommandError(
                         'Cannot delete %s from plan %s: %s' % (name, plan,
                                                                exc))
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            list(pool.map(remove, names))
+        self.map(remove, names)
 
     def delete(self, plan, names):
         """Delete the objects ``names`` and then the container.
@@ -595,8 +614,7 @@ class PlanStore(object):
         def fetch(name):
             return name, self.get(plan, name)
 
-        with concurrent.futures.ThreadPoolExecutor(self._workers) as pool:
-            found = dict(pool.map(fetch, sorted(set(names))))
+        found = dict(self.map(fetch, sorted(set(names))))
         gone = sorted(n for n, data in found.items() if data is None)
         if gone:
             raise exceptions.CommandError(

@@ -37,13 +37,20 @@ def release(objects):
     ``version =`` in setup.cfg (None when neither says). The digest names
     the exact content, whatever the version says.
     """
+    return release_of({p: content.md5(d) for p, d in objects.items()},
+                      lambda path: objects.get(path))
+
+
+def release_of(md5s, read):
+    """``release`` of a tree known by its MD5s (``{path: MD5}``); ``read``
+    gives the bytes of a path of it."""
     digest = hashlib.sha256()
-    for path in sorted(objects):
-        digest.update(('%s\0%s\n' % (path, content.md5(objects[path])))
-                      .encode('utf-8'))
+    for path in sorted(md5s):
+        digest.update(('%s\0%s\n' % (path, md5s[path])).encode('utf-8'))
     found = None
     for path, pattern in (('PKG-INFO', _VERSION), ('setup.cfg', _CFG_VERSION)):
-        found = found or pattern.search(objects.get(path) or b'')
+        if not found and path in md5s:
+            found = pattern.search(read(path) or b'')
     return {'version': found.group(1).decode('utf-8', 'replace')[:64]
             if found else None, 'digest': digest.hexdigest()}
 

@@ -47,18 +47,20 @@ class Services(object):
     :param heat: heatclient v1 client (None: no Heat configured)
     :param workflows: workflows.Workflows
     :param renderer: workflows.PlanRenderer or None (--no-render)
+    :param recorder: workflows.Recorder (a plan the command creates)
     :param follower: stack.events.StackFollower
     :param progress: line -> stderr
     """
 
     def __init__(self, store, heat, heat_url, swift_url, workflows, renderer,
-                 follower, progress):
+                 follower, progress, recorder=None):
         self.store = store
         self.heat = heat
         self.heat_url = heat_url
         self.swift_url = swift_url
         self.workflows = workflows
         self.renderer = renderer
+        self.recorder = recorder
         self.follower = follower
         self.progress = progress
 
@@ -335,10 +337,13 @@ def execute(services, options, prepared):
     head, rows, change, created = (prepared.head, prepared.rows or [],
                                    prepared.change, None)
     if prepared.creates_plan:
-        services.workflows.check()
-        created, head = steps.create(store, plan, prepared.files,
-                                     services.renderer)
-        rows = [record_mod.row(created, 1)]
+        created = steps.create(store, plan, prepared.files, services.recorder,
+                               render=services.renderer is not None)
+        error = steps.failed(plan, created)
+        if error is not None:
+            raise error
+        head = record_mod.Head(created['state'], created['seen'] + 1,
+                               created['id'], [])
         # All of it is stored now: the deploy step itself changes nothing.
         change = steps.Change(head.state, prepared.files.__class__(
             prepared.files.templates), prepared.remove)

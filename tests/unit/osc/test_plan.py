@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import tempfile
+from unittest import mock
 
 from osc_lib import exceptions
 import yaml
@@ -18,6 +19,8 @@ HEAT = fakes.HEAT
 
 
 class TestDeletePlan(fakes.HttpTestCase):
+    """``plan delete`` runs the plan_delete action (here its body, behind
+    a fake Mistral): the checks are the action's, before any delete."""
 
     def setUp(self):
         super().setUp()
@@ -26,9 +29,11 @@ class TestDeletePlan(fakes.HttpTestCase):
         self.m.get('http://swift.test/info', json={})
         self.obj_delete = self.m.delete(SWIFT + '/p/a.yaml', status_code=204)
         self.delete = self.m.delete(SWIFT + '/p', status_code=204)
+        self.mistral = fakes.FakeMistral(self.m,
+                                         fakes.plan_store(workers=1))
 
     def run_delete(self, endpoints, *argv):
-        app = fakes.make_app(endpoints)
+        app = fakes.make_app(dict(endpoints, workflow=fakes.MISTRAL))
         cmd = plan_commands.DeletePlan(app, None)
         parsed = cmd.get_parser('delete').parse_args(list(argv))
         cmd.take_action(parsed)
@@ -44,30 +49,42 @@ class TestDeletePlan(fakes.HttpTestCase):
                             '-y', 'p')
         self.assertEqual(0, self.delete.call_count)
         self.assertEqual(0, self.obj_delete.call_count)
+        self.assertEqual([('tripleoplan.plan_delete', 'sync')],
+                         self.mistral.runs)
 
     def test_deletes_when_heat_has_no_such_stack(self):
         self.m.get(HEAT + '/stacks/p', status_code=404)
-        self.run_delete({'object-store': SWIFT, 'orchestration': HEAT},
-                        '-y', 'p')
+        err = self.run_delete({'object-store': SWIFT,
+                               'orchestration': HEAT}, '-y', 'p')
         self.assertEqual(1, self.obj_delete.call_count)
         self.assertEqual(1, self.delete.call_count)
+        self.assertIn('Deleted plan p (1 objects).', err)
 
-    def test_without_heat_it_says_it_did_not_check(self):
-        err = self.run_delete({'object-store': SWIFT}, '-y', 'p')
-        self.assertIn('not checking for stacks', err)
-        self.assertEqual(1, self.delete.call_count)
+    def test_heat_that_cannot_say_refuses_the_delete(self):
+        self.m.get(HEAT + '/stacks/p', status_code=503)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Cannot tell whether stack p exists'):
+            self.run_delete({'object-store': SWIFT, 'orchestration': HEAT},
+                            '-y', 'p')
+        self.assertEqual(0, self.delete.call_count)
 
     def test_one_unknown_plan_stops_the_whole_delete(self):
+        self.m.get(HEAT + '/stacks/p', status_code=404)
         self.m.get(SWIFT + '/q', status_code=404)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan q does not exist'):
             self.run_delete({'object-store': SWIFT}, '-y', 'p', 'q')
         self.assertEqual(0, self.delete.call_count)
+        self.assertEqual(0, self.obj_delete.call_count)
 
-    def test_no_object_store_endpoint(self):
-        with self.assertRaisesRegex(exceptions.CommandError,
-                                    'object_store_endpoint_override'):
-            self.run_delete({}, '-y', 'p')
+    def test_without_yes_and_no_terminal_only_the_check_runs(self):
+        self.m.get(HEAT + '/stacks/p', status_code=404)
+        with mock.patch('sys.stdin', io.StringIO()), \
+                self.assertRaisesRegex(exceptions.CommandError,
+                                       'pass -y to go on'):
+            self.run_delete({'object-store': SWIFT}, 'p')
+        self.assertEqual(0, self.delete.call_count)
+        self.assertEqual(1, len(self.mistral.runs))
 
 
 class TestDiffPlan(fakes.HttpTestCase):
@@ -78,6 +95,7 @@ class TestDiffPlan(fakes.HttpTestCase):
         super().setUp()
         self.swift = fakes.FakeSwift(self.m)
         self.swift_info()
+        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
         self.tht = os.path.join(self.dir, 'tht')
@@ -90,7 +108,8 @@ class TestDiffPlan(fakes.HttpTestCase):
 
     def run_command(self, cls, *argv):
         """stdout and stderr of one command."""
-        app = fakes.make_app({'object-store': SWIFT})
+        app = fakes.make_app({'object-store': SWIFT,
+                              'workflow': fakes.MISTRAL})
         app.stdout = io.StringIO()
         cmd = cls(app, None)
         parsed = cmd.get_parser('openstack').parse_args(list(argv))
@@ -147,7 +166,8 @@ class TestDiffPlan(fakes.HttpTestCase):
         self.story()
         before = dict(self.swift.objects)
         self.swift.requests.clear()
-        app = fakes.make_app({'object-store': SWIFT})
+        app = fakes.make_app({'object-store': SWIFT,
+                              'workflow': fakes.MISTRAL})
         app.stdout = io.StringIO()
         cmd = plan_commands.DiffPlan(app, None)
         parsed = cmd.get_parser('openstack').parse_args(

@@ -20,6 +20,7 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
         super().setUp()
         self.swift = fakes.FakeSwift(self.m)
         self.swift_info()
+        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
         os.makedirs(os.path.join(self.dir, 'tht'))
@@ -29,7 +30,8 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
     def create(self, *global_args):
         """``openstack <global_args> overcloud plan create p ...`` as OSC
         runs it: its app parser, the command's parser, sys.argv."""
-        app = fakes.make_app({'object-store': fakes.SWIFT})
+        app = fakes.make_app({'object-store': fakes.SWIFT,
+                              'workflow': fakes.MISTRAL})
         app.parser = fakes.osc_parser()
         app.stdout = io.StringIO()
         argv = ['p', '--templates', os.path.join(self.dir, 'tht'),

@@ -42,7 +42,8 @@ class DiffTestCase(fakes.PlanTestCase):
         files.add_templates()
         for env in envs:
             files.add_environment(env)
-        return steps.create(self.store, 'p', files)[0]
+        return steps.create(self.store, 'p', files,
+                            fakes.Recorder(self.store), render=False)
 
     def amend(self, envs=(), uploads=(), remove=(), inputs=()):
         head = self.store.head('p')
@@ -56,7 +57,7 @@ class DiffTestCase(fakes.PlanTestCase):
         remove = steps.resolve_removals(files, head.state['environments'],
                                         remove)
         return steps.amend(self.store, 'p', head, files, remove,
-                           no_render=True)
+                           fakes.Recorder(self.store), no_render=True)
 
     def deployed(self, status='SUCCESS'):
         """A deploy step as the deploy command records it, its stack

@@ -33,7 +33,8 @@ class ReservedTestCase(fakes.PlanTestCase):
         self.write('tht/' + layout.PLAN_ENVIRONMENT, THT_PLAN_ENV)
         files = files_mod.PlanFiles(self.tht)
         files.add_templates()
-        steps.create(self.store, 'p', files)
+        steps.create(self.store, 'p', files, fakes.Recorder(self.store),
+                     render=False)
         # A reader mends the record's cache once the steps settle: done
         # now, so that any later write is the command's.
         self.store.history('p')

@@ -47,7 +47,8 @@ class ReleaseTestCase(fakes.PlanTestCase):
         files.add_environment(os.path.join(self.old,
                                            'environments/kept.yaml'))
         files.add_environment(self.user)
-        steps.create(self.store, 'p', files)
+        steps.create(self.store, 'p', files, fakes.Recorder(self.store),
+                     render=False)
         self.store.history('p')      # the cache mended now, not later
         self.before = dict(self.swift.objects)
 

@@ -1,0 +1,245 @@
+"""The plan's own life cycle in Mistral: the bodies of the plan_create,
+plan_amend, plan_list and plan_delete actions, the same for every client.
+
+The files reach Swift from whoever has them (the CLI writes them in one
+pass, ``plan.steps``; a GUI may PUT them itself) and never travel through
+Mistral. The request names what was written (``tree``: path -> MD5) and
+what to make of it: the action checks that Swift holds exactly that,
+decides the step against the plan's newest record (``steps.Change``),
+generates the passwords of a new plan, renders here when the step needs
+it, and records the step as the caller (``store.commit``). A client that
+dies after asking still gets its step on record.
+"""
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import objects as plan_objects
+from tripleoplanclient.mistral import written
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import steps
+from tripleoplanclient.plan import tree as tree_mod
+
+
+def _claimed(plan, req, field='tree'):
+    """The request's ``{path: MD5}``, checked: untrusted input."""
+    claimed = req[field] or {}
+    if not isinstance(claimed, dict) or not all(
+            isinstance(p, str) and isinstance(m, str)
+            for p, m in claimed.items()):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: %s must map plan paths to MD5s.'
+            % (plan, field))
+    for path in claimed:
+        source = 'user' if path.startswith(layout.USER_FILES) else \
+            'templates'
+        layout.check_plan_path(path, 'Plan %s' % plan, source)
+    return dict(claimed)
+
+
+def _manifest(plan, req, claimed):
+    """The request's user files (``{path: {source, md5}}``), each one of
+    the written objects with the same MD5."""
+    manifest = req['files'] or {}
+    bad = sorted(str(p) for p, e in (manifest.items() if isinstance(
+        manifest, dict) else [(manifest, None)])
+        if not isinstance(e, dict) or not isinstance(e.get('source'), str)
+        or claimed.get(p) != e.get('md5'))
+    if bad:
+        raise exceptions.CommandError(
+            'Bad request for plan %s: files %s must each be {source, md5} '
+            'of an object in tree. Nothing was recorded.'
+            % (plan, ', '.join(bad[:10])))
+    return {p: {'source': e['source'], 'md5': e['md5']}
+            for p, e in manifest.items()}
+
+
+def _landed(store, plan, claimed, listing=None):
+    """Refuse unless Swift holds every object the request says was
+    written: the listing first, then each path it does not confirm asked
+    of every replica (a listing may lag behind a write just made)."""
+    doubtful = [p for p, md5 in claimed.items()
+                if (listing or {}).get(p, {}).get('hash') != md5]
+    if not doubtful:
+        return
+    newest = store.newest_md5s(plan, doubtful)
+    wrong = sorted(p for p in doubtful if newest[p] != claimed[p])
+    if wrong:
+        raise exceptions.CommandError(
+            'Plan %s: Swift does not hold what the request says was written '
+            'to %s%s (missing, or other content). Write those files first '
+            'and ask again; nothing was recorded.' % (
+                plan, ', '.join(wrong[:10]),
+                ' and %d more' % (len(wrong) - 10) if len(wrong) > 10
+                else ''))
+
+
+def renderer(store, cache):
+    """The render hook of ``steps.render_step``, here in Mistral: a failed
+    render is an entry on record, not a lost step."""
+    from tripleoplanclient.mistral import render as render_mod
+
+    def render(plan, inputs, tree):
+        try:
+            return render_mod.entry(render_mod.render_plan(
+                store, plan, inputs, tree=tree, cache=cache))
+        except exceptions.CommandError as exc:
+            return {'state': 'ERROR', 'info': str(exc)}
+    return render
+
+
+def _answer(plan, step):
+    """The step's summary, with why it failed and how its render went."""
+    out = written.result(plan, step, step['state'])
+    if step['outcome'].get('reason'):
+        out['reason'] = step['outcome']['reason']
+    render = step.get('render') or {}
+    out['render'] = {k: render[k] for k in (
+        'state', 'outputs', 'written', 'removed', 'info') if k in render}
+    # What a next step of the same client builds on (record.Head).
+    out['seen'], out['state'] = step['seen'], step['state']
+    return out
+
+
+def create(store, req, cache):
+    """Record the creation of a plan whose files are in its container:
+    passwords generated (those a stopped create left stay), the tree's
+    snapshot, the render, the step."""
+    from tripleoplanclient.plan import passwords
+    from tripleoplanclient.plan import templates
+
+    plan = layout.check_name(req['container'])
+    headers, listing = store.listing(plan)
+    if listing is None:
+        raise exceptions.CommandError(
+            'Plan %s has no container: write the plan\'s files to a '
+            'container of that name first ("openstack overcloud plan '
+            'create" does), then ask again.' % plan)
+    head = store.head(plan, required=False) if layout.is_plan(headers) \
+        else None
+    if head is not None and head.state['created']:
+        raise exceptions.CommandError(
+            'Plan %s already exists. Change it with "openstack overcloud '
+            'plan amend" or "openstack overcloud deploy", or delete it '
+            'first.' % plan)
+    if head is None:
+        head = record_mod.Head(record_mod.new_state(), 0, None, [])
+    full = _claimed(plan, req) if req['tree'] is not None else \
+        tree_mod.of_listing(listing)
+    if not full:
+        raise exceptions.CommandError(
+            'Plan %s: its container holds no files; write the templates '
+            'first.' % plan)
+    manifest = _manifest(plan, req, full)
+    _landed(store, plan, full, listing)
+    if not layout.is_plan(headers):
+        store.create_container(plan)        # marks the container a plan
+    objects = plan_objects.PlanObjects(store, plan, {
+        p: {'name': p, 'hash': m} for p, m in full.items()}, cache)
+    searched = [p for p in full if passwords.searched(p)]
+    found = dict(zip(searched, store.map(objects.read, searched)))
+    path = layout.PLAN_ENVIRONMENT
+    stored = objects.read(path) if path in full else None
+    data = passwords.plan_environment(stored, passwords.generate(
+        passwords.needed(found), passwords.stored(stored)), plan=plan)
+    release = req['release'] or templates.release_of(
+        {p: m for p, m in full.items() if not p.startswith(
+            layout.USER_FILES)}, objects.read)
+    full[path] = cache.put(data)
+    name, snapshot, base = tree_mod.snapshot(full)
+    store.write(plan, {path: data, name: snapshot})
+    step = record_mod.make_step(
+        'create', {'environments': {'set': list(req['environments'])},
+                   'files': manifest,
+                   'inputs': dict(req['inputs'] or {}),
+                   'templates': req['templates'],
+                   'release': release,
+                   'tree_base': base}, sorted(full),
+        command=written.command(req, 'tripleoplan.plan_create'))
+    steps.render_step(renderer(store, cache) if req['render'] else None,
+                      plan, step, dict(req['inputs'] or {}),
+                      tree_mod.View.of_full(full))
+    store.commit(plan, step, head)
+    return _answer(plan, step)
+
+
+def amend(store, req, cache):
+    """Record a change of the plan's environment list, inputs and files
+    (those the request names, written already); render when a rendering
+    input changed. UNCHANGED when the record has it all already."""
+    plan = layout.check_name(req['container'])
+    head = store.head(plan)
+    claimed = _claimed(plan, req)
+    manifest = _manifest(plan, req, claimed)
+    environments = head.state['environments']
+    missing = [p for p in req['remove'] or () if p not in environments]
+    if missing:
+        raise exceptions.CommandError(
+            'Plan %s: %s not in its environment list (%s); nothing was '
+            'recorded.' % (plan, ', '.join(missing),
+                           ', '.join(environments) or 'empty'))
+    _landed(store, plan, claimed)
+    view = store.view(plan, head.state.get('tree'))
+    change = steps.Change(head.state, steps.Described(
+        claimed, {p: e['source'] for p, e in manifest.items()},
+        req['add'] or (), req['inputs']), req['remove'] or (), view=view)
+    if change.empty:
+        return written.result(plan, None, head.state)
+    step = change.step('amend', command=written.command(
+        req, 'tripleoplan.plan_amend'))
+    steps.adopt(store, plan, step, head.state)
+    if change.renders:
+        steps.render_step(renderer(store, cache) if req['render'] else None,
+                          plan, step, change.render_inputs, view)
+    store.commit(plan, step, head)
+    return _answer(plan, step)
+
+
+def plans(store):
+    """Every plan of the caller's account: objects and bytes (container
+    HEADs are exact; an account listing's counts may lag)."""
+    return {'plans': [
+        {'name': name, 'objects': int(h.get('x-container-object-count', 0)),
+         'bytes': int(h.get('x-container-bytes-used', 0))}
+        for name, h in store.plans()]}
+
+
+def _stack_exists(heat, plan):
+    from heatclient import exc as heat_exc
+    try:
+        heat.stacks.get(plan)
+        return True
+    except heat_exc.HTTPNotFound:
+        return False
+    except Exception as exc:
+        raise exceptions.CommandError(
+            'Cannot tell whether stack %s exists (%s); not deleting plan %s. '
+            'Nothing was deleted.' % (plan, exc, plan))
+
+
+def delete(store, heat, req):
+    """Delete plans, each with every object in it, none while a Heat stack
+    of its name exists: all are checked before any is deleted (only
+    checked with ``check_only``)."""
+    names = req['containers']
+    if not isinstance(names, list) or not names:
+        raise exceptions.CommandError(
+            'Bad plan_delete request: containers must list plan names.')
+    found = {}
+    for plan in names:
+        plan = layout.check_name(plan)
+        headers, listing = store.listing(plan)
+        if listing is None or not layout.is_plan(headers):
+            raise exceptions.CommandError(
+                'Plan %s does not exist; see "openstack overcloud plan '
+                'list". Nothing was deleted.' % plan)
+        if _stack_exists(heat, plan):
+            raise exceptions.CommandError(
+                'Stack %s exists: delete the stack before its plan. Nothing '
+                'was deleted.' % plan)
+        found[plan] = listing
+    if not req['check_only']:
+        for plan, listing in found.items():
+            store.delete(plan, listing)
+    return {'plans': [{'name': p, 'objects': len(listing)}
+                      for p, listing in found.items()],
+            'deleted': not req['check_only']}
