@@ -57,7 +57,11 @@ class TestRenderInMistral(base.FunctionalTest):
         env = self.write('plain.yaml', 'parameter_defaults: {A: 1}\n')
         out, err = self.openstack('overcloud', 'plan', 'amend', self.plan,
                                   '-e', env)
-        self.assertNotIn('Mistral', err)
+        # Recorded by the plan_amend action on its own (one request), no
+        # workflow and no render.
+        self.assertIn('Plan_amend answered by Mistral', err)
+        self.assertNotIn('execution', err)
+        self.assertNotIn('Rendered', err)
         self.assertNotIn('render', self.record()['history'][-1])
 
     def test_03_failed_render_is_recorded_with_what_swift_holds(self):

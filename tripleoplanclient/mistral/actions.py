@@ -282,6 +282,8 @@ class _LifecycleAction(_PlanAction):
         store = plan_store(context, req['swift_url'])
         cache = objects.CACHE.scoped(req['swift_url'],
                                      req.get('container') or '')
+        self.execution = getattr(getattr(context, 'execution', None),
+                                 'workflow_execution_id', None)
         return self.act(lifecycle, store, heat, req, cache)
 
 
@@ -291,7 +293,7 @@ class CreatePlan(_LifecycleAction):
     request_name = 'plan_create'
 
     def act(self, lifecycle, store, heat, req, cache):
-        return lifecycle.create(store, req, cache)
+        return lifecycle.create(store, req, cache, self.execution)
 
 
 class AmendPlan(_LifecycleAction):
@@ -300,7 +302,7 @@ class AmendPlan(_LifecycleAction):
     request_name = 'plan_amend'
 
     def act(self, lifecycle, store, heat, req, cache):
-        return lifecycle.amend(store, req, cache)
+        return lifecycle.amend(store, req, cache, self.execution)
 
 
 class ListPlans(_LifecycleAction):

@@ -73,17 +73,21 @@ def _landed(store, plan, claimed, listing=None):
                 else ''))
 
 
-def renderer(store, cache):
+def renderer(store, cache, execution=None):
     """The render hook of ``steps.render_step``, here in Mistral: a failed
-    render is an entry on record, not a lost step."""
+    render is an entry on record, not a lost step. ``execution``: the
+    workflow execution rendering, named in the entry."""
     from tripleoplanclient.mistral import render as render_mod
 
     def render(plan, inputs, tree):
         try:
-            return render_mod.entry(render_mod.render_plan(
+            entry = render_mod.entry(render_mod.render_plan(
                 store, plan, inputs, tree=tree, cache=cache))
         except exceptions.CommandError as exc:
-            return {'state': 'ERROR', 'info': str(exc)}
+            entry = {'state': 'ERROR', 'info': str(exc)}
+        if execution:
+            entry['execution'] = execution
+        return entry
     return render
 
 
@@ -100,7 +104,7 @@ def _answer(plan, step):
     return out
 
 
-def create(store, req, cache):
+def create(store, req, cache, execution=None):
     """Record the creation of a plan whose files are in its container:
     passwords generated (those a stopped create left stay), the tree's
     snapshot, the render, the step."""
@@ -155,14 +159,14 @@ def create(store, req, cache):
                    'release': release,
                    'tree_base': base}, sorted(full),
         command=written.command(req, 'tripleoplan.plan_create'))
-    steps.render_step(renderer(store, cache) if req['render'] else None,
-                      plan, step, dict(req['inputs'] or {}),
+    render = renderer(store, cache, execution) if req['render'] else None
+    steps.render_step(render, plan, step, dict(req['inputs'] or {}),
                       tree_mod.View.of_full(full))
     store.commit(plan, step, head)
     return _answer(plan, step)
 
 
-def amend(store, req, cache):
+def amend(store, req, cache, execution=None):
     """Record a change of the plan's environment list, inputs and files
     (those the request names, written already); render when a rendering
     input changed. UNCHANGED when the record has it all already."""
@@ -188,8 +192,9 @@ def amend(store, req, cache):
         req, 'tripleoplan.plan_amend'))
     steps.adopt(store, plan, step, head.state)
     if change.renders:
-        steps.render_step(renderer(store, cache) if req['render'] else None,
-                          plan, step, change.render_inputs, view)
+        render = renderer(store, cache, execution) if req['render'] \
+            else None
+        steps.render_step(render, plan, step, change.render_inputs, view)
     store.commit(plan, step, head)
     return _answer(plan, step)
 
