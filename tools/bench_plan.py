@@ -173,7 +173,7 @@ def main():
     mark = log.mark()
     start = time.monotonic()
     _, listing = store.listing(ours)
-    added, changed = steps.sync(store, ours, files, listing)
+    added, changed = steps.sync(store, ours, files.objects, listing)
     t_sync = time.monotonic() - start
     r_sync, _, m_sync = log.since(mark)
     row('second sync, nothing changed (in-process)', r_sync, t_sync,

@@ -8,9 +8,10 @@ and of ``openstack overcloud plan show-history``, and the ratio of the
 two; then what reproducing a past step costs at 1,000 steps (``--step``
 of show-history and export, and restore) and the storage the kept content
 takes, next to a full copy of the plan per step. The 998 steps in between
-are real amends through the project's own code (``plan.steps.amend``),
-each replacing one of ten files, not through the CLI, to save twenty
-minutes of start-ups. The record's cache keeps
+are real amends through the project's own code (``plan.steps.amend``
+and the plan_amend action's body, ``mistral.lifecycle.amend``, run
+here), each replacing one of ten files, not through the CLI, to save
+twenty minutes of start-ups. The record's cache keeps
 only steps Swift stamped SETTLE seconds ago, so the benchmark waits that
 long before reading the long history: the first read after the wait
 fetches every step once and mends the cache; the figures after it are
@@ -81,6 +82,9 @@ def main():
     log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
+    from tripleoplanclient.mistral import lifecycle
+    from tripleoplanclient.mistral import objects
+    from tripleoplanclient.mistral import protocol
     from tripleoplanclient.plan import files as files_mod
     from tripleoplanclient.plan import record
     from tripleoplanclient.plan import steps as steps_mod
@@ -118,6 +122,11 @@ def main():
         bench_plan.row('show-history, 2 steps', shown[0], shown[1])
         figures['history'] = [shown]
 
+        def record_here(plan, name, fields, renders=False):
+            return lifecycle.amend(store, protocol.read(name, protocol.request(
+                name, container=plan, **fields)), objects.ContentCache())
+        record_here.check = lambda: None
+
         started = time.monotonic()
         head = store.head(plan)
         for i in range(steps - 3):
@@ -127,9 +136,9 @@ def main():
             files.environments = [path]
             files.objects[path] = b'parameter_defaults: {Bench: %d}\n' % i
             files.sources[path] = '/bench/env-%02d.yaml' % (i % 10)
-            step = steps_mod.amend(store, plan, head, files,
-                                   no_render=True)
-            head = steps_mod.after(head, step)
+            result = steps_mod.amend(store, plan, head, files, record_here,
+                                     no_render=True)
+            head = steps_mod.head_after(result)
         print('%d more steps committed in %.1f s; waiting %d s until Swift\'s'
               ' stamps settle' % (steps - 3, time.monotonic() - started,
                                   record.SETTLE))

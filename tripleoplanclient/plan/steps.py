@@ -159,6 +159,13 @@ def after(head, step):
     return record_mod.Head(step['state'], head.count + 1, step['id'], [])
 
 
+def head_after(result):
+    """What the next step builds on once the step an action answered
+    (``mistral.lifecycle``) is committed."""
+    return record_mod.Head(result['state'], result['seen'] + 1,
+                           result['id'], [])
+
+
 def resolve_removals(files, current, names):
     """Plan paths of ``--remove-environment`` values (local or plan paths)."""
     paths = []

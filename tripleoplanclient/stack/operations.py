@@ -342,8 +342,7 @@ def execute(services, options, prepared):
         error = steps.failed(plan, created)
         if error is not None:
             raise error
-        head = record_mod.Head(created['state'], created['seen'] + 1,
-                               created['id'], [])
+        head = steps.head_after(created)
         # All of it is stored now: the deploy step itself changes nothing.
         change = steps.Change(head.state, prepared.files.__class__(
             prepared.files.templates), prepared.remove)
