@@ -10,6 +10,8 @@ runs the same action.
 import hashlib
 import json
 import os
+import signal
+import subprocess
 import time
 import uuid
 
@@ -167,3 +169,41 @@ class TestLifecycleParity(base.FunctionalTest):
         _, err = self.openstack('overcloud', 'plan', 'delete', '-y', cli)
         self.assertIn('Deleted plan %s' % cli, err)
         self.assertIsNone(self.swift.listing(cli))
+
+    def test_a_client_killed_once_mistral_has_the_create_is_on_record(self):
+        plan = 'lifekill-%s' % uuid.uuid4().hex[:8]
+        self.addCleanup(base.subprocess.run, [
+            'openstack', 'overcloud', 'plan', 'delete', '-y', plan],
+            env=self.env, capture_output=True)
+        proc = subprocess.Popen(
+            ['openstack', 'overcloud', 'plan', 'create', plan,
+             '--templates', self.templates, '-e',
+             os.path.join(self.templates, REGISTRY)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, env=self.env, text=True,
+            start_new_session=True)
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if 'Mistral execution' in line and 'started' in line:
+                break
+        # The files are written and Mistral has the request: the client
+        # dies before it sees the answer.
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        self.assertTrue(lines and 'started' in lines[-1], lines)
+        self.assertEqual(-signal.SIGKILL, proc.returncode)
+        deadline = time.monotonic() + 120
+        history = []
+        while time.monotonic() < deadline:
+            found = self.swift.listing(plan, 'user-environments/log/')
+            if found:
+                history = self.plan_record(plan)['history']
+                break
+            time.sleep(0.5)
+        self.assertEqual([('create', 'SUCCESS')],
+                         [(r['action'], r['outcome']['status'])
+                          for r in history])
+        self.assertEqual([REGISTRY], self.plan_record(plan)['environments'])
+        self.assertIn(b'AdminPassword:',
+                      self.swift.get(plan, 'plan-environment.yaml'))

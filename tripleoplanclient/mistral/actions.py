@@ -89,6 +89,17 @@ class RenderPlan(_PlanAction):
             cache=objects.CACHE.scoped(url, req['container']))
 
 
+def _services(context, req):
+    """``(heat or None, store)`` as the caller: Heat when the request
+    names one (both endpoints resolved), the plan store at its Swift."""
+    if 'heat_url' in req:
+        heat = _heat(context, req)
+    else:
+        heat, req['swift_url'] = None, endpoints.choose(
+            context, req['swift_url'], 'object-store')
+    return heat, plan_store(context, req['swift_url'])
+
+
 def _heat(context, req, session=None):
     """Heat at the request's (allowed) endpoint, as the caller (its token,
     or ``session``); both endpoints of ``req`` resolved."""
@@ -192,15 +203,9 @@ class _LibraryAction(_PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import library
         from tripleoplanclient.mistral import objects
-        if 'heat_url' in req:
-            heat = _heat(context, req)      # both endpoints resolved
-        else:
-            heat, req['swift_url'] = None, endpoints.choose(
-                context, req['swift_url'], 'object-store')
-        url = req['swift_url']
-        store = plan_store(context, url)
-        plan = library.Plan(store, req,
-                            objects.CACHE.scoped(url, req['container']))
+        heat, store = _services(context, req)
+        plan = library.Plan(store, req, objects.CACHE.scoped(
+            req['swift_url'], req['container']))
         return self.act(store, plan, heat, req)
 
 
@@ -274,12 +279,7 @@ class _LifecycleAction(_PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import lifecycle
         from tripleoplanclient.mistral import objects
-        if 'heat_url' in req:
-            heat = _heat(context, req)      # both endpoints resolved
-        else:
-            heat, req['swift_url'] = None, endpoints.choose(
-                context, req['swift_url'], 'object-store')
-        store = plan_store(context, req['swift_url'])
+        heat, store = _services(context, req)
         cache = objects.CACHE.scoped(req['swift_url'],
                                      req.get('container') or '')
         self.execution = getattr(getattr(context, 'execution', None),
