@@ -18,6 +18,7 @@ from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.stack import status
 
 
 def _claimed(plan, req, field='tree'):
@@ -34,6 +35,28 @@ def _claimed(plan, req, field='tree'):
             'templates'
         layout.check_plan_path(path, 'Plan %s' % plan, source)
     return dict(claimed)
+
+
+def _paths(plan, req, field):
+    """The request's list of plan paths ``field`` (None: empty)."""
+    paths = req[field] or []
+    if not isinstance(paths, list) or not all(
+            isinstance(p, str) for p in paths):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: %s must list plan paths. Nothing was '
+            'recorded.' % (plan, field))
+    return list(paths)
+
+
+def _inputs(plan, req):
+    inputs = req['inputs'] or {}
+    if not isinstance(inputs, dict) or not all(
+            isinstance(v, str) for v in inputs.values()):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: inputs must map roles_data, '
+            'network_data or plan_environment to plan paths. Nothing was '
+            'recorded.' % plan)
+    return dict(inputs)
 
 
 def _manifest(plan, req, claimed):
@@ -120,11 +143,9 @@ def create(store, req, cache, execution=None):
             'create" does), then ask again.' % plan)
     head = store.head(plan, required=False) if layout.is_plan(headers) \
         else None
-    if head is not None and head.state['created']:
-        raise exceptions.CommandError(
-            'Plan %s already exists. Change it with "openstack overcloud '
-            'plan amend" or "openstack overcloud deploy", or delete it '
-            'first.' % plan)
+    steps.refuse_created(plan, head)
+    environments, inputs = _paths(plan, req, 'environments'), \
+        _inputs(plan, req)
     if head is None:
         head = record_mod.Head(record_mod.new_state(), 0, None, [])
     full = _claimed(plan, req) if req['tree'] is not None else \
@@ -152,15 +173,15 @@ def create(store, req, cache, execution=None):
     name, snapshot, base = tree_mod.snapshot(full)
     store.write(plan, {path: data, name: snapshot})
     step = record_mod.make_step(
-        'create', {'environments': {'set': list(req['environments'])},
+        'create', {'environments': {'set': environments},
                    'files': manifest,
-                   'inputs': dict(req['inputs'] or {}),
+                   'inputs': inputs,
                    'templates': req['templates'],
                    'release': release,
                    'tree_base': base}, sorted(full),
         command=written.command(req, 'tripleoplan.plan_create'))
     render = renderer(store, cache, execution) if req['render'] else None
-    steps.render_step(render, plan, step, dict(req['inputs'] or {}),
+    steps.render_step(render, plan, step, inputs,
                       tree_mod.View.of_full(full))
     store.commit(plan, step, head)
     return _answer(plan, step)
@@ -174,8 +195,9 @@ def amend(store, req, cache, execution=None):
     head = store.head(plan)
     claimed = _claimed(plan, req)
     manifest = _manifest(plan, req, claimed)
+    add, remove = _paths(plan, req, 'add'), _paths(plan, req, 'remove')
     environments = head.state['environments']
-    missing = [p for p in req['remove'] or () if p not in environments]
+    missing = [p for p in remove if p not in environments]
     if missing:
         raise exceptions.CommandError(
             'Plan %s: %s not in its environment list (%s); nothing was '
@@ -184,8 +206,8 @@ def amend(store, req, cache, execution=None):
     _landed(store, plan, claimed)
     view = store.view(plan, head.state.get('tree'))
     change = steps.Change(head.state, steps.Described(
-        claimed, {p: e['source'] for p, e in manifest.items()},
-        req['add'] or (), req['inputs']), req['remove'] or (), view=view)
+        claimed, {p: e['source'] for p, e in manifest.items()}, add,
+        _inputs(plan, req)), remove, view=view)
     if change.empty:
         return written.result(plan, None, head.state)
     step = change.step('amend', command=written.command(
@@ -208,19 +230,6 @@ def plans(store):
         for name, h in store.plans()]}
 
 
-def _stack_exists(heat, plan):
-    from heatclient import exc as heat_exc
-    try:
-        heat.stacks.get(plan)
-        return True
-    except heat_exc.HTTPNotFound:
-        return False
-    except Exception as exc:
-        raise exceptions.CommandError(
-            'Cannot tell whether stack %s exists (%s); not deleting plan %s. '
-            'Nothing was deleted.' % (plan, exc, plan))
-
-
 def delete(store, heat, req):
     """Delete plans, each with every object in it, none while a Heat stack
     of its name exists: all are checked before any is deleted (only
@@ -228,7 +237,8 @@ def delete(store, heat, req):
     names = req['containers']
     if not isinstance(names, list) or not names:
         raise exceptions.CommandError(
-            'Bad plan_delete request: containers must list plan names.')
+            'Bad plan_delete request: containers must list plan names. '
+            'Nothing was deleted.')
     found = {}
     for plan in names:
         plan = layout.check_name(plan)
@@ -237,7 +247,7 @@ def delete(store, heat, req):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
                 'list". Nothing was deleted.' % plan)
-        if _stack_exists(heat, plan):
+        if status.lookup(heat, plan, req['heat_url']) is not None:
             raise exceptions.CommandError(
                 'Stack %s exists: delete the stack before its plan. Nothing '
                 'was deleted.' % plan)

@@ -121,11 +121,7 @@ def create(store, plan, files, record, render=True):
             'Container %s exists and is not a plan; choose another plan '
             'name.' % plan)
     head = store.head(plan, required=False) if listing is not None else None
-    if head is not None and head.state['created']:
-        raise exceptions.CommandError(
-            'Plan %s already exists. Change it with "openstack overcloud '
-            'plan amend" or "openstack overcloud deploy", or delete it '
-            'first.' % plan)
+    refuse_created(plan, head)
     record.check()
     if listing is None:
         store.create_container(plan)
@@ -141,6 +137,16 @@ def create(store, plan, files, record, render=True):
     sync(store, plan, objects, listing)
     # Always followed as a workflow: the action reads the whole tree.
     return record(plan, 'plan_create', fields, renders=True)
+
+
+def refuse_created(plan, head):
+    """A create is refused once a create of the plan succeeded (``head``:
+    what its record says, None: no record)."""
+    if head is not None and head.state['created']:
+        raise exceptions.CommandError(
+            'Plan %s already exists. Change it with "openstack overcloud '
+            'plan amend" or "openstack overcloud deploy", or delete it '
+            'first.' % plan)
 
 
 def create_request(files):

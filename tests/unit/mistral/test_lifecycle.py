@@ -118,6 +118,9 @@ class TestCreate(LifecycleTestCase):
                 ({'files': {'overcloud.yaml': {'md5': md5}}},
                  'files overcloud.yaml must each be'),
                 ({'container': 'bad/name'}, 'Plan name'),
+                ({'environments': 'overcloud.yaml'},
+                 'environments must list plan paths'),
+                ({'inputs': ['roles_data.yaml']}, 'inputs must map'),
                 ({'container': 'q'}, 'Plan q has no container')):
             fields = dict({'container': 'p', 'environments': [],
                            'render': False}, **fields)
@@ -169,6 +172,15 @@ class TestAmend(LifecycleTestCase):
                                     'list'):
             self.ask('plan_amend', container='p', remove=['nope.yaml'])
         self.assertEqual(before, self.swift.objects)
+
+    def test_malformed_lists_are_refused(self):
+        before = dict(self.swift.objects)
+        for fields, message in (({'add': [1]}, 'add must list plan paths'),
+                                ({'remove': 'x'},
+                                 'remove must list plan paths')):
+            with self.assertRaisesRegex(exceptions.CommandError, message):
+                self.ask('plan_amend', container='p', **fields)
+            self.assertEqual(before, self.swift.objects)
 
     def test_a_file_not_written_is_refused(self):
         before = dict(self.swift.objects)

@@ -63,7 +63,8 @@ class TestDeletePlan(fakes.HttpTestCase):
     def test_heat_that_cannot_say_refuses_the_delete(self):
         self.m.get(HEAT + '/stacks/p', status_code=503)
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'Cannot tell whether stack p exists'):
+                                    'Cannot reach Heat at .* to look up '
+                                    'stack p'):
             self.run_delete({'object-store': SWIFT, 'orchestration': HEAT},
                             '-y', 'p')
         self.assertEqual(0, self.delete.call_count)
