@@ -251,6 +251,19 @@ def delete(store, heat, req):
             raise exceptions.CommandError(
                 'Stack %s exists: delete the stack before its plan. Nothing '
                 'was deleted.' % plan)
+        unsafe = store.unsafe(plan)
+        if unsafe:
+            # Left alone by the listing: a DELETE of such a name would
+            # reach another object (another container's, through "..").
+            raise exceptions.CommandError(
+                'Plan %s holds %d object(s) whose names no request may carry '
+                '(%s): no request is sent for them, so the container cannot '
+                'be emptied. Remove them with a tool that sends the name as '
+                'it is (curl --path-as-is), then run the command again. '
+                'Nothing was deleted.' % (
+                    plan, len(unsafe), '; '.join(
+                        '%r: %s' % item for item in sorted(unsafe.items())[
+                            :5])))
         found[plan] = listing
     if not req['check_only']:
         for plan, listing in found.items():

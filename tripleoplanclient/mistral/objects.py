@@ -18,6 +18,7 @@ import threading
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import tree as plan_tree
 
 MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
@@ -83,6 +84,14 @@ def recorded(store, plan, listing, tree, cache):
     the container's listing."""
     if tree is None:
         return listing
+    try:
+        shapes.check(tree, shapes.RECORDED_TREE)
+    except shapes.Damaged as exc:
+        # Its paths and MD5s name objects to read: none may leave the plan.
+        raise exceptions.CommandError(
+            'Bad request for plan %s: its tree is not a recorded tree (%s). '
+            'Nothing was read.' % (plan, str(exc).replace(
+                'the object', 'the tree', 1)))
 
     def load(md5):
         data = cache.get(md5)

@@ -10,6 +10,7 @@ action renders in memory what a step would render).
 """
 
 import concurrent.futures
+import logging
 
 import yaml
 
@@ -18,7 +19,13 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
+from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import tree as plan_tree
+
+LOG = logging.getLogger(__name__)
+# The manifest as a render writes it: inputs and outputs, path -> MD5.
+_MANIFEST = shapes.Fields({}, {'inputs': shapes.DATA,
+                               'outputs': (None, shapes.Map(str, shapes.MD5))})
 
 
 def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
@@ -41,7 +48,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     if render.done:
         # Same inputs, outputs untouched since: the render is done.
         return _summary(render.hashes, {}, [], render.roles,
-                        render.networks)
+                        render.networks, render.ignored)
     changed, stale = render.changed, render.stale
     # What earlier steps rendered stays reproducible.
     store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
@@ -54,7 +61,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
         {'inputs': render.fingerprint, 'outputs': render.hashes}).encode(
             'utf-8')})
     return _summary(render.hashes, changed, stale, render.roles,
-                    render.networks)
+                    render.networks, render.ignored)
 
 
 class Changes(object):
@@ -64,11 +71,12 @@ class Changes(object):
     outputs untouched since); else ``changed`` (output path -> bytes
     unlike the object's), ``stale`` (outputs of the last render no longer
     produced, to remove). ``hashes``: every output's MD5; ``fingerprint``:
-    the inputs', for the manifest.
+    the inputs', for the manifest. ``ignored``: what of the last manifest
+    was not trusted (why, naming it): nothing is removed on its word.
     """
 
     def __init__(self, roles, networks, fingerprint, hashes, changed=None,
-                 stale=(), done=False):
+                 stale=(), done=False, ignored=()):
         self.roles = roles
         self.networks = networks
         self.fingerprint = fingerprint
@@ -76,6 +84,7 @@ class Changes(object):
         self.changed = changed or {}
         self.stale = list(stale)
         self.done = done
+        self.ignored = list(ignored)
 
 
 def changes(store, objects, inputs=None, workers=8):
@@ -91,11 +100,9 @@ def changes(store, objects, inputs=None, workers=8):
     data_inputs = {'roles_data': roles, 'network_data': networks}
     fingerprint = {p: e['hash'] for p, e in listing.items()
                    if rendering.is_input(p, data_inputs)}
-    last = {}
-    if layout.RENDER_MANIFEST in listing:
-        last = yaml.safe_load(store.get(plan, layout.RENDER_MANIFEST)) or {}
+    last, ignored = _last_render(store, plan, listing)
     last_outputs = last.get('outputs') or {}
-    if last.get('inputs') == fingerprint and all(
+    if not ignored and last.get('inputs') == fingerprint and all(
             listing.get(p, {}).get('hash') == md5
             for p, md5 in last_outputs.items()):
         return Changes(roles, networks, fingerprint, dict(last_outputs),
@@ -123,21 +130,69 @@ def changes(store, objects, inputs=None, workers=8):
                if listing.get(p, {}).get('hash') != hashes[p]}
     stale = sorted(p for p in set(last_outputs) - set(outputs)
                    if p in listing and not rendering.is_source(p))
-    return Changes(roles, networks, fingerprint, hashes, changed, stale)
+    return Changes(roles, networks, fingerprint, hashes, changed, stale,
+                   ignored=ignored)
+
+
+def _last_render(store, plan, listing):
+    """``(manifest, ignored)``: the last render's manifest as far as it
+    can be trusted, and why any of it was not.
+
+    The manifest decides what a render removes, and anyone who can write
+    the container can write it: a manifest that is not what a render
+    writes is no manifest (nothing is removed on its word, and it is
+    written anew); an output no render could have written (outside the
+    plan, in its record, its passwords...) is left alone and named.
+    """
+    name = layout.RENDER_MANIFEST
+    if name not in listing:
+        return {}, []
+    try:
+        last = yaml.load(store.get(plan, name) or b'', Loader=getattr(
+            yaml, 'CSafeLoader', yaml.SafeLoader))
+        if not isinstance(last, dict):
+            raise shapes.Damaged('it is not a YAML mapping')
+        shapes.check(last, _MANIFEST)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError,
+            shapes.Damaged) as exc:
+        why = str(exc) if isinstance(exc, shapes.Damaged) else \
+            'it is not YAML text'
+        LOG.warning('plan %s: %s is damaged: %s', plan, name, why)
+        return {}, ['%s is not what a render writes (%s): nothing was '
+                    'removed on its word, and it was written anew'
+                    % (name, why)]
+    outputs, ignored = {}, []
+    for path, md5 in (last.get('outputs') or {}).items():
+        problem = layout.path_problem(path)
+        if problem:
+            LOG.warning('plan %s: %s names %r: %s', plan, name, path,
+                        problem)
+            ignored.append('%s names an output no render writes, left '
+                           'alone: %s' % (name, problem))
+        else:
+            outputs[path] = md5
+    return dict(last, outputs=outputs), ignored
 
 
 def entry(summary):
     """A step's render entry from a render's summary (``hashes`` and
     ``removed_paths`` go into the step's tree, not into the entry)."""
-    return {'state': 'SUCCESS', 'outputs': summary.get('outputs', 0),
-            'written': len(summary.get('written', [])),
-            'removed': len(summary.get('removed', [])),
-            'hashes': summary.get('hashes') or {},
-            'removed_paths': summary.get('removed', [])}
+    out = {'state': 'SUCCESS', 'outputs': summary.get('outputs', 0),
+           'written': len(summary.get('written', [])),
+           'removed': len(summary.get('removed', [])),
+           'hashes': summary.get('hashes') or {},
+           'removed_paths': summary.get('removed', [])}
+    if summary.get('ignored'):
+        out['info'] = '; '.join(summary['ignored'])
+    return out
 
 
-def _summary(outputs, written, removed, roles, networks):
-    """``hashes``: every output's MD5, for the step's record of the tree."""
-    return {'outputs': len(outputs), 'written': sorted(written),
-            'removed': removed, 'roles_data': roles, 'network_data': networks,
-            'hashes': dict(outputs)}
+def _summary(outputs, written, removed, roles, networks, ignored=()):
+    """``hashes``: every output's MD5, for the step's record of the tree;
+    ``ignored``: what of the last manifest was not trusted."""
+    out = {'outputs': len(outputs), 'written': sorted(written),
+           'removed': removed, 'roles_data': roles,
+           'network_data': networks, 'hashes': dict(outputs)}
+    if ignored:
+        out['ignored'] = list(ignored)
+    return out

@@ -93,6 +93,8 @@ def _rendered(cmd, result):
         cmd.progress('Rendered %d templates: %d written, %d stale removed'
                      % (render.get('outputs', 0), render.get('written', 0),
                         render.get('removed', 0)))
+        if render.get('info'):
+            cmd.progress('Render: %s' % render['info'])
 
 
 class AmendPlan(base.Command, command.ShowOne):
@@ -340,8 +342,10 @@ class ExportPlan(base.Command, command.ShowOne):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
                 'list".' % plan)
-        _write_atomically(output,
-                          lambda f: store.export(plan, list(listing), f))
+        # Names the listing left alone are named by the export's refusal:
+        # an export is the whole plan or nothing.
+        members = list(listing) + list(store.unsafe(plan))
+        _write_atomically(output, lambda f: store.export(plan, members, f))
         return (('plan', 'file', 'objects', 'bytes'),
                 (plan, output, len(listing), os.path.getsize(output)))
 

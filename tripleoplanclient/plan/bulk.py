@@ -12,6 +12,7 @@ import tarfile
 from urllib import parse
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import layout
 
 # One extract-archive request carries at most this much; a THT tree
 # (1,790 files, 5 MB) goes as four archives written side by side.
@@ -105,8 +106,19 @@ def not_allowed(what, plan):
             what.replace('_', ' '), plan))
 
 
+def _plain(plan, names):
+    """Refuse before any request a name that is no plain object name
+    (``plan.store`` checks every name first; this is the last door)."""
+    bad = [n for n in names if layout.unsafe_name(n)]
+    if bad:
+        raise exceptions.CommandError(
+            'Plan %s: no request was sent for object name %r: %s.' % (
+                plan, bad[0], layout.unsafe_name(bad[0])))
+
+
 def extract_archive(conn, plan, batch):
     """Upload one archive; returns ``[(name, error)]`` of rejected members."""
+    _plain(plan, batch)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode='w', format=tarfile.PAX_FORMAT) \
             as tar:
@@ -137,6 +149,7 @@ def extract_archive(conn, plan, batch):
 
 def delete(conn, plan, names):
     """Delete ``names`` in one request; CommandError naming what stayed."""
+    _plain(plan, names)
     body = '\n'.join(parse.quote('/%s/%s' % (plan, n)) for n in names)
     status_code, result = request(conn, 'POST', '?bulk-delete',
                                   body.encode('utf-8'), 'text/plain')

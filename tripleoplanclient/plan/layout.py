@@ -10,6 +10,7 @@ One container per plan, named like its Heat stack::
 """
 
 import re
+from urllib import parse
 
 from tripleoplanclient.common import exceptions
 
@@ -37,6 +38,17 @@ MAX_PATH_BYTES = 1024
 # Control characters (newline, tab, NUL, DEL...): no tool shows or quotes
 # them reliably, and a newline splits a line-based listing.
 _CONTROL = re.compile(r'[\x00-\x1f\x7f]')
+# Content names: a tree's base and a kept copy are named by an MD5.
+_MD5 = re.compile(r'[0-9a-f]{32}\Z')
+# The only names requested under RECORD_DIR: those the record's own writer
+# (plan.store for plan.record and plan.tree) gives its objects.
+_RECORD_NAME = re.compile(re.escape(RECORD_DIR) + (
+    r'(environments\.yaml|rendered\.yaml'
+    r'|log/\d{8}T\d{12}Z-[0-9a-f]{12}\.yaml'
+    r'|outcomes/[A-Za-z0-9_-]{1,64}(\.partial)?\.yaml'
+    r'|trees/[0-9a-f]{32}\.json|kept/[0-9a-f]{32})\Z'))
+# Rounds of percent-decoding a name is checked through (%252e -> %2e -> .).
+_DECODINGS = 4
 # Who a plan path comes from: what it may not be, and what to do then.
 #   user:      --upload-file, -r/-n/-p, -e, rendered outputs (written by a
 #              command): the plan's generated passwords are not theirs;
@@ -93,7 +105,49 @@ def _shape(path):
         return 'it has an empty component ("//")'
     if '.' in parts or '..' in parts:
         return 'it has a "." or ".." component'
+    # requests and urllib3 resolve dot segments in a URL, and a server or
+    # proxy may decode %2e or %2f before it resolves them: a name that
+    # decodes to one would address an object outside the plan.
+    decoded = path
+    for _ in range(_DECODINGS):
+        decoded, before = parse.unquote(decoded), decoded
+        if decoded == before:
+            break
+        if decoded.startswith('/') or {'', '.', '..'} & set(
+                decoded.split('/')):
+            return 'it has a percent-encoded "/", "." or ".." component'
     return None
+
+
+def is_md5(value):
+    """True for an MD5 as Swift and content.md5 write it (32 lowercase
+    hex digits): the only thing a content name may hold."""
+    return isinstance(value, str) and bool(_MD5.match(value))
+
+
+def name_problem(name, record=True):
+    """Why no request may name object ``name``, or None: the one rule
+    for every object name sent to Swift (``plan.store`` and ``plan.bulk``
+    ask it before any request).
+
+    A plain relative path (see path_problem), and under RECORD_DIR only a
+    name the record's own writer gives (``record``), or none at all.
+    """
+    problem = _shape(name)
+    if problem:
+        return problem
+    if name.startswith(RECORD_DIR) and not (
+            record and _RECORD_NAME.match(name)):
+        return ('it is under %s, which holds the plan\'s record' % RECORD_DIR
+                if not record else 'it is under %s but is no name the '
+                'plan\'s record gives' % RECORD_DIR)
+    return None
+
+
+def unsafe_name(name):
+    """Why a stored object's name may not be sent in any request, or
+    None (a listing drops such names)."""
+    return _shape(name)
 
 
 def path_problem(path, source='user'):

@@ -7,7 +7,8 @@ reads; a mismatch is ``Damaged`` naming the field, never a KeyError or a
 TypeError three modules away.
 
 A spec is a type (``str``, ``int``, ``bool``; ``int`` refuses booleans),
-``None``, ``DATA``, ``PATH`` (a plain relative plan path), a tuple of
+``None``, ``DATA``, ``PATH`` (a plain relative plan path), ``TREE_PATH``
+(one outside the record), ``MD5`` (a content name), a tuple of
 alternatives, a one-item list (a list of those), ``Map`` or ``Fields``.
 """
 
@@ -17,6 +18,11 @@ from tripleoplanclient.plan import layout
 # no dates, sets or binary YAML makes, no mapping keys but strings.
 DATA = object()
 PATH = object()
+# A tree's paths are what a restore writes and deletes, and its base names
+# a snapshot object: none may reach the record's own objects. (Its other
+# MD5s are only compared; a kept copy is requested only when listed.)
+TREE_PATH = object()
+MD5 = object()
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -69,10 +75,14 @@ def _check(value, spec, where):
     if spec is None:
         if value is not None:
             raise Damaged('%s should be empty' % where)
-    elif spec is PATH:
-        problem = layout.path_problem(value, 'stored')
+    elif spec is PATH or spec is TREE_PATH:
+        problem = layout.path_problem(value, 'stored') or (
+            spec is TREE_PATH and layout.name_problem(value, record=False))
         if problem:
             raise Damaged('%s: %s' % (where, problem))
+    elif spec is MD5:
+        if not layout.is_md5(value):
+            raise Damaged('%s is not an MD5' % where)
     elif isinstance(spec, list):
         if not isinstance(value, list):
             raise Damaged('%s is not a list' % where)
@@ -103,7 +113,9 @@ def _check(value, spec, where):
 
 TEXT = (str, None)
 FILE = Fields({'md5': str}, {'source': TEXT})
-TREE = (None, Fields({'base': TEXT, 'changes': Map(PATH, (str, None))}))
+RECORDED_TREE = Fields({'base': (MD5, None),
+                        'changes': Map(TREE_PATH, (str, None))})
+TREE = (None, RECORDED_TREE)
 RELEASE = (None, Fields({}, {'version': TEXT, 'digest': TEXT}))
 STATE = Fields({'environments': [PATH], 'files': Map(PATH, FILE),
                 'inputs': Map(str, PATH), 'templates': TEXT,
@@ -114,7 +126,8 @@ CHANGE = Fields({}, {
                                 'remove': [PATH]}),
     'files': Map(PATH, FILE), 'drop_files': [PATH],
     'inputs': Map(str, PATH), 'drop_inputs': [str],
-    'tree': Map(PATH, (str, None)), 'tree_base': TEXT, 'templates': TEXT,
+    'tree': Map(TREE_PATH, (str, None)), 'tree_base': (MD5, None),
+    'templates': TEXT,
     'release': RELEASE, 'render_state': TEXT})
 OUTCOME = Fields({'status': str})
 STACK = Fields({}, {'environments': [PATH]})
@@ -144,4 +157,4 @@ V1 = Fields({'version': int}, {
     'inputs': Map(str, PATH), 'history': [V1_ROW]})
 OUTCOME_OBJECT = Fields({}, {'outcome': (None, Fields({}, {'status': str})),
                              'stack': (None, Fields({}))})
-SNAPSHOT = Map(PATH, str)
+SNAPSHOT = Map(TREE_PATH, str)

@@ -54,6 +54,9 @@ class PlanStore(object):
         self._workers = workers
         self._info = None
         self._sleep = sleep
+        # plan -> {name: why}: objects a listing showed whose names no
+        # request may carry (see layout.name_problem), left alone.
+        self._unsafe = {}
 
     # -- plumbing --------------------------------------------------------
 
@@ -81,6 +84,54 @@ class PlanStore(object):
                 'endpoint is right and the service runs.' % (
                     conn.url or conn.os_options.get('object_storage_url'),
                     type(exc).__name__))
+
+    def _checked(self, plan, names, record=True):
+        """``names``, once each is a name a request may carry: the one
+        check before any request (``layout.name_problem``; ``record``
+        False: none under the record's directory, None: any name a listing
+        keeps, to empty a container). A name from a listing, a record or
+        a request that would leave the plan, or reach its record, is a
+        CommandError naming it, before anything is sent."""
+        names = list(names)
+        bad = []
+        for name in names:
+            problem = layout.unsafe_name(name) if record is None or \
+                not isinstance(name, str) else layout.name_problem(
+                    name, record)
+            if problem:
+                bad.append('%r (%s)' % (name, problem))
+        if bad:
+            raise exceptions.CommandError(
+                'Plan %s: no request was sent for object name %s: a name a '
+                'request may not carry (it would leave the plan or reach its '
+                'record). Nothing was done with it; rename or delete such '
+                'objects in Swift.' % (plan, '; '.join(bad[:5])))
+        return names
+
+    def unsafe(self, plan):
+        """``{name: why}`` of the objects of ``plan`` its listings left
+        out: names no request may carry."""
+        return dict(self._unsafe.get(plan, {}))
+
+    def _safe(self, plan, entries):
+        """``{name: entry}`` of listing ``entries`` whose names a request
+        may carry; the others are reported once and left alone."""
+        out = {}
+        for entry in entries:
+            name = entry['name']
+            problem = layout.unsafe_name(name)
+            if not problem:
+                out[name] = entry
+                continue
+            known = self._unsafe.setdefault(plan, {})
+            if name not in known:
+                known[name] = problem
+                LOG.warning('plan %s: object %r left alone: %s', plan, name,
+                            problem)
+                self._progress('Plan %s: object %r left alone (its name %s; '
+                               'no request names it).' % (
+                                   plan, name, problem[3:]))
+        return out
 
     def map(self, fn, items, workers=None):
         """``[fn(item)]``, up to ``workers`` (default: the store's) side by
@@ -128,11 +179,12 @@ class PlanStore(object):
             headers = headers or page_headers
             objects.extend(page)
             if len(page) < LISTING_LIMIT:
-                return headers, {o['name']: o for o in objects}
+                return headers, self._safe(plan, objects)
             marker = page[-1]['name']
 
     def get(self, plan, name):
         """An object's bytes, or None when it does not exist."""
+        self._checked(plan, [name])
         try:
             return self._swift('get_object', plan, name)[1]
         except _client_exception() as exc:
@@ -175,7 +227,7 @@ class PlanStore(object):
                     'Cannot read %s of plan %s: %s' % (name, plan, exc))
             return name, headers.get('etag', '').strip('"') or None
 
-        return dict(self.map(md5, sorted(set(names))))
+        return dict(self.map(md5, self._checked(plan, sorted(set(names)))))
 
     def step(self, plan, entry):
         name = entry['name']
@@ -311,9 +363,10 @@ class PlanStore(object):
         so that it can never hide a final one)."""
         if self.read_only:
             return
+        name, = self._checked(
+            plan, [record_mod.outcome_path(step_id, final)])
         try:
-            self._swift('put_object', plan,
-                        record_mod.outcome_path(step_id, final),
+            self._swift('put_object', plan, name,
                         record_mod.dump({'outcome': outcome,
                                          'stack': stack or {}}))
         except _client_exception() as exc:
@@ -354,6 +407,7 @@ class PlanStore(object):
         """
         if not objects:
             return
+        self._checked(plan, objects)
         total = sum(len(d) for d in objects.values())
         if len(objects) == 1:
             # One PUT is one request either way; no need to ask /info.
@@ -414,8 +468,10 @@ class PlanStore(object):
         that MD5 (``If-Match`` applies to the source): content changed
         outside a step is not what any step used.
         """
+        # Only content an MD5 names can be kept (a kept copy's name).
         wanted = {p: m for p, m in replaced.items()
-                  if m and m not in kept and tree_mod.in_tree(p)}
+                  if layout.is_md5(m) and m not in kept
+                  and tree_mod.in_tree(p)}
 
         def copy(path):
             md5 = wanted[path]
@@ -433,6 +489,8 @@ class PlanStore(object):
         by_md5 = {}
         for path, md5 in sorted(wanted.items()):
             by_md5.setdefault(md5, path)     # one copy per content
+        self._checked(plan, by_md5.values(), record=False)
+        self._checked(plan, [tree_mod.kept_name(m) for m in by_md5])
         self.map(copy, sorted(by_md5.values()))
         return len(by_md5)
 
@@ -467,6 +525,7 @@ class PlanStore(object):
             objects[name] = snap
             step['state']['tree'] = {'base': md5, 'changes': {}}
         data = record_mod.dump(step)
+        self._checked(plan, list(objects) + [step['name']])
         # Asked without /info first: a cluster without bulk answers with no
         # verdict, and the files then go one by one.
         if objects and (self._info is None or 'bulk_upload' in self._info) \
@@ -478,7 +537,7 @@ class PlanStore(object):
             del objects[step['name']]
             if not bulk.no_verdict(failed):
                 if step['name'] not in dict(failed):
-                    self.delete_objects(plan, [step['name']])
+                    self.delete_objects(plan, [step['name']], record=True)
                 self._rejected(plan, objects, [
                     f for f in failed if f[0] != step['name']] or failed)
             self._info = {}
@@ -505,13 +564,20 @@ class PlanStore(object):
             except _client_exception() as exc:
                 return name, '%s %s' % (exc.http_status, exc.http_reason)
 
+        self._checked(plan, sources, record=False)
+        self._checked(plan, sources.values())
         failed = [r for r in self.map(copy, sorted(sources)) if r]
         if failed:
             self._rejected(plan, sources, failed)
 
-    def delete_objects(self, plan, names):
-        """Delete objects: bulk-delete requests when offered, else DELETEs."""
-        names = sorted(names)
+    def delete_objects(self, plan, names, record=False):
+        """Delete objects: bulk-delete requests when offered, else DELETEs.
+
+        ``record``: True lets the record's writer delete its own objects,
+        None empties the container (``delete``); else no name under the
+        record's directory is deleted.
+        """
+        names = sorted(self._checked(plan, names, record))
         if not names:
             return
         info = len(names) > 1 and self.capabilities().get('bulk_delete')
@@ -537,7 +603,7 @@ class PlanStore(object):
         A container replica may still list deleted objects for a moment
         (409 Conflict): asked again a few times before giving up.
         """
-        self.delete_objects(plan, names)
+        self.delete_objects(plan, names, record=None)
         for wait in DELETE_RETRIES + (None,):
             try:
                 self._swift('delete_container', plan)
@@ -568,6 +634,7 @@ class PlanStore(object):
             layout.check_plan_path(
                 member, 'Plan %s cannot be exported: object %r' % (
                     plan, members[member]), 'stored')
+        self._checked(plan, members.values(), record=None)
 
         def fetch(member):
             name = members[member]
@@ -614,7 +681,7 @@ class PlanStore(object):
         def fetch(name):
             return name, self.get(plan, name)
 
-        found = dict(self.map(fetch, sorted(set(names))))
+        found = dict(self.map(fetch, self._checked(plan, sorted(set(names)))))
         gone = sorted(n for n, data in found.items() if data is None)
         if gone:
             raise exceptions.CommandError(

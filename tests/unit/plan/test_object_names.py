@@ -1,0 +1,306 @@
+"""Every object name is checked before any request (issue 26, finding 4).
+
+requests and urllib3 resolve dot segments in a URL: a name such as
+``user-environments/../../victim/db.yaml`` sent as it is reaches another
+container. Plan ``p`` and a container ``victim`` beside it live on a
+stateful fake Swift that records every request: no request may leave
+``p`` or carry a dot segment, whatever a listing, a record or a caller
+names.
+"""
+
+import io
+from urllib import parse
+
+import yaml
+
+from tests.unit import fakes
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import diff
+from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import past
+from tripleoplanclient.plan import record
+from tripleoplanclient.plan import steps
+from tripleoplanclient.plan import tree
+
+ACCOUNT = parse.urlsplit(fakes.SWIFT).path
+SWIFT_HOST = fakes.SWIFT[:-len(ACCOUNT)]
+# Names Swift stores as they are (one PUT with the dots percent-encoded)
+# that a request would resolve out of the plan, or into its record.
+HOSTILE = [
+    'user-environments/../../victim/db.yaml',
+    'a/../../victim/db.yaml',
+    '../victim/db.yaml',
+    'a/%2e%2e/%2E%2E/victim/db.yaml',
+    'a/%252e%252E/%252e%252e/victim/db.yaml',
+    'a%2f..%2f..%2fvictim/db.yaml',
+    './x.yaml',
+    'a/./x.yaml',
+    '/victim/db.yaml',
+    'a//x.yaml',
+    'x/',
+]
+VICTIM = {'db.yaml': b'precious: 1\n', 'x.yaml': b'other: 2\n'}
+
+
+def dot_segment(path):
+    """True when ``path`` holds a dot or empty segment, decoded or not."""
+    for _ in range(3):
+        if {'.', '..'} & set(path.split('/')):
+            return True
+        path = parse.unquote(path)
+    return False
+
+
+class NamesTestCase(fakes.PlanTestCase):
+    """Plan p created by the client, and container victim beside it."""
+
+    def setUp(self):
+        super().setUp()
+        self.victim = fakes.FakeSwift(self.m, plan='victim')
+        self.victim.objects.update(
+            (n, (d, 'then')) for n, d in VICTIM.items())
+        self.lines = []
+        self.store = fakes.plan_store(progress=self.lines.append)
+        tht = self.write('tht/overcloud.yaml', b'heat: 1\n')
+        self.write('tht/roles_data.yaml', b'- name: Controller\n')
+        files = files_mod.PlanFiles(tht.rsplit('/', 1)[0])
+        files.add_templates()
+        files.add_environment(self.write('env.yaml', b'parameters: {}\n'))
+        steps.create(self.store, 'p', files, fakes.Recorder(self.store),
+                     render=False)
+        self.m.reset_mock()
+
+    def assertStayedInPlan(self):
+        """No request left plan p, none carried a dot segment, and the
+        victim container is as it was."""
+        outside = []
+        for req in self.m.request_history:
+            if not req.url.startswith(SWIFT_HOST):
+                continue        # Heat
+            path = parse.urlsplit(req.url).path
+            if path == '/info' or (path.rstrip('/') == ACCOUNT and
+                                   req.method == 'POST'):
+                lines = (req.body or b'').decode().split('\n') \
+                    if req.method == 'POST' else []
+                outside += [(req.method, line) for line in lines if line and (
+                    not parse.unquote(line).startswith('/p/')
+                    or dot_segment(line))]
+                continue
+            if not (path == ACCOUNT + '/p' or path.startswith(
+                    ACCOUNT + '/p/')) or dot_segment(path):
+                outside.append((req.method, req.url))
+        self.assertEqual([], outside)
+        self.assertEqual(VICTIM, {n: d for n, (d, _) in
+                                  self.victim.objects.items()})
+
+    def requests(self):
+        return len(self.m.request_history)
+
+
+class TestTheRule(NamesTestCase):
+
+    def test_hostile_names_have_a_problem_plain_ones_none(self):
+        for name in HOSTILE:
+            self.assertTrue(layout.name_problem(name), name)
+            self.assertTrue(layout.unsafe_name(name), name)
+        for name in ('overcloud.yaml', 'a/b..c/d.yaml', '.hidden/x.yaml',
+                     'a/%20b.yaml', 'user-files/home/me/env.yaml',
+                     record.PATH, layout.RENDER_MANIFEST,
+                     tree.kept_name('0' * 32),
+                     tree.snapshot_name('a' * 32),
+                     record.outcome_path('0123456789ab', False)):
+            self.assertIsNone(layout.name_problem(name), name)
+
+    def test_under_the_record_only_its_own_names(self):
+        for name in ('user-environments/x.yaml',
+                     'user-environments/trees/x.json',
+                     'user-environments/kept/' + 'A' * 32,
+                     'user-environments/log/evil.yaml',
+                     'user-environments/outcomes/a.b.yaml'):
+            self.assertIn('no name the plan\'s record gives',
+                          layout.name_problem(name))
+            # A listing keeps them (a whole plan is deleted with them).
+            self.assertIsNone(layout.unsafe_name(name))
+        self.assertIn('holds the plan\'s record', layout.name_problem(
+            record.PATH, record=False))
+
+
+class TestStore(NamesTestCase):
+
+    def test_a_listing_leaves_hostile_names_out_and_names_them(self):
+        for name in HOSTILE:
+            self.swift.store(name, b'evil')
+        _, listing = self.store.listing('p')
+        self.assertEqual([], [n for n in HOSTILE if n in listing])
+        self.assertIn('overcloud.yaml', listing)
+        self.assertEqual(sorted(HOSTILE), sorted(self.store.unsafe('p')))
+        for name in HOSTILE:
+            self.assertEqual(1, len([line for line in self.lines
+                                     if repr(name) in line]), name)
+        # Reported once however often listed.
+        self.store.listing('p')
+        self.assertEqual(len(HOSTILE), len([
+            line for line in self.lines if 'left alone' in line]))
+
+    def test_every_request_refuses_a_hostile_name_before_sending(self):
+        store = self.store
+        calls = {
+            'get': lambda n: store.get('p', n),
+            'get_many': lambda n: store.get_many('p', [n]),
+            'newest_md5s': lambda n: store.newest_md5s('p', [n]),
+            'write': lambda n: store.write('p', {n: b'x'}),
+            'write_many': lambda n: store.write('p', {n: b'x', 'ok': b'y'}),
+            'delete_objects': lambda n: store.delete_objects('p', [n, 'b']),
+            'delete_one': lambda n: store.delete_objects('p', [n]),
+            'copy_objects': lambda n: store.copy_objects(
+                'p', {n: 'overcloud.yaml'}, {n: '0' * 32}),
+            'copy_from': lambda n: store.copy_objects(
+                'p', {'x.yaml': n}, {'x.yaml': '0' * 32}),
+            'export': lambda n: store.export('p', {'x.yaml': n},
+                                             io.BytesIO()),
+        }
+        for name in HOSTILE:
+            for what, call in calls.items():
+                before = self.requests()
+                with self.assertRaises(exceptions.CommandError,
+                                       msg=(what, name)) as cm:
+                    call(name)
+                self.assertIn(repr(name), str(cm.exception), (what, name))
+                self.assertEqual(before, self.requests(), (what, name))
+        for name in HOSTILE:
+            # Kept content is tree content: a record name is none of it.
+            before = self.requests()
+            try:
+                store.keep('p', {name: '0' * 32})
+            except exceptions.CommandError as exc:
+                self.assertIn(repr(name), str(exc))
+            self.assertEqual(before, self.requests(), name)
+        self.assertStayedInPlan()
+
+    def test_an_outcome_of_a_hostile_step_id_is_not_written(self):
+        before = self.requests()
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'no request was sent'):
+            self.store.write_outcome('p', '../../../victim/db', {
+                'status': 'SUCCESS'})
+        self.assertEqual(before, self.requests())
+        self.assertStayedInPlan()
+
+    def test_tree_paths_never_reach_the_record(self):
+        step = sorted(n for n in self.swift.objects
+                      if n.startswith(record.LOG_PREFIX))[0]
+        for call, named in (
+                (lambda: self.store.delete_objects('p', [step, 'a']), step),
+                (lambda: self.store.copy_objects(
+                    'p', {step: 'overcloud.yaml'}, {step: '0' * 32}), step),
+                (lambda: self.store.write('p', {
+                    'user-environments/x.yaml': b'x', 'a': b'b'}),
+                 'user-environments/x.yaml')):
+            before = self.requests()
+            with self.assertRaises(exceptions.CommandError) as cm:
+                call()
+            self.assertIn(repr(named), str(cm.exception))
+            self.assertEqual(before, self.requests())
+        self.assertIn(step, self.swift.objects)
+
+    def test_bulk_requests_refuse_them_too(self):
+        conn = fakes.swift_connection()
+        for call in (lambda n: bulk.delete(conn, 'p', ['a', n]),
+                     lambda n: bulk.extract_archive(conn, 'p', {n: b'x'})):
+            for name in HOSTILE:
+                before = self.requests()
+                with self.assertRaises(exceptions.CommandError):
+                    call(name)
+                self.assertEqual(before, self.requests())
+
+
+class TestRecordedTrees(NamesTestCase):
+    """A step whose tree names objects outside the plan, or the record."""
+
+    def newest(self):
+        name = sorted(n for n in self.swift.objects
+                      if n.startswith(record.LOG_PREFIX))[-1]
+        return name, yaml.safe_load(self.swift.objects[name][0])
+
+    def rewrite(self, name, step):
+        data, when = self.swift.objects[name]
+        self.swift.objects[name] = (record.dump(step), when)
+
+    def amend(self):
+        head = self.store.head('p')
+        files = files_mod.PlanFiles(head.state['templates'])
+        files.add_environment(self.write('b.yaml', b'parameters: {b: 1}\n'))
+        steps.amend(self.store, 'p', head, files, [],
+                    fakes.Recorder(self.store), no_render=True)
+
+    def test_a_tree_base_outside_the_plan_is_never_read(self):
+        name, step = self.newest()
+        for base in ('../../../victim/db', '..%2f..%2f..%2fvictim/db',
+                     'a' * 31 + 'G'):
+            step['state']['tree']['base'] = base
+            step['change']['tree_base'] = base
+            self.rewrite(name, step)
+            for call in (
+                    lambda: past.at(self.store, 'p', '1'),
+                    lambda: self.store.history('p'),
+                    lambda: past.files(self.store,
+                                       past.at(self.store, 'p', '1')),
+                    lambda: diff.compare(self.store, 'p', '1', '1')):
+                with self.assertRaisesRegex(exceptions.CommandError,
+                                            'damaged|MD5') as cm:
+                    call()
+                self.assertIn(name, str(cm.exception))
+        self.assertStayedInPlan()
+
+    def test_a_restore_never_deletes_or_writes_the_record(self):
+        self.amend()
+        log = sorted(n for n in self.swift.objects
+                     if n.startswith(record.LOG_PREFIX))
+        name, step = self.newest()
+        # The newest tree claims the first step object and the cache as
+        # files: a restore of step 1 would delete them as added since.
+        step['state']['tree']['changes'].update({
+            log[0]: content.md5(self.swift.objects[log[0]][0]),
+            record.PATH: None})
+        step['change']['tree'] = dict(step['state']['tree']['changes'])
+        self.rewrite(name, step)
+        before = dict(self.swift.objects)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'holds the plan\'s record'):
+            past.restore(self.store, past.at(self.store, 'p', '1'))
+        self.assertEqual(before, self.swift.objects)
+        self.assertStayedInPlan()
+
+    def test_a_snapshot_listing_record_paths_is_damaged(self):
+        name, step = self.newest()
+        log = sorted(n for n in self.swift.objects
+                     if n.startswith(record.LOG_PREFIX))
+        snap, data, md5 = tree.snapshot({
+            'overcloud.yaml': content.md5(b'heat: 1\n'),
+            log[0]: content.md5(self.swift.objects[log[0]][0])})
+        self.swift.store(snap, data)
+        step['state']['tree'] = {'base': md5, 'changes': {}}
+        step['change']['tree_base'] = md5
+        self.rewrite(name, step)
+        self.store.history('p')        # the cache mended, by a reader
+        before = dict(self.swift.objects)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'snapshot .* is missing or damaged'):
+            past.restore(self.store, past.at(self.store, 'p', '1'))
+        self.assertEqual(before, self.swift.objects)
+        self.assertStayedInPlan()
+
+
+class TestExportAndDelete(NamesTestCase):
+
+    def test_an_export_of_a_plan_with_hostile_names_is_refused(self):
+        from tripleoplanclient.osc import plan as plan_commands
+        self.swift.store('user-environments/../../victim/db.yaml', b'evil')
+        out = self.dir + '/p.tar.gz'
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'victim/db.yaml'):
+            self.cmd(plan_commands.ExportPlan, 'p', '--output-file', out)
+        self.assertStayedInPlan()
