@@ -32,6 +32,15 @@ _DESCRIPTORS = frozenset([
     'id', 'name', 'type', 'url', 'uri', 'endpoint', 'method', 'file', 'path',
     'dir', 'version'])
 _WORD = re.compile(r'[a-z0-9]+')
+# OSC's secret global options (every keystoneauth plugin's options marked
+# secret, as its parser spells them; a test holds this to OSC's parser):
+# without the parsers, any prefix of one of these is an abbreviation
+# argparse may resolve to it (``--os-passw``, ``--os-tok``).
+SECRET_OPTIONS = (
+    '--os-access-token', '--os-application-credential-secret',
+    '--os-client-secret', '--os-code', '--os-idp-otp-key', '--os-key',
+    '--os-oauth2-client-secret', '--os-passcode', '--os-password',
+    '--os-token')
 # From the first scheme to the last '@' of an argument: every user-info in
 # it, however many URLs or '@' it holds (over-masking beats a leak).
 _USERINFO = re.compile(r'([A-Za-z][A-Za-z0-9+.-]*://).*@', re.DOTALL)
@@ -53,6 +62,26 @@ def secret_name(name):
     words = _WORD.findall(str(name).lower())
     return bool(words) and words[-1] not in _DESCRIPTORS and any(
         w in _SECRET_WORDS for w in words)
+
+
+def secret_option(name):
+    """True when a long option, read by parsers this code does not have,
+    may be a secret one: its name says so (``secret_name``), it is a
+    prefix of one of OSC's secret options (``SECRET_OPTIONS``), or its
+    last word may be a secret word cut short (``--my-api-ke``): argparse
+    takes any unambiguous prefix of an option. Over-masking beats a
+    leak."""
+    name = str(name)
+    if secret_name(name):
+        return True
+    if not name.startswith('--') or len(name) < 3:
+        return False
+    folded = name.replace('_', '-')
+    if any(o.startswith(folded) for o in SECRET_OPTIONS):
+        return True
+    words = _WORD.findall(name.lower())
+    return bool(words) and words[-1] not in _DESCRIPTORS and any(
+        w.startswith(words[-1]) for w in _SECRET_WORDS)
 
 
 def secret_key(name):
@@ -170,7 +199,7 @@ def _resolve(parsers, arg):
     # Known to no parser (or none given): judge it by its name, and by the
     # secret options it could abbreviate.
     name, sep, value = arg.partition('=')
-    secret = secret_name(name) or any(
+    secret = secret_option(name) or any(
         o.startswith(name) and _secret_action(a)
         for p in parsers for o, a in p._option_string_actions.items())
     return secret, 1, value if sep else None, None

@@ -89,6 +89,13 @@ class RenderPlan(_PlanAction):
             cache=objects.CACHE.scoped(url, req['container']))
 
 
+def _workflow_execution(context):
+    """The id of the workflow execution running this action; None when
+    the action runs on its own."""
+    return getattr(getattr(context, 'execution', None),
+                   'workflow_execution_id', None)
+
+
 def _services(context, req):
     """``(heat or None, store)`` as the caller: Heat when the request
     names one (both endpoints resolved), the plan store at its Swift."""
@@ -206,6 +213,7 @@ class _LibraryAction(_PlanAction):
         heat, store = _services(context, req)
         plan = library.Plan(store, req, objects.CACHE.scoped(
             req['swift_url'], req['container']))
+        self.execution = _workflow_execution(context)
         return self.act(store, plan, heat, req)
 
 
@@ -259,7 +267,8 @@ class SetParameters(_LibraryAction):
 
     def act(self, store, plan, heat, req):
         from tripleoplanclient.mistral import settings
-        return settings.set_parameters(store, plan, heat, req)
+        return settings.set_parameters(store, plan, heat, req,
+                                       execution=self.execution)
 
 
 class Validate(_LibraryAction):
@@ -282,8 +291,7 @@ class _LifecycleAction(_PlanAction):
         heat, store = _services(context, req)
         cache = objects.CACHE.scoped(req['swift_url'],
                                      req.get('container') or '')
-        self.execution = getattr(getattr(context, 'execution', None),
-                                 'workflow_execution_id', None)
+        self.execution = _workflow_execution(context)
         return self.act(lifecycle, store, heat, req, cache)
 
 

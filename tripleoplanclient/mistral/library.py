@@ -27,6 +27,7 @@ from tripleoplanclient.plan import capabilities as capabilities_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import parameters as parameters_mod
 from tripleoplanclient.plan import roles as roles_mod
+from tripleoplanclient.plan import tree as plan_tree
 
 # validations kept (each a THT schema of a few hundred KB)
 VALIDATIONS_KEPT = 16
@@ -48,7 +49,7 @@ class Plan(object):
         listing = self.objects.listing
         text = json.dumps([sorted(
             (path, entry['hash']) for path, entry in listing.items()
-            if not path.startswith(layout.RECORD_DIR)),
+            if plan_tree.in_tree(path)),
             self.environments, self.plan_environment])
         self.digest = hashlib.sha256(text.encode('utf-8')).hexdigest()
 

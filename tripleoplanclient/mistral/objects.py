@@ -18,6 +18,7 @@ import threading
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import tree as plan_tree
 
@@ -102,7 +103,8 @@ def recorded(store, plan, listing, tree, cache):
         return data
 
     full = plan_tree.View(tree, load, plan).full()
-    out = {p: e for p, e in listing.items() if not plan_tree.in_tree(p)}
+    out = {p: e for p, e in listing.items()
+           if p.startswith(layout.RECORD_DIR)}
     out.update((p, {'name': p, 'hash': md5}) for p, md5 in full.items())
     return out
 

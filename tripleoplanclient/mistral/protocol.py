@@ -16,7 +16,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 8
+PROTOCOL = 9
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -134,6 +134,10 @@ WORKFLOWS = {
          'heat_url': None,
          'assignments': None,       # ['NAME=VALUE'], VALUE read as YAML
          'values': None,            # {name: value}, e.g. from --file
+         # plan path under layout.STAGED_PARAMETERS of a YAML mapping the
+         # client wrote (read, then removed): in a workflow execution,
+         # Mistral keeps the input, so hidden values may come only so
+         'staged': None,
          'command': None}),
     'validate': (
         'tripleoplan.validate',

@@ -8,6 +8,7 @@ problem named, and nothing is written.
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import masking
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import capabilities as capabilities_mod
@@ -46,18 +47,76 @@ def set_capabilities(store, plan, req):
     return written.result(plan.name, step, step['state'])
 
 
-def set_parameters(store, plan, heat, req):
-    """Give parameters values (``NAME=VALUE`` assignments and a mapping),
-    checked against Heat's types and constraints of the assembled plan;
-    a step ``parameters`` that writes the plan's parameters file
-    (``layout.PLAN_PARAMETERS``, merged after every environment file).
-    A value of None takes the parameter out of it (its default, or an
-    environment file's value, applies again)."""
+def _staged(store, plan, name):
+    """The values of the object a client wrote under
+    ``layout.STAGED_PARAMETERS`` (``parameter_values.parse_file``'s
+    forms), removed once read, whatever it holds: hidden values are not
+    left lying in the plan."""
+    if not isinstance(name, str) or not name.startswith(
+            layout.STAGED_PARAMETERS) or layout.path_problem(name, 'stored'):
+        raise exceptions.CommandError(
+            'Bad parameters_set request: staged %r is not an object name '
+            'under %s in plan %s. Nothing was set.'
+            % (name, layout.STAGED_PARAMETERS, plan.name))
+    data = store.get(plan.name, name)
+    if data is None:
+        raise exceptions.CommandError(
+            'Plan %s has no object %s: write the values there (a YAML '
+            'mapping of parameter names to values) before asking to set '
+            'them. Nothing was set.' % (plan.name, name))
+    try:
+        return parameter_values.parse_file(data, '%s of plan %s' % (
+            name, plan.name))
+    finally:
+        store.delete_objects(plan.name, [name])
+
+
+def _refuse_inline(plan, req, given, hidden):
+    """In a workflow execution Mistral keeps the request (the workflow's
+    input and its task's): a hidden value there is refused, pointing to
+    the staged object."""
+    inline = set(given) | {
+        written.parameter_assignment(a, hidden)
+        for a in (str(a) for a in req['command'] or [])
+        if a.partition('=')[2] not in ('', masking.MASK)}
+    found = sorted(n for n in inline if n is not None and (
+        n in hidden or masking.secret_key(n)))
+    if found:
+        raise exceptions.CommandError(
+            'Plan %s: %s %s hidden (or secret), and a workflow execution\'s '
+            'input is kept by Mistral, readable by the project: nothing was '
+            'set. Write the values as a YAML mapping to the object %s<name>'
+            '.yaml of the plan\'s container and give its name as "staged" '
+            'in the request (the action reads and removes it), or run the '
+            'action on its own, unsaved ("openstack overcloud parameters '
+            'set" does).' % (plan.name, ', '.join(found),
+                             'is' if len(found) == 1 else 'are',
+                             layout.STAGED_PARAMETERS))
+
+
+def set_parameters(store, plan, heat, req, execution=None):
+    """Give parameters values (``NAME=VALUE`` assignments, a mapping and
+    a staged object), checked against Heat's types and constraints of
+    the assembled plan; a step ``parameters`` that writes the plan's
+    parameters file (``layout.PLAN_PARAMETERS``, merged after every
+    environment file). A value of None takes the parameter out of it
+    (its default, or an environment file's value, applies again).
+
+    ``execution``: the workflow execution running the action (None: run
+    on its own, nothing saved in Mistral): there, no hidden value may be
+    given in the request itself (``_refuse_inline``)."""
+    staged = _staged(store, plan, req['staged']) if req['staged'] \
+        else {}
     entry, _ = library.validated(plan, heat, req)
     schema = entry['schema']
-    given = dict(req['values'] or {})
-    given.update(parameter_values.parse_assignments(
+    hidden = {n for n, p in schema['parameters'].items() if p.get('hidden')}
+    inline = dict(req['values'] or {})
+    inline.update(parameter_values.parse_assignments(
         req['assignments'] or [], schema))
+    if execution:
+        _refuse_inline(plan, req, inline, hidden)
+    given = dict(staged)
+    given.update(inline)
     if not given:
         raise exceptions.CommandError(
             'Give at least one NAME=VALUE or --file to set parameters of '
@@ -76,7 +135,6 @@ def set_parameters(store, plan, heat, req):
             values.pop(name, None)
         else:
             values[name] = value
-    hidden = {n for n, p in schema['parameters'].items() if p.get('hidden')}
     if values == current:
         return written.result(plan.name, None, plan.state)
     data = content.dump_yaml({'parameter_defaults': values})

@@ -9,9 +9,11 @@ differs, of those files. Each content is read once, by its MD5, from its
 object or from its kept copy.
 
 Secrets never leave here: a parameter is secret when its name says so
-(``masking.secret_key``) or the plan keeps it under ``passwords:``; its
-values show as ``***``, and so do the lines of any file that set such a
-key, the block under them and any known secret value (``mask_lines``).
+(``masking.secret_key``), the plan keeps it under ``passwords:``, or a
+template of either step declares it hidden (``plan.hidden``: every file
+that may be a template is read for that, once per content); its values
+show as ``***``, and so do the lines of any file that set such a key, the
+block under them and any known secret value (``mask_lines``).
 """
 
 import difflib
@@ -19,6 +21,7 @@ import difflib
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
+from tripleoplanclient.plan import hidden as hidden_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import passwords
 from tripleoplanclient.plan import past
@@ -303,18 +306,30 @@ def _sides(store, history, rows):
             for at in (history.at(row=row) for row in rows)]
 
 
-def _wanted(side, paths, plans_too, params):
+def _wanted(side, paths, plans_too, params, templates=()):
     """What to read of one side: ``paths`` (its files that differ), its
     plan environments (they name the passwords to mask in any diff) when
-    ``plans_too``, and its environment files when the parameters may
-    differ (``params``)."""
+    ``plans_too``, its environment files when the parameters may differ
+    (``params``), and ``templates``."""
     plans, envs = side.parameter_paths()
-    paths = set(paths)
+    paths = set(paths) | set(templates)
     if plans_too or params:
         paths.update(plans)
     if params:
         paths.update(envs)
     return side, sorted(paths)
+
+
+def _hidden(plan, sides, templates, progress):
+    """The parameters any template of either side declares hidden; None
+    (every value hidden) when some file that may be one is unreadable."""
+    missing = sorted({p for _, gone in templates for p in gone})
+    if missing:
+        progress(hidden_mod.unknown(plan, missing))
+        return None
+    return hidden_mod.in_contents({
+        side.full[p]: (p, side.data[p])
+        for side, (paths, _) in zip(sides, templates) for p in paths})
 
 
 def compare(store, plan, first=None, second=None, with_diff=True,
@@ -333,16 +348,23 @@ def compare(store, plan, first=None, second=None, with_diff=True,
                      if old.full[p] != new.full[p])
     shown = with_diff and bool(added or removed or changed)
     params = old.fingerprint() != new.fingerprint()
+    # Something to show: the templates say what is hidden.
+    templates = [hidden_mod.readable(side.full, side.at.listing)
+                 if shown or params else ((), ()) for side in (old, new)]
     _read(store, plan, [
-        _wanted(old, changed + removed if shown else (), shown, params),
-        _wanted(new, changed + added if shown else (), shown, params)])
+        _wanted(old, changed + removed if shown else (), shown, params,
+                templates[0][0]),
+        _wanted(new, changed + added if shown else (), shown, params,
+                templates[1][0])])
     loaded = [_plan_environments(side, plan) if shown or params else []
               for side in (old, new)]
     kept = [data.get('passwords') for data in loaded[0] + loaded[1]]
     names = {name for section in kept for name in section or ()}
+    hidden = _hidden(plan, (old, new), templates, progress)
 
     def secret(key):
-        return masking.secret_key(key) or key in names
+        return hidden is None or masking.secret_key(key) or \
+            key in names or key in hidden
 
     values = set()
     _leaves(kept, secret, values, inside=True)

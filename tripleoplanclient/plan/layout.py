@@ -22,6 +22,11 @@ PLAN_ENVIRONMENT = 'plan-environment.yaml'
 # parameter_defaults, written by our action): merged last, after every
 # environment file, as the operator's latest word on them.
 PLAN_PARAMETERS = 'plan-parameters.yaml'
+# Values a client writes for "parameters_set" to read (the request names
+# the object): hidden values never travel through Mistral, which keeps a
+# workflow's input. The action removes the object once read; none of it
+# is ever part of the plan's tree.
+STAGED_PARAMETERS = 'staged-parameters/'
 USER_FILES = 'user-files/'
 # The record and everything the tooling keeps about the plan: no user file
 # may land here.
@@ -171,6 +176,10 @@ def path_problem(path, source='user'):
     if path == PLAN_PARAMETERS:
         return ('plan path %s holds the values of "overcloud plan '
                 'parameters set"; no file replaces it.' % PLAN_PARAMETERS)
+    if path.startswith(STAGED_PARAMETERS):
+        return ('plan path %r is under %s, which holds values staged for '
+                '"parameters set" (removed once read).'
+                % (path, STAGED_PARAMETERS))
     if source == 'templates' and path.startswith(USER_FILES):
         return ('plan path %r is under %s, which holds the files given from '
                 'outside the templates tree.' % (path, USER_FILES))

@@ -156,7 +156,8 @@ def parse_assignments(assignments, schema=None):
     for place, item in enumerate(assignments, 1):
         name, sep, text = item.partition('=')
         if not sep or not name or name != name.strip():
-            shown = masking.MASK if masking.secret_key(item) else item
+            # Its value may be a hidden parameter's (its name mistyped).
+            shown = masking.MASK if sep or masking.secret_key(item) else item
             raise exceptions.CommandError(
                 'Parameter assignment %d (%r) is not NAME=VALUE; give each '
                 'parameter as NAME=VALUE, the value as YAML.' % (

@@ -27,7 +27,9 @@ COMPACT = 200
 
 
 def in_tree(path):
-    return not path.startswith(layout.RECORD_DIR)
+    # Staged values are the parameters_set action's to read and remove.
+    return not path.startswith((layout.RECORD_DIR,
+                                layout.STAGED_PARAMETERS))
 
 
 def kept_name(md5):

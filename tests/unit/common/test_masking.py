@@ -98,6 +98,25 @@ class TestMasking(unittest.TestCase):
             line(['--os-password', SECRET, '--my-api-key=' + SECRET,
                   '--key-name', 'k', '--os-auth-type', 'password'], []))
 
+    def test_without_parsers_abbreviations_of_secret_options_are_masked(self):  # noqa
+        # What a GUI or a script sends as the command line: no parser of
+        # OSC's reads it where it is recorded, argparse would have.
+        for argv in (['--os-passw', SECRET], ['--os-tok', SECRET],
+                     ['--os-passw=' + SECRET], ['--os-application-c', SECRET],
+                     ['--os-client-s', SECRET], ['--os-access-t', SECRET],
+                     ['--os-p', SECRET], ['--my-api-ke', SECRET]):
+            masked = line(argv, [])
+            self.assertNotIn(SECRET, masked, argv)
+            self.assertIn(argv[0].split('=')[0], masked)
+        argv = ['--os-auth-url', 'http://k', '--os-username', 'admin',
+                '--os-project-name', 'admin', '--templates', '/t', '-p',
+                'pe.yaml', '--stack', 'overcloud']
+        self.assertEqual(' '.join(['openstack'] + argv), line(argv, []))
+
+    def test_the_secret_options_known_without_parsers_are_oscs(self):
+        self.assertEqual(sorted(SECRET_OPTIONS),
+                         sorted(masking.SECRET_OPTIONS))
+
     def test_a_secret_taking_several_values(self):
         parser = argparse.ArgumentParser()
         parser.add_argument('--secrets', nargs='+')
@@ -179,6 +198,11 @@ class TestMaskingProperties(unittest.TestCase):
     @settings(max_examples=500, deadline=None)
     @given(command_lines(secret_arguments(abbreviate=False)))
     def test_without_parsers_full_names_are_masked(self, argv):
+        self.assertNotIn(SECRET, line(argv, []))
+
+    @settings(max_examples=500, deadline=None)
+    @given(command_lines(secret_arguments()))
+    def test_without_parsers_abbreviations_are_masked(self, argv):
         self.assertNotIn(SECRET, line(argv, []))
 
     @settings(max_examples=1000, deadline=None)

@@ -19,7 +19,7 @@ from tripleoplanclient.plan import layout
 HEAT = fakes.HEAT
 
 
-class SettingsTest(test_library.LibraryTestCase):
+class SettingsTestCase(test_library.LibraryTestCase):
 
     def history(self):
         return self.store.history('p')[0]
@@ -30,11 +30,16 @@ class SettingsTest(test_library.LibraryTestCase):
             enable=list(enable), disable=list(disable), command=command))
         return settings.set_capabilities(self.store, self.plan(), req)
 
-    def set_parameters(self, *assignments, values=None, command=None):
+    def set_parameters(self, *assignments, values=None, command=None,
+                       staged=None, execution=None):
         req = self.req('parameters_set', assignments=list(assignments),
-                       values=values, command=command)
+                       values=values, command=command, staged=staged)
         return settings.set_parameters(self.store, self.plan(),
-                                       fakes.heat_client(), req)
+                                       fakes.heat_client(), req,
+                                       execution=execution)
+
+
+class SettingsTest(SettingsTestCase):
 
     # -- capabilities set --------------------------------------------
 
@@ -142,3 +147,123 @@ class SettingsTest(test_library.LibraryTestCase):
             self.assertEqual(
                 'tripleoplan.' + name,
                 book['workflows'][name]['tasks'][name]['action'])
+
+
+class HiddenTest(SettingsTestCase):
+    """A GUI's parameters_set workflow: Mistral keeps its input, so hidden
+    values come in an object the client staged in the plan."""
+
+    STAGED = layout.STAGED_PARAMETERS + 'gui-1.yaml'
+
+    def setUp(self):
+        super().setUp()
+        answer = test_library.validation(self.base)
+        # hidden, with a name that says nothing secret
+        answer['Parameters']['HashSuffix'] = {
+            'Type': 'String', 'NoEcho': 'true', 'Description': '',
+            'Label': 'HashSuffix'}
+        self.m.post(HEAT + '/validate', headers=fakes.JSON, json=answer)
+
+    def stage(self, text):
+        self.swift.store(self.STAGED, text.encode())
+
+    def everything_but_the_parameters_file(self):
+        return json.dumps({n: d.decode('utf-8', 'replace') for n, (d, _) in
+                           self.swift.objects.items()
+                           if n != layout.PLAN_PARAMETERS})
+
+    def test_a_workflow_sets_hidden_values_from_a_staged_object(self):
+        self.stage('HashSuffix: staged-suffix-1\nNeeded: x\n')
+        result = self.set_parameters(
+            'Mode=c', staged=self.STAGED, execution='wf-1',
+            command=['overcloud', 'parameters', 'set', 'p', '--file', 'f'])
+        self.assertEqual('SUCCESS', result['status'])
+        stored = yaml.safe_load(self.swift.objects[layout.PLAN_PARAMETERS][0])
+        self.assertEqual({'HashSuffix': 'staged-suffix-1', 'Needed': 'x',
+                          'Mode': 'c'}, stored['parameter_defaults'])
+        # read once, then gone; in no answer, step or other object
+        self.assertNotIn(self.STAGED, self.swift.objects)
+        self.assertNotIn('staged-suffix-1', json.dumps(result))
+        self.assertNotIn('staged-suffix-1',
+                         self.everything_but_the_parameters_file())
+        self.assertEqual('parameters', self.history()[-1]['action'])
+
+    def test_a_workflow_refuses_hidden_values_in_its_request(self):
+        before = dict(self.swift.objects)
+        for kwargs in ({'assignments': ['HashSuffix=inline-1']},
+                       {'values': {'HashSuffix': 'inline-1'}},
+                       {'assignments': ['AdminPassword=inline-1']},
+                       {'assignments': ['Needed=1'], 'command': [
+                           'parameters', 'set', 'p', 'HashSuffix=inline-1']}):
+            with self.assertRaises(exceptions.CommandError) as caught:
+                self.set_parameters(*kwargs.get('assignments', ()),
+                                    values=kwargs.get('values'),
+                                    command=kwargs.get('command'),
+                                    execution='wf-1')
+            self.assertIn('staged', str(caught.exception))
+            self.assertIn(layout.STAGED_PARAMETERS, str(caught.exception))
+            self.assertNotIn('inline-1', str(caught.exception))
+            self.assertEqual(before, self.swift.objects)
+        # a value nothing hides may come inline; a masked one is no value
+        result = self.set_parameters('Needed=1', execution='wf-1', command=[
+            'parameters', 'set', 'p', 'Needed=1', 'HashSuffix=***'])
+        self.assertEqual('SUCCESS', result['status'])
+        # run on its own (the CLI: nothing saved in Mistral), inline is fine
+        self.set_parameters('HashSuffix=inline-2')
+        self.assertNotIn('inline-2', self.everything_but_the_parameters_file())
+
+    def test_a_staged_object_is_removed_even_when_refused(self):
+        before = dict(self.swift.objects)
+        for text in ('HashSuffix: s-1\nNosuch: 1\n', 'parameter_defaults: [',
+                     'resource_registry: {}\nHashSuffix: s-1\n'):
+            self.stage(text)
+            with self.assertRaises(exceptions.CommandError) as caught:
+                self.set_parameters(staged=self.STAGED, execution='wf-1')
+            self.assertNotIn('s-1', str(caught.exception))
+            self.assertEqual(before, self.swift.objects)
+
+    def test_a_staged_name_must_be_a_staged_object(self):
+        before = dict(self.swift.objects)
+        for name in (layout.PLAN_ENVIRONMENT, layout.STAGED_PARAMETERS +
+                     '../plan-environment.yaml', layout.STAGED_PARAMETERS +
+                     'nosuch.yaml', 3):
+            with self.assertRaisesRegex(exceptions.CommandError,
+                                        'Nothing was set'):
+                self.set_parameters(staged=name, execution='wf-1')
+        self.assertEqual(before, self.swift.objects)
+        self.assertIn(layout.STAGED_PARAMETERS, layout.path_problem(
+            layout.STAGED_PARAMETERS + 'x.yaml', 'user'))
+
+    def test_the_recorded_command_line_hides_whatever_a_client_sent(self):
+        self.set_parameters(
+            'Needed=2', 'HashSuffix=cmd-suffix-1', command=[
+                '--os-passw', 'pw-abbrev-1', '--os-tok=tok-abbrev-1',
+                'overcloud', 'parameters', 'set', 'p', 'Needed=2',
+                'HashSuffix=cmd-suffix-1'])
+        command = self.history()[-1]['command']
+        for value in ('pw-abbrev-1', 'tok-abbrev-1', 'cmd-suffix-1'):
+            self.assertNotIn(value, command)
+        self.assertIn('--os-passw *** --os-tok=***', command)
+        self.assertIn('Needed=2 HashSuffix=***', command)
+
+    def test_a_capabilities_step_records_no_parameter_value(self):
+        # No templates' declarations at hand: any NAME=VALUE is hidden.
+        self.set_capabilities(disable=['environments/mode-b.yaml'], command=[
+            'x', 'HashSuffix=cap-suffix-1', '--os-tok', 'tok-2'])
+        command = self.history()[-1]['command']
+        self.assertNotIn('cap-suffix-1', command)
+        self.assertNotIn('tok-2', command)
+
+    def test_parameters_show_masks_what_any_template_hides(self):
+        self.set_parameters('HashSuffix=show-suffix-1')
+        answer = test_library.validation(self.base)
+        answer['Parameters']['HashSuffix'] = {
+            'Type': 'String', 'NoEcho': 'true', 'Description': '',
+            'Label': 'HashSuffix', 'Value': 'show-suffix-1'}
+        answer['Environment']['parameter_defaults'][
+            'HashSuffix'] = 'show-suffix-1'
+        self.m.post(HEAT + '/validate', headers=fakes.JSON, json=answer)
+        shown = library.parameters(self.plan(), fakes.heat_client(),
+                                   self.req('parameters'),
+                                   validations=library.Validations())
+        self.assertNotIn('show-suffix-1', json.dumps(shown))

@@ -212,6 +212,68 @@ class TestCompare(DiffTestCase):
 
 class TestSecrets(DiffTestCase):
 
+    def hidden_story(self, hidden_in, shown_in):
+        """1 create with ``hidden_in`` (a template declaring HashSuffix
+        hidden) at overcloud.yaml and a.yaml setting it; 2 a.yaml sets it
+        anew and overcloud.yaml becomes ``shown_in``."""
+        self.write('tht/overcloud.yaml', hidden_in)
+        self.create(self.write('a.yaml', b'parameter_defaults:\n'
+                               b'  HashSuffix: first-suffix-1\n'
+                               b'  Plain: one\n'))
+        self.amend([self.write('a.yaml', b'parameter_defaults:\n'
+                               b'  HashSuffix: second-suffix-2\n'
+                               b'  Plain: two\n')],
+                   [self.write('oc2.yaml', shown_in) + '=overcloud.yaml'])
+
+    def assert_hidden(self, result, hidden='HashSuffix', back=False):
+        self.assertEqual({'change': 'changed', 'old': '***', 'new': '***'},
+                         result['parameters_changed'][hidden])
+        self.assertEqual({'change': 'changed', 'old': 'two' if back else
+                          'one', 'new': 'one' if back else 'two'},
+                         result['parameters_changed']['Plain'])
+        text = json.dumps(result)
+        for value in ('first-suffix-1', 'second-suffix-2'):
+            self.assertNotIn(value, text)
+        self.assertIn('-  %s: ***\n' % hidden, result['diff'])
+
+    def test_a_parameter_a_template_declares_hidden_shows_masked(self):
+        # Its name says nothing secret, and with a default no password is
+        # generated for it: the templates of either step say it.
+        declared = (b'heat_template_version: rocky\nparameters:\n'
+                    b'  HashSuffix:\n    type: string\n    hidden: true\n'
+                    b'    default: unset\n')
+        plain = b'heat_template_version: rocky\nparameters: {}\n'
+        self.hidden_story(declared, plain)
+        self.assert_hidden(self.compare('1', '2'))
+        self.assert_hidden(self.compare('2', '1'), back=True)
+
+    def test_hidden_in_a_cfn_template_or_a_jinja2_source(self):
+        for template in (
+                b'{"AWSTemplateFormatVersion": "2010-09-09", "Parameters": '
+                b'{"HashSuffix": {"Type": "String", "NoEcho": "true"}}}',
+                b'heat_template_version: rocky\nparameters:\n'
+                b'{% for role in roles %}\n  {{role.name}}Count: 1\n'
+                b'{% endfor %}\n  HashSuffix: {type: string, '
+                b'hidden: true}\n',
+                b'heat_template_version: rocky\nparameters:\n'
+                b'{% if x %}\n  HashSuffix:\n    type: string\n'
+                b'    hidden: yes\n{% endif %}\n'):
+            self.setUp()
+            self.hidden_story(template, TEMPLATE)
+            self.assert_hidden(self.compare('1', '2'))
+
+    def test_a_template_that_cannot_be_read_hides_every_value(self):
+        declared = (b'heat_template_version: rocky\nparameters:\n'
+                    b'  HashSuffix: {type: json, hidden: true}\n')
+        self.hidden_story(declared, declared + b'# two\n')
+        # changed outside any step: step 1's content is nowhere now
+        self.swift.store('overcloud.yaml', b'# by hand\n')
+        result = self.compare('1', '2', with_diff=False)
+        self.assertEqual({'change': 'changed', 'old': '***', 'new': '***'},
+                         result['parameters_changed']['Plain'])
+        self.assertNotIn('suffix-', json.dumps(result))
+        self.assertIn('every parameter value is masked', self.lines[-1])
+
     def test_a_generated_password_overridden_shows_masked(self):
         self.create(self.write('a.yaml', b'parameter_defaults: {}\n'))
         generated = self.generated()
@@ -272,8 +334,9 @@ class TestRequests(DiffTestCase):
         self.store.history('p')         # show-history mends the cache
         # From step 3 to 5: the files are the same (only the list
         # changed): one listing, the cache, the two step objects, one
-        # snapshot (the trees share it), the plan environment and the
-        # two environment files (one content each).
+        # snapshot (the trees share it), the plan environment, the
+        # two environment files (one content each) and the files that
+        # may be templates (which parameters are hidden).
         made = self.requests('3', '5')
         step = [e['name'] for e in record.ordered(
             self.store.listing('p')[1].values())]
@@ -284,7 +347,9 @@ class TestRequests(DiffTestCase):
                 'base']))]), sorted(made[1:5]))
         self.assertEqual(sorted([('GET', layout.PLAN_ENVIRONMENT),
                                  ('GET', self.path('a.yaml')),
-                                 ('GET', self.path('b.yaml'))]),
+                                 ('GET', self.path('b.yaml')),
+                                 ('GET', 'overcloud.yaml'),
+                                 ('GET', 'roles_data.yaml')]),
                          sorted(made[5:]))
         # From step 2: and the content of each changed file on both
         # sides (the old one from its kept copy), of each added file.
@@ -295,13 +360,13 @@ class TestRequests(DiffTestCase):
         self.assertEqual(sorted(
             [('GET', n) for n in (
                 layout.PLAN_ENVIRONMENT, kept, self.path('a.yaml'),
-                self.path('b.yaml'), 'overcloud.yaml',
+                self.path('b.yaml'), 'overcloud.yaml', 'roles_data.yaml',
                 tree.kept_name(content.md5(TEMPLATE)))]),
             sorted(made[5:]))
-        self.assertEqual(11, len(made))
-        # --no-diff: the files that give parameters only.
+        self.assertEqual(12, len(made))
+        # --no-diff: the files that give parameters (and templates) only.
         made = self.requests('2', '5', with_diff=False)
-        self.assertEqual(9, len(made))
+        self.assertEqual(12, len(made))
 
     def test_nothing_is_written_not_even_the_cache(self):
         self.story()

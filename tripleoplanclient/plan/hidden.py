@@ -1,0 +1,132 @@
+"""Which parameters a plan's templates declare hidden: HOT's ``hidden:
+true``, CFN's ``NoEcho``. Heat masks them, and so does whatever shows a
+plan's parameters from its files (``plan diff``), whatever their names.
+
+Templates are found by their content, wherever they are in the plan
+(``candidates`` names the files that may be one): a file whose text names
+no template version or holds neither ``hidden`` nor ``NoEcho`` is not
+parsed. A jinja2 source that YAML cannot read (``*.j2.yaml``: its
+rendered outputs are in the plan too) is scanned line by line, erring on
+the side of hiding. Only the standard library and this package's own
+modules.
+"""
+
+import codecs
+import re
+
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import tree as tree_mod
+
+# Where a Heat template may be (Heat reads YAML and JSON, any name).
+_SUFFIXES = ('.yaml', '.yml', '.json', '.template')
+_VERSIONS = (b'heat_template_version', b'HeatTemplateFormatVersion',
+             b'AWSTemplateFormatVersion')
+_MARKS = (b'hidden', b'NoEcho')
+_TRUE = ('true', 'yes', 'on', 'y', 't', '1')
+# ``hidden: true`` (or NoEcho) on a line of its own, and the key of a
+# line, for the line scan.
+_HIDDEN_LINE = re.compile(
+    r'''^(?P<indent>[ \t]*)["']?(?:hidden|NoEcho)["']?[ \t]*:[ \t]*'''
+    r'''["']?(?:true|yes|on)["']?[ \t]*(?:#.*)?$''', re.IGNORECASE)
+_KEY_LINE = re.compile(
+    r'''^(?P<indent>[ \t]*)["']?(?P<key>[^\s"'#:{}\[\],][^"'#:{}\[\],]*?)'''
+    r'''["']?[ \t]*:(?:[ \t]+(?P<rest>.*))?$''')
+_FLOW_HIDDEN = re.compile(r'''\b(?:hidden|NoEcho)["']?\s*:\s*["']?'''
+                          r'''(?:true|yes|on)\b''', re.IGNORECASE)
+
+
+def candidates(paths):
+    """The paths of ``paths`` that may hold a Heat template."""
+    return sorted(p for p in paths if p.lower().endswith(_SUFFIXES))
+
+
+def _true(value):
+    return value is True or str(value).strip().lower() in _TRUE
+
+
+def _parsed(data, name):
+    """The hidden parameters of a template YAML (or JSON) reads; None
+    when it cannot read it."""
+    try:
+        loaded = content.load_yaml(data, name, quote=False)
+    except exceptions.CommandError:
+        return None
+    if not isinstance(loaded, dict):
+        return set()
+    params = loaded.get('parameters', loaded.get('Parameters'))
+    if not isinstance(params, dict):
+        return set()
+    return {str(n) for n, schema in params.items()
+            if isinstance(schema, dict) and _true(
+                schema.get('hidden', schema.get('NoEcho', False)))}
+
+
+def _scanned(text):
+    """The keys a ``hidden: true`` line is nested under, or a flow
+    mapping on their line holds (``Name: {type: string, hidden: true}``):
+    a jinja2 source's parameters, maybe more."""
+    found = set()
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        hidden = _HIDDEN_LINE.match(line)
+        if hidden is None:
+            key = _KEY_LINE.match(line)
+            if key and key.group('rest') and _FLOW_HIDDEN.search(
+                    key.group('rest')):
+                found.add(key.group('key').strip())
+            continue
+        depth = len(hidden.group('indent').expandtabs())
+        for above in reversed(lines[:i]):
+            key = _KEY_LINE.match(above)
+            if key and len(key.group('indent').expandtabs()) < depth:
+                found.add(key.group('key').strip())
+                break
+    return found
+
+
+def declared(data, name):
+    """The names of the parameters the file ``data`` (bytes) declares
+    hidden; an empty set for a file that is no template."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            data = content.text(data, name).encode('utf-8')
+        except exceptions.CommandError:
+            return set()
+    if not any(m in data for m in _MARKS) or not any(
+            v in data for v in _VERSIONS):
+        return set()
+    found = _parsed(data, name)
+    if found is not None:
+        return found
+    try:
+        return _scanned(content.text(data, name))
+    except exceptions.CommandError:
+        return set()
+
+
+def readable(full, listing):
+    """``(paths, missing)``: the files of a tree (``full``: path -> MD5)
+    that may be templates, readable now from the container's ``listing``
+    (their object or kept copy), and those whose content is nowhere."""
+    paths = candidates(full)
+    found, missing = tree_mod.sources({p: full[p] for p in paths}, listing)
+    return sorted(found), missing
+
+
+def in_contents(contents):
+    """The parameters hidden in any of ``contents`` (``{md5: (name,
+    bytes)}``: each content parsed once)."""
+    found = set()
+    for name, data in contents.values():
+        found |= declared(data, name)
+    return found
+
+
+def unknown(plan, missing):
+    """What to tell when files that may be templates are unreadable."""
+    return ('Plan %s: %d file(s) that may be templates could not be read '
+            '(%s%s): which parameters they declare hidden is unknown, so '
+            'every parameter value is masked.' % (
+                plan, len(missing), ', '.join(missing[:5]),
+                ', ...' if len(missing) > 5 else ''))
