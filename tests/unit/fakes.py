@@ -110,15 +110,32 @@ def bulk_body(created, errors=()):
         'Response Body': '', 'Errors': [list(e) for e in errors]})
 
 
-def make_app(endpoints):
+class KeystoneUser(noauth.NoAuth):
+    """No authentication, and the token of a Keystone user as the
+    commands see it (``get_access``): who they record and act as."""
+
+    def __init__(self, user_id, name='operator', project='admin'):
+        from keystoneauth1 import access
+        from keystoneauth1 import fixture
+        super().__init__()
+        self.access = access.create(body=fixture.V3Token(
+            user_id=user_id, user_name=name, project_id='p-' + project,
+            project_name=project), auth_token='tok')
+
+    def get_access(self, session, **kwargs):
+        return self.access
+
+
+def make_app(endpoints, auth=None):
     """A cliff app whose client manager is the real plugin wrapper over a
-    session with no auth; ``endpoints``: service type -> URL."""
+    session with no auth; ``endpoints``: service type -> URL. ``auth``:
+    a KeystoneUser, for commands run as one."""
     from osc_lib import clientmanager
 
     from tripleoplanclient.osc import plugin
 
     instance = mock.Mock(spec=clientmanager.ClientManager)
-    instance.session = session()
+    instance.session = ksa_session.Session(auth=auth) if auth else session()
     instance.region_name = None
     instance.interface = 'public'
     instance.get_endpoint_for_service_type.side_effect = (
@@ -160,6 +177,12 @@ class HttpTestCase(unittest.TestCase):
         self.m = requests_mock.Mocker()
         self.m.start()
         self.addCleanup(self.m.stop)
+        # The key that marks recorded sources (plan.origin): the test's own.
+        config = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, config)
+        patcher = mock.patch.dict(os.environ, {'XDG_CONFIG_HOME': config})
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def swift_plan(self, objects, plan='p', url=SWIFT, is_plan=True):
         """A plan container holding ``{name: bytes}``, listing and GETs."""

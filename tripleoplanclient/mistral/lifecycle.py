@@ -72,7 +72,11 @@ def _manifest(plan, req, claimed):
             'Bad request for plan %s: files %s must each be {source, md5} '
             'of an object in tree. Nothing was recorded.'
             % (plan, ', '.join(bad[:10])))
-    return {p: {'source': e['source'], 'md5': e['md5']}
+    # A source's mark (plan.origin) goes on record as the client made it:
+    # only that client can tell whether it is its own.
+    return {p: dict({k: e[k] for k in ('machine', 'tag')
+                     if isinstance(e.get(k), str)},
+                    source=e['source'], md5=e['md5'])
             for p, e in manifest.items()}
 
 
@@ -207,7 +211,9 @@ def amend(store, req, cache, execution=None):
     view = store.view(plan, head.state.get('tree'))
     change = steps.Change(head.state, steps.Described(
         claimed, {p: e['source'] for p, e in manifest.items()}, add,
-        _inputs(plan, req)), remove, view=view)
+        _inputs(plan, req), marks={
+            p: {k: v for k, v in e.items() if k in ('machine', 'tag')}
+            for p, e in manifest.items()}), remove, view=view)
     if change.empty:
         return written.result(plan, None, head.state)
     step = change.step('amend', command=written.command(

@@ -57,7 +57,8 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'swift_url': None,
          'environments': None,      # plan paths, in Heat's merge order
-         'files': None,             # {path: {source, md5}}: user files
+         'files': None,             # {path: {source, md5, machine,
+                                    #  tag}}: user files (plan.origin)
          'tree': None,              # {path: md5} written; None: listing
          'inputs': None,            # {roles_data, network_data,
                                     #  plan_environment}: plan paths

@@ -56,6 +56,12 @@ class Command(command.Command):
                                progress=self.progress, read_only=read_only,
                                actor=self.clients.actor)
 
+    def origin(self, plan):
+        """Who records and reads the local sources of ``plan``'s user
+        files, where: this Keystone user on this machine (plan.origin)."""
+        from tripleoplanclient.plan import origin
+        return origin.Origin(plan, self.clients.user_id())
+
     def workflows(self):
         """The Mistral side (it says so on first use when none is set)."""
         from tripleoplanclient import workflows
@@ -236,15 +242,18 @@ def add_render_options(parser):
         help='How long to wait for the render in Mistral (default 10).')
 
 
-def plan_files(parsed_args, templates, with_tree=False):
+def plan_files(parsed_args, templates, with_tree=False, origin=None):
     """A plan.files.PlanFiles of everything the options name.
 
     ``with_tree``: the whole templates tree too (create, deploy
-    --templates). Any input error surfaces here, before the first request.
+    --templates). ``origin``: who reads the sources where
+    (``Command.origin``). Any input error surfaces here, before the first
+    request.
     """
     from tripleoplanclient.plan import files as files_mod
 
     files = files_mod.PlanFiles(templates)
+    files.origin = origin
     if with_tree:
         files.add_templates()
     for directory in getattr(parsed_args, 'environment_directories', []):

@@ -79,6 +79,7 @@ class StackCommand(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.plan import sources
         from tripleoplanclient.stack import operations
 
         plan = layout.check_name(parsed_args.stack)
@@ -89,12 +90,15 @@ class StackCommand(base.Command, command.ShowOne):
         history = operations.read_history(services.store, plan, listed)
         recorded = history[1].state['templates'] if history[1] else None
         files = base.plan_files(parsed_args, templates or recorded,
-                                with_tree=bool(templates))
+                                with_tree=bool(templates),
+                                origin=self.origin(plan))
         prepared = operations.prepare(
             services, self.action, plan, files,
             parsed_args.remove_environments,
             stage=getattr(parsed_args, 'stage', None),
             with_templates=bool(templates), listed=listed, history=history)
+        for line in sources.told(prepared.unread):
+            self.progress(line)
         options = operations.Options(
             timeout=parsed_args.timeout, wait=parsed_args.wait,
             force=getattr(parsed_args, 'force', False),

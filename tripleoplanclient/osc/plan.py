@@ -75,7 +75,7 @@ class CreatePlan(base.Command, command.ShowOne):
 
         plan = layout.check_name(parsed_args.plan)
         files = base.plan_files(parsed_args, parsed_args.templates,
-                                with_tree=True)
+                                with_tree=True, origin=self.origin(plan))
         result = steps.create(self.plan_store(), plan, files,
                               self.recorder(parsed_args),
                               render=not parsed_args.no_render)
@@ -124,7 +124,8 @@ class AmendPlan(base.Command, command.ShowOne):
                 '--upload-file, --environment-directory, -r, -n or -p.')
         store = self.plan_store()
         head = store.head(plan)
-        files = base.plan_files(parsed_args, head.state['templates'])
+        files = base.plan_files(parsed_args, head.state['templates'],
+                                origin=self.origin(plan))
         remove = steps.resolve_removals(
             files, head.state['environments'],
             parsed_args.remove_environments)

@@ -67,7 +67,14 @@ class ClientWrapper(object):
             self._local.actor = {
                 'user': name, 'project': access.project_name or
                 access.domain_name or ''} if name else None
+            self._local.user_id = getattr(access, 'user_id', None)
         return self._local.actor
+
+    def user_id(self):
+        """The Keystone user id of that token (ids, unlike names, are not
+        shared across domains); None without Keystone."""
+        self.actor()
+        return self._local.user_id
 
     def object_store(self):
         """A python-swiftclient Connection for the calling thread.

@@ -106,6 +106,12 @@ def _rewrite_text(text, old_new, expected):
                           sort_keys=False)
 
 
+def user_path(local):
+    """The plan path of the local file ``local`` (absolute, normalized)
+    when it lies outside the templates tree (not checked)."""
+    return layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
+
+
 class PlanFiles(object):
     """The objects one command wants in the plan, computed locally.
 
@@ -120,11 +126,20 @@ class PlanFiles(object):
         self.environments = []   # plan paths, in the order given
         self.inputs = {}         # rendering inputs: kind -> plan path
         self.release = None      # the tree's (add_templates): templates.py
+        # Who reads the sources, where (plan.origin.Origin): their marks go
+        # on record with them; None: no mark, never read again.
+        self.origin = None
         self._scanned = set()
 
     def md5s(self):
         """``{plan path: MD5}`` of every object."""
         return {p: content.md5(d) for p, d in self.objects.items()}
+
+    def marks(self):
+        """``{plan path: mark}`` of the sources, to record with them."""
+        if self.origin is None:
+            return {}
+        return {p: self.origin.mark(p, s) for p, s in self.sources.items()}
 
     # -- paths ---------------------------------------------------------
 
@@ -142,7 +157,7 @@ class PlanFiles(object):
             path = path.replace(os.sep, '/')
             source = 'templates'
         else:
-            path = layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
+            path = user_path(local)
             source = 'user'
         return layout.check_plan_path(path, what or local, source)
 

@@ -112,7 +112,8 @@ def _check(value, spec, where):
 
 
 TEXT = (str, None)
-FILE = Fields({'md5': str}, {'source': TEXT})
+# machine, tag: where and by whom the source was read (plan.origin).
+FILE = Fields({'md5': str}, {'source': TEXT, 'machine': str, 'tag': str})
 RECORDED_TREE = Fields({'base': (MD5, None),
                         'changes': Map(TREE_PATH, (str, None))})
 TREE = (None, RECORDED_TREE)

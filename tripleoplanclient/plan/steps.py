@@ -14,10 +14,22 @@ from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
 
 
-def _manifest(sources, md5s, paths):
-    """Record entries (local source, MD5) of the user files among ``paths``."""
-    return {p: {'source': sources[p], 'md5': md5s[p]}
-            for p in paths if p in sources}
+def _manifest(files, md5s, paths):
+    """Record entries (local source, MD5, its mark: plan.origin) of the
+    user files of ``files`` among ``paths``."""
+    marks = files.marks()
+    return {p: dict(marks.get(p) or {}, source=files.sources[p], md5=md5s[p])
+            for p in paths if p in files.sources}
+
+
+def _remarked(known, files):
+    """User files given again whose recorded entry (``known``) names
+    another source or mark: recorded again, so that later steps may read
+    them again (plan.sources) as this user on this machine."""
+    marks = files.marks()
+    return [p for p, source in files.sources.items() if p in known and (
+        known[p].get('source') != source or any(
+            known[p].get(k) != v for k, v in (marks.get(p) or {}).items()))]
 
 
 def _diff(stored_md5, md5s):
@@ -56,14 +68,19 @@ class Described(object):
     """Files a request describes, already in Swift: MD5s, not bytes (what
     the plan_create and plan_amend actions build their step from)."""
 
-    def __init__(self, md5s, sources=None, environments=(), inputs=None):
+    def __init__(self, md5s, sources=None, environments=(), inputs=None,
+                 marks=None):
         self._md5s = dict(md5s)
         self.sources = dict(sources or {})
         self.environments = list(environments)
         self.inputs = dict(inputs or {})
+        self._marks = dict(marks or {})
 
     def md5s(self):
         return dict(self._md5s)
+
+    def marks(self):
+        return dict(self._marks)
 
 
 def render_step(render, plan, step, inputs, view=None):
@@ -153,7 +170,7 @@ def create_request(files):
     """The plan_create request fields that describe ``files``."""
     md5s = files.md5s()
     return {'environments': list(files.environments),
-            'files': _manifest(files.sources, md5s, files.sources),
+            'files': _manifest(files, md5s, files.sources),
             'tree': md5s,
             'inputs': dict(files.inputs),
             'templates': files.templates,
@@ -232,7 +249,7 @@ class Change(object):
         self.replaced = {p: stored(p) for p in self.changed}
         self.kept = tree_mod.kept(listing) if listing is not None else ()
         self.noted = sorted(set(self.added + self.changed).union(
-            *_diff(recorded, self.md5s)))
+            *_diff(recorded, self.md5s)).union(_remarked(known, files)))
         # Objects of an old templates release the new one lacks.
         self.deleted = sorted(deleted)
         self.replaced.update((p, stored(p)) for p in self.deleted
@@ -265,8 +282,7 @@ class Change(object):
     def step(self, action, **details):
         change = {'environments': {'add': list(self.files.environments),
                                    'remove': self.remove},
-                  'files': _manifest(self.files.sources, self.md5s,
-                                     self.noted),
+                  'files': _manifest(self.files, self.md5s, self.noted),
                   'inputs': self.inputs,
                   'tree': dict({p: None for p in self.deleted}, **{
                       p: self.md5s[p] for p in self.noted})}
@@ -315,8 +331,7 @@ def amend_request(change, render=True):
     """The plan_amend request fields of a ``Change`` (files written)."""
     return {'add': list(change.files.environments),
             'remove': list(change.remove),
-            'files': _manifest(change.files.sources, change.md5s,
-                               change.noted),
+            'files': _manifest(change.files, change.md5s, change.noted),
             'tree': {p: change.md5s[p] for p in change.noted},
             'inputs': dict(change.inputs),
             'render': render}

@@ -105,7 +105,7 @@ class Prepared(object):
 
     def __init__(self, action, plan, files, remove, stack, rows, head,
                  change, lifecycle=None, with_templates=False, listing=None,
-                 resent=()):
+                 resent=(), unread=()):
         self.action = action
         self.plan = plan
         self.files = files
@@ -119,6 +119,8 @@ class Prepared(object):
         self.listing = listing
         # Recorded user files read again: their sources changed.
         self.resent = list(resent)
+        # Recorded sources left alone (sources.Unread): told, never read.
+        self.unread = list(unread)
 
     @property
     def creates_plan(self):
@@ -224,14 +226,14 @@ def prepare(services, action, plan, files, remove=(), stage=None,
                     'support "%s --stage prepare". Nothing was changed.'
                     % (plan, lifecycle, action))
             lifecycle = None    # THT 18: converge is the plain list
-    resent = sources.reread(state, files)
+    resent, unread = sources.reread(state, files)
     # Compared with what Swift holds: a file a failed step left there is
     # sent again when the local one differs.
     change = steps.Change(state, files, remove, listing, view, deleted)
     if with_templates and files.release != state.get('release'):
         change.release = files.release
     return Prepared(action, plan, files, remove, stack, rows, head, change,
-                    lifecycle, with_templates, listing, resent)
+                    lifecycle, with_templates, listing, resent, unread)
 
 
 def _sync_tree(store, plan, files, state, view, listing):

@@ -13,6 +13,7 @@ from tripleoplanclient.common import content
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import origin
 from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient.stack import operations
@@ -43,6 +44,7 @@ class ReleaseTestCase(fakes.PlanTestCase):
         self.user = self.write('mine/images.yaml',
                                b'parameter_defaults: {Image: old}\n')
         files = files_mod.PlanFiles(self.old)
+        files.origin = origin.Origin('p', None)
         files.add_templates()
         files.add_environment(os.path.join(self.old,
                                            'environments/kept.yaml'))
@@ -67,6 +69,7 @@ class ReleaseTestCase(fakes.PlanTestCase):
     def prepare(self, templates=None, remove=(), stage='prepare'):
         head = self.store.head('p')
         files = files_mod.PlanFiles(templates or head.state['templates'])
+        files.origin = origin.Origin('p', None)
         if templates:
             files.add_templates()
         return operations.prepare(self.services(), 'upgrade', 'p', files,
