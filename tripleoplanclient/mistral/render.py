@@ -16,7 +16,9 @@ import yaml
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import limits
 from tripleoplanclient.mistral import objects as plan_objects
+from tripleoplanclient.plan import confined
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
 from tripleoplanclient.plan import shapes
@@ -121,7 +123,9 @@ def changes(store, objects, inputs=None, workers=8):
         list(pool.map(objects.read, wanted))
 
     try:
-        outputs = rendering.render(listing, read, roles, networks)
+        # In a child process, bounded in output, time and memory.
+        outputs = confined.render(listing, read, roles, networks,
+                                  limits.render_limits())
     except rendering.RenderError as exc:
         raise exceptions.CommandError(str(exc))
 

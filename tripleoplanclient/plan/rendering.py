@@ -18,19 +18,20 @@ Unlike the THT script, one jinja2 environment serves the whole render, so
 a source or an include is parsed and compiled once, not once per output.
 
 Templates are the plan author's and run inside Mistral's executor, shared
-by every plan: they render in jinja2's immutable sandbox (no attribute
-starting with ``_``, no function or frame internals, the data handed in
-cannot be changed), with a few bounds on what one render may build.
+by every plan: they render in a sandbox (``template_sandbox``), with
+bounds on what one operation may build and on the render's output
+(``LIMITS.output``); ``confined`` runs a render bounded in time and memory.
 """
 
+import collections
 import posixpath
 
 import jinja2
-from jinja2 import sandbox
 import yaml
 
 from tripleoplanclient.common import content
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import template_sandbox
 
 ROLE_SUFFIX = '.role.j2.yaml'
 NETWORK_SUFFIX = '.network.j2.yaml'
@@ -40,10 +41,17 @@ EXCLUDES = 'j2_excludes.yaml'
 DEFAULT_ROLES = 'roles_data.yaml'
 DEFAULT_NETWORKS = ('network_data.yaml', 'network_data_default.yaml')
 _SEP = '\x00'    # between the search directory and the name of an include
-# Bounds of one render: items all its range() calls may yield, and the
-# size a "*" or "**" may build (THT's templates need neither).
-RANGE_BUDGET = 10 ** 7
-MAX_PRODUCT = 16 * 1024 * 1024
+_MIB = 1024 * 1024
+
+
+class Limits(collections.namedtuple('Limits', 'output seconds memory')):
+    """Bounds of one render as a whole: bytes of output of all its
+    templates, seconds of wall time, bytes of memory it may add (time and
+    memory hold when ``confined`` renders)."""
+
+
+# The defaults; Mistral's configuration may change them (mistral.limits).
+LIMITS = Limits(output=64 * _MIB, seconds=120, memory=1024 * _MIB)
 
 # Deprecated THT behaviour, kept for identical output: roles named like
 # these get the tag even when roles data forgets it.
@@ -124,61 +132,27 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
             bucket.code = code[1]
 
     def dump_bytecode(self, bucket):
+        self.add(bucket.key, bucket.checksum, bucket.code)
+
+    def add(self, key, checksum, code):
         if len(self._code) >= self._limit:
             self._code.clear()
-        self._code[bucket.key] = (bucket.checksum, bucket.code)
+        self._code[key] = (checksum, code)
+
+    def snapshot(self):
+        return dict(self._code)
+
+    def since(self, snapshot):
+        """``{key: (checksum, code)}`` compiled since ``snapshot``."""
+        return {k: v for k, v in self._code.items()
+                if snapshot.get(k) is not v}
 
 
 _BYTECODE = _MemoryBytecodeCache()
 
 
-class _PlanEnvironment(sandbox.ImmutableSandboxedEnvironment):
-    """The immutable sandbox, where only the data handed in is immutable:
-    THT's own templates fill containers they built themselves
-    (``_service_nets.update(...)``, ``_role_networks.append(...)``).
-    ``frozen``: the ids of every container of that data, alive for the
-    whole render."""
-
-    intercepted_binops = frozenset(['*', '**'])
-
-    def __init__(self, frozen, **kwargs):
-        super().__init__(**kwargs)
-        self._frozen = frozen
-        self._range_left = RANGE_BUDGET
-        self.globals['range'] = self._range
-
-    def is_safe_attribute(self, obj, attr, value):
-        if not sandbox.SandboxedEnvironment.is_safe_attribute(
-                self, obj, attr, value):
-            return False
-        return (id(obj) not in self._frozen
-                or not sandbox.modifies_known_mutable(obj, attr))
-
-    def _range(self, *args):
-        numbers = sandbox.safe_range(*args)
-        self._range_left -= len(numbers)
-        if self._range_left < 0:
-            raise sandbox.SecurityError(
-                'range() asked for more than %d items in one render'
-                % RANGE_BUDGET)
-        return numbers
-
-    def call_binop(self, context, operator, left, right):
-        if operator == '*':
-            for seq, times in ((left, right), (right, left)):
-                if (isinstance(seq, (str, bytes, list, tuple))
-                        and isinstance(times, int)
-                        and len(seq) * times > MAX_PRODUCT):
-                    raise sandbox.SecurityError(
-                        'a "*" would build more than %d items'
-                        % MAX_PRODUCT)
-        elif (isinstance(left, int) and isinstance(right, int)
-              and abs(left) > 1 and right > 0
-              and left.bit_length() * right > MAX_PRODUCT):
-            raise sandbox.SecurityError(
-                'a "**" would build a number of more than %d bits'
-                % MAX_PRODUCT)
-        return super().call_binop(context, operator, left, right)
+class _PlanEnvironment(template_sandbox.PlanEnvironment):
+    """The sandbox, with includes searched as THT does."""
 
     def join_path(self, template, parent):
         # Keep the top template's directory with the include's name, so
@@ -187,6 +161,28 @@ class _PlanEnvironment(sandbox.ImmutableSandboxedEnvironment):
         directory = (parent.rpartition(_SEP)[0] if _SEP in parent
                      else posixpath.dirname(parent))
         return directory + _SEP + template
+
+
+def size(count):
+    """``count`` bytes for a message."""
+    return ('%d MiB' % (count // _MIB) if count >= _MIB and not count % _MIB
+            else '%d bytes' % count)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _bounded_text(template, data, limit):
+    """The template's text, stopped once longer than ``limit`` (characters
+    never outnumber UTF-8 bytes)."""
+    chunks = []
+    for chunk in template.generate(**data):
+        limit -= len(chunk)
+        if limit < 0:
+            raise _TooLarge()
+        chunks.append(chunk)
+    return ''.join(chunks)
 
 
 def _text(data):
@@ -252,8 +248,13 @@ def _tag_roles(roles):
 
 
 def render(paths, read, roles_path=DEFAULT_ROLES,
-           networks_path=DEFAULT_NETWORKS[0]):
-    """Render every source among ``paths``; returns ``{path: bytes}``."""
+           networks_path=DEFAULT_NETWORKS[0], max_output=LIMITS.output,
+           progress=None):
+    """Render every source among ``paths``; returns ``{path: bytes}``.
+
+    ``max_output``: bytes all outputs together may hold; ``progress`` is
+    called with each output path before its template renders.
+    """
     paths = frozenset(paths)
     roles = _load(read, roles_path, None)
     if not isinstance(roles, list) or not all(
@@ -287,17 +288,33 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
                            loader=_PlanLoader(paths, read),
                            bytecode_cache=_BYTECODE)
     outputs = {}
+    left = [max_output]     # bytes the outputs may still take
 
     def emit(source, out_path, data, named_by=None):
         _check_output(out_path, named_by or 'Template %s' % source)
+        if progress is not None:
+            progress(out_path)
         try:
-            text = env.get_template(source).render(**data)
+            text = _bounded_text(env.get_template(source), data, left[0])
+        except _TooLarge:
+            text = None
+        except MemoryError as exc:
+            raise RenderError(
+                'Template %s needs more memory than one render may use: '
+                'make it build less.' % out_path) from exc
         except Exception as exc:
             # The plan's own code failed (a jinja error, what the sandbox
             # refused, 1/0...): an error about the plan, not a traceback.
             raise RenderError('Error rendering template %s: %s: %s'
                               % (out_path, type(exc).__name__, exc))
-        outputs[out_path] = text.encode('utf-8')
+        data = None if text is None else text.encode('utf-8')
+        if data is None or len(data) > left[0]:
+            raise RenderError(
+                'Template %s takes the render past %s of output, the '
+                'bound of one render: make it produce less.'
+                % (out_path, size(max_output)))
+        left[0] -= len(data)
+        outputs[out_path] = data
 
     for source in sorted(p for p in paths if is_source(p)):
         folder, name = posixpath.split(source)
