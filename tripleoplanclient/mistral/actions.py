@@ -137,19 +137,23 @@ class DeployPlan(_PlanAction):
         from tripleoplanclient.mistral import objects
         heat = _heat(context, req)
         caller = auth.Caller(context)
-        # for the follow task, opened while the caller's token is fresh
-        trust = auth.open_trust(caller, req['timeout']) if req['step'] \
-            else None
+        execution = _workflow_execution(context)
+        # for the follow task of this workflow execution (none when the
+        # action runs on its own), opened while the caller's token is fresh
+        trust = auth.open_trust(caller, req['timeout']) \
+            if req['step'] and execution else None
         try:
             summary = deploy.deploy(
                 plan_store(context, req['swift_url']), heat, req,
                 cache=objects.CACHE.scoped(req['swift_url'],
                                            req['container']))
+            if trust:
+                # published sealed: readers of the execution (any member
+                # of the project) never see the trust's id
+                summary['trust'] = auth.seal_trust(caller, trust, execution)
         except BaseException:
             auth.close_trust(caller, trust)
             raise
-        if trust:
-            summary['trust_id'] = trust
         return summary
 
 
@@ -192,7 +196,9 @@ class FollowStack(_PlanAction):
         if not req['step'] or not self.started:
             return {'done': True}
         caller = auth.Caller(context)
-        trust = self.started.get('trust_id')
+        sealed = self.started.get('trust')
+        trust = auth.unseal_trust(caller, sealed, _workflow_execution(
+            context)) if sealed else None
         session = auth.trust_session(caller, trust) if trust else None
         heat = _heat(context, req, session)
         result = follow.follow(plan_store(context, req['swift_url'], session),

@@ -13,16 +13,27 @@ execution (``context.security``), in that user's project:
   service user Mistral runs as (its ``[keystone_authtoken]`` options),
   impersonating the caller, in the caller's project, with the caller's
   roles, expiring after the operation's time budget. keystoneauth renews
-  the trust-scoped token as often as needed. No token is stored anywhere:
-  the trust's id alone is of no use to anyone but Mistral's service user,
-  and the follow task checks that the trust is its caller's before using
-  it, then deletes it when the operation ended.
+  the trust-scoped token as often as needed. No token is stored anywhere,
+  nor the trust's id: the deploy task publishes it sealed (encrypted and
+  authenticated with a key derived from Mistral's service credentials,
+  which no caller has) together with its workflow execution, so only the
+  follow task of that same execution can open it. That task also checks
+  that the trust is its caller's before using it, and deletes it when
+  the operation ended.
+
+Identity and endpoints come only from what Keystone validated: Mistral
+lets any API caller describe a "target" cloud (``X-Target-Auth-Token``,
+``X-Target-Service-Catalog``... headers, ``security.is_target``), whose
+user, project and catalog the caller wrote. Such a context is refused.
 
 Without Keystone (Mistral's auth off) there is neither identity nor
 trust: the caller's token headers, if any, pass through.
 """
 
+import base64
 import datetime
+import hashlib
+import hmac
 import json
 import logging
 import weakref
@@ -42,6 +53,12 @@ class Caller(object):
 
     def __init__(self, context):
         security = getattr(context, 'security', None)
+        if getattr(security, 'is_target', False):
+            raise exceptions.CommandError(
+                'The tripleoplan actions do not act on a target cloud '
+                '(X-Target-* headers): the caller, its project and its '
+                'endpoints come only from the token Keystone validated. '
+                'Call Mistral without X-Target-* headers.')
         self.token = getattr(security, 'auth_token', None)
         body = _token_body(getattr(security, 'service_catalog', None))
         user = body.get('user') or {}
@@ -226,3 +243,66 @@ def close_trust(caller, trust_id, conf=None, session=None):
                     raise_exc=True)
     except (ks_exceptions.ClientException, exceptions.CommandError) as exc:
         LOG.info('trust %s left to expire: %s', trust_id, exc)
+
+
+# What a sealed trust says, besides the trust: whose it is and which
+# workflow execution opened it.
+_SEAL_INFO = b'tripleoplan trust seal 1'
+
+
+def _seal_key(conf=None):
+    """A Fernet key only Mistral's side can make: derived from its service
+    user's secret (password or application credential)."""
+    from oslo_config import cfg
+    if conf is None:
+        conf = cfg.CONF
+    _service_auth(conf)         # registers the auth plugin's options
+    secret = None
+    for option in ('password', 'application_credential_secret'):
+        try:
+            secret = getattr(conf[_SECTION], option)
+        except (cfg.NoSuchOptError, AttributeError):
+            continue
+        if secret:
+            break
+    if not secret:
+        raise exceptions.CommandError(
+            'Mistral\'s [%s] has no password or application credential '
+            'secret to seal the follow task\'s trust with.' % _SECTION)
+    digest = hmac.new(secret.encode('utf-8'), _SEAL_INFO,
+                      hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest)
+
+
+def seal_trust(caller, trust_id, execution_id, conf=None):
+    """``trust_id`` sealed for the follow task of ``execution_id``: what
+    the deploy task publishes instead of the id."""
+    from cryptography import fernet
+    payload = json.dumps({'trust': trust_id, 'execution': execution_id,
+                          'user': caller.user_id,
+                          'project': caller.project_id})
+    return fernet.Fernet(_seal_key(conf)).encrypt(
+        payload.encode('utf-8')).decode('ascii')
+
+
+def unseal_trust(caller, sealed, execution_id, conf=None):
+    """The trust id in ``sealed``, when this Mistral sealed it for the
+    caller's workflow execution ``execution_id``; CommandError else."""
+    from cryptography import fernet
+    try:
+        found = json.loads(fernet.Fernet(_seal_key(conf)).decrypt(
+            sealed.encode('ascii')))
+        mine = (found['execution'], found['user'], found['project'])
+        trust_id = found['trust']
+    except (fernet.InvalidToken, ValueError, TypeError, KeyError,
+            AttributeError, UnicodeError):
+        raise exceptions.CommandError(
+            'The trust handed to the follow task was not sealed by this '
+            'Mistral: refused.')
+    if not execution_id or mine != (execution_id, caller.user_id,
+                                    caller.project_id):
+        raise exceptions.CommandError(
+            'The trust handed to the follow task belongs to another '
+            'workflow execution or caller: refused (only the deploy '
+            'workflow that opened it may use it).')
+    return trust_id

@@ -32,21 +32,23 @@ TOKEN_BODY = {'token': {'user': USER, 'project': PROJECT,
                         'catalog': CATALOG}}
 
 
-def context(catalog=TOKEN_BODY, token='user-token'):
+def context(catalog=TOKEN_BODY, token='user-token', is_target=False,
+            execution=None):
     return types.SimpleNamespace(security=types.SimpleNamespace(
         auth_token=token, service_catalog=catalog, project_id='p1',
-        project_name=None, user_name=None))
+        project_name=None, user_name=None, is_target=is_target),
+        execution=types.SimpleNamespace(workflow_execution_id=execution))
 
 
-def conf():
+def conf(password='secret'):
     """Mistral's configuration: a real oslo.config object read from a
     file, the plugin's options registered when they are loaded."""
     with tempfile.NamedTemporaryFile('w', suffix='.conf',
                                      delete=False) as f:
         f.write('[keystone_authtoken]\nauth_type = password\n'
-                'auth_url = %s\nusername = mistral\npassword = secret\n'
+                'auth_url = %s\nusername = mistral\npassword = %s\n'
                 'project_name = service\nuser_domain_id = default\n'
-                'project_domain_id = default\n' % KEYSTONE)
+                'project_domain_id = default\n' % (KEYSTONE, password))
     c = cfg.ConfigOpts()
     loading.register_auth_conf_options(c, 'keystone_authtoken')
     c(['--config-file', f.name])
@@ -84,6 +86,16 @@ class TestCaller(unittest.TestCase):
         self.assertFalse(bare.keystone)
         self.assertEqual(['http://swift.test/v1/AUTH_p1'],
                          bare.endpoints('object-store'))
+
+    def test_a_target_context_is_refused(self):
+        # Mistral builds it from the caller's X-Target-* headers: user,
+        # project and catalog are whatever the caller wrote
+        forged = {'token': dict(TOKEN_BODY['token'], catalog=[
+            {'type': 'object-store', 'endpoints': [
+                {'interface': 'public', 'url': 'http://127.0.0.1:9/v1'}]}])}
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'X-Target-\\* headers'):
+            auth.Caller(context(forged, is_target=True))
 
     def test_public_endpoints_come_first(self):
         self.assertEqual([KEYSTONE, 'http://10.0.0.1:5000/v3'],
@@ -201,3 +213,43 @@ class TestTrust(unittest.TestCase):
         with self.assertLogs('tripleoplanclient.mistral.auth', 'INFO') as log:
             auth.close_trust(auth.Caller(context()), 'tr1', self.conf)
         self.assertIn('left to expire', log.output[0])
+
+
+class TestSealedTrust(unittest.TestCase):
+    """The deploy task publishes its trust sealed for its own workflow
+    execution: no reader learns the id, no other execution can use it."""
+
+    def setUp(self):
+        super().setUp()
+        self.conf = conf()
+        self.caller = auth.Caller(context(execution='wf1'))
+
+    def test_the_id_is_not_readable_and_opens_for_its_execution(self):
+        sealed = auth.seal_trust(self.caller, 'tr-secret-1', 'wf1',
+                                 self.conf)
+        self.assertNotIn('tr-secret-1', sealed)
+        self.assertEqual('tr-secret-1', auth.unseal_trust(
+            self.caller, sealed, 'wf1', self.conf))
+
+    def test_another_execution_or_an_action_of_its_own_is_refused(self):
+        sealed = auth.seal_trust(self.caller, 'tr1', 'wf1', self.conf)
+        for execution in ('wf2', None, ''):
+            with self.assertRaisesRegex(exceptions.CommandError,
+                                        'another workflow execution'):
+                auth.unseal_trust(self.caller, sealed, execution, self.conf)
+
+    def test_another_caller_is_refused(self):
+        sealed = auth.seal_trust(self.caller, 'tr1', 'wf1', self.conf)
+        bob = auth.Caller(context({'token': dict(
+            TOKEN_BODY['token'], user={'id': 'u2', 'name': 'bob'})}))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'another workflow execution or caller'):
+            auth.unseal_trust(bob, sealed, 'wf1', self.conf)
+
+    def test_a_trust_id_or_a_seal_of_another_key_is_refused(self):
+        other = conf(password='another-secret')
+        for sealed in ('tr1', '', auth.seal_trust(self.caller, 'tr1', 'wf1',
+                                                  other)):
+            with self.assertRaisesRegex(exceptions.CommandError,
+                                        'not sealed by this Mistral'):
+                auth.unseal_trust(self.caller, sealed, 'wf1', self.conf)
