@@ -186,6 +186,11 @@ class TestStore(NamesTestCase):
                                     'no request was sent'):
             self.store.write_outcome('p', '../../../victim/db', {
                 'status': 'SUCCESS'})
+        # Read as the follow task reads it, the id from its request.
+        for step_id in ('../../../victim/db', 'a/b', '..%2f..%2fvictim'):
+            with self.assertRaisesRegex(exceptions.CommandError,
+                                        'no request was sent'):
+                self.store.get('p', record.outcome_path(step_id))
         self.assertEqual(before, self.requests())
         self.assertStayedInPlan()
 
