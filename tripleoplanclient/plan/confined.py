@@ -73,6 +73,14 @@ def _child(paths, roles_path, networks_path, limits, down, up):
     # the child's to use.
     gc.freeze()
     _close_other_fds(down, up)
+    # The executor's own handlers (a service's graceful stop) are not the
+    # child's: a signal ends it.
+    for name in ('SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR1', 'SIGUSR2',
+                 'SIGALRM'):
+        try:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        except (AttributeError, ValueError, OSError):
+            pass
     _limit(limits)
     known = rendering._BYTECODE.snapshot()
     current = [None]
