@@ -46,7 +46,7 @@ def refusal(origin, path, source, entry):
     if os.path.abspath(source) != source or source.startswith('//') or \
             files_mod.user_path(source) != path:
         return 'this client stores no source %s at plan path %s' % (
-            source, path)
+            shown(source), path)
     if origin is None:
         return 'this command checks no mark'
     return origin.problem(path, entry)
@@ -103,6 +103,12 @@ def reread(state, files):
     return changed, unread
 
 
+def shown(text):
+    """A recorded text as a terminal may show it: any control character
+    (an escape sequence a record could hold) quoted."""
+    return text if text.isprintable() else ascii(text)
+
+
 def told(unread):
     """Lines (for stderr) that tell the recorded sources left alone."""
     if not unread:
@@ -111,4 +117,5 @@ def told(unread):
             '(if a file is yours, give it again with -e, -r, -n, -p or '
             '--upload-file to send it and have it read again later):'
             % len(unread)] + [
-        '  %s <- %s: %s' % (u.path, u.source, u.reason) for u in unread]
+        '  %s <- %s: %s' % (u.path, shown(u.source), u.reason)
+        for u in unread]

@@ -16,6 +16,7 @@ from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import origin
 from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import sources
 from tripleoplanclient.stack import operations
 
 SECRET = b'clouds: {undercloud: {auth: {password: S3CR3T}}}\n'
@@ -139,6 +140,17 @@ class TestCraftedSources(SourcesTestCase):
         self.assertIn('1 recorded source(s) not read', err)
         self.assertIn('%s <- %s: recorded without a mark' % (
             path, self.clouds), err)
+
+    def test_a_crafted_source_cannot_write_to_the_terminal(self):
+        source = '/tmp/\x1b]0;owned\x07\x1b[2J/x.yaml'
+        # (a plan path with one is a damaged record: plan.shapes)
+        self.craft({'user-files/y.yaml': {'source': source,
+                                          'md5': '0' * 32}})
+        lines = sources.told(self.prepare().unread)
+        self.assertEqual(2, len(lines))
+        self.assertNotIn('\x1b', ''.join(lines))
+        self.assertNotIn('\x07', ''.join(lines))
+        self.assertIn('\\x1b]0;owned', lines[1])
 
 
 class TestWhoRecorded(SourcesTestCase):
