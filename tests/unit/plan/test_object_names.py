@@ -9,8 +9,13 @@ names.
 """
 
 import io
+import re
+import unittest
 from urllib import parse
 
+import hypothesis
+from hypothesis import strategies as st
+import requests_mock
 import yaml
 
 from tests.unit import fakes
@@ -309,3 +314,25 @@ class TestExportAndDelete(NamesTestCase):
                                     'victim/db.yaml'):
             self.cmd(plan_commands.ExportPlan, 'p', '--output-file', out)
         self.assertStayedInPlan()
+
+
+# Names built from what makes a URL path move: dots, slashes, percent
+# signs and the hex digits of their encodings.
+NAMES = st.text(alphabet='./%2eEfF5a', max_size=24)
+
+
+class TestTheRuleSuffices(unittest.TestCase):
+    """Any name the rule lets through is, once swiftclient and requests
+    have built its URL, exactly that object of the plan."""
+
+    @hypothesis.settings(max_examples=500, deadline=None)
+    @hypothesis.given(NAMES)
+    def test_a_name_that_passes_addresses_only_itself(self, name):
+        hypothesis.assume(layout.name_problem(name) is None)
+        with requests_mock.Mocker() as m:
+            m.register_uri(requests_mock.ANY, re.compile('.*'),
+                           status_code=204)
+            fakes.swift_connection().delete_object('p', name)
+            path = parse.urlsplit(m.last_request.url).path
+        self.assertEqual(ACCOUNT + '/p/' + name, parse.unquote(path))
+        self.assertFalse(dot_segment(path[len(ACCOUNT + '/p/'):]))
