@@ -149,7 +149,7 @@ def environment_problems(objects, base_url, environments):
 
 
 def merged(heat, heat_url, fields, operation, check=None):
-    """The create/update fields, with the passwords in no file.
+    """The create/update fields, with no secret in a file.
 
     Heat ignores a request's environment once ``environment_files`` are
     given, and keeps every file it is given where anyone who can show the
@@ -157,10 +157,12 @@ def merged(heat, heat_url, fields, operation, check=None):
     environments (its merge strategies included) in a template
     validation, which stores nothing, and the stack gets that merged
     environment as its own: there a hidden parameter (every generated
-    password) is masked. The files map keeps every file but the
-    passwords' one. ``operation`` (create, update): what Heat refuses when
-    the validation fails. ``check``: called with Heat's validation, its
-    nested stacks' parameters included (``library.refuse_to_deploy``).
+    password) is masked. The files map keeps the templates and the files
+    they reach, but no environment file: an operator's own password in an
+    ``-e`` file would be readable there. ``operation`` (create, update):
+    what Heat refuses when the validation fails. ``check``: called with
+    Heat's validation, its nested stacks' parameters included
+    (``library.refuse_to_deploy``).
     """
     result = heat_call(heat_url, operation, heat.stacks.validate,
                        template=fields['template'], files=fields['files'],
@@ -174,13 +176,12 @@ def merged(heat, heat_url, fields, operation, check=None):
             'Heat at %s returned no merged environment from its template '
             'validation; this client needs a Heat that does (Pike or '
             'later).' % heat_url)
-    # Neither the passwords nor the values set with "parameters set" (a
-    # hidden one among them) go into a file of the stack.
-    first = fields['environment_files'][0]
-    base_url = first[:-len(layout.PLAN_ENVIRONMENT)]
-    generated = {first, base_url + layout.PLAN_PARAMETERS}
+    # No environment file goes into the stack's files: Heat has their
+    # merge, and a file would show a hidden value (the passwords, the
+    # values of "parameters set", an operator's own) in clear.
+    environments = set(fields['environment_files'])
     files = {url: text for url, text in fields['files'].items()
-             if url not in generated}
+             if url not in environments}
     # Heat masks a hidden parameter only where a template of the stack
     # declares it: a default no template declares (a password of a service
     # not deployed) is not used, and not given.

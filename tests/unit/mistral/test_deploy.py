@@ -436,12 +436,29 @@ class TestDeploy(PlanTestCase):
         # use it, nor mask it.
         self.assertIn('Shared', checked_defaults(checked))
         self.assertNotIn('Shared', body['environment']['parameter_defaults'])
-        self.assertEqual(set(checked['files']) - {
-            BASE + 'plan-environment.yaml'}, set(body['files']))
+        # no environment file at all: Heat has their merge
+        self.assertEqual(set(checked['files']) - set(
+            checked['environment_files']), set(body['files']))
         self.assertEqual(BASE + 'nested/a.yaml',
                          body['template']['resources']['Nested']['type'])
         self.assertEqual(summary['fingerprint'], self.digest())
         self.assertEqual(3, summary['environment_files'])
+
+    def test_an_operators_own_secret_reaches_no_file_of_the_stack(self):
+        objects = plan_objects()
+        objects['environments/other.yaml'] = (
+            b'parameter_defaults:\n  AdminPassword: operator-secret\n')
+        self.plan(objects)
+        self.stack_is(None)
+        create = self.m.post(HEAT + '/stacks', status_code=201, headers=JSON,
+                             json={'stack': {'id': STACK_ID, 'links': []}})
+        self.deploy()
+        body = create.last_request.json()
+        self.assertNotIn('operator-secret', json.dumps(body['files']))
+        self.assertNotIn(BASE + 'environments/other.yaml', body['files'])
+        # the merged environment has it, where Heat masks a hidden one
+        self.assertEqual('operator-secret', body['environment'][
+            'parameter_defaults']['AdminPassword'])
 
     def test_a_complete_stack_is_updated(self):
         self.stack_is(stack('CREATE_COMPLETE', updated=None))

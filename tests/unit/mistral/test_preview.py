@@ -302,13 +302,16 @@ class TestOverlay(PreviewTestCase):
                 'user-files/home/new.yaml': b'parameter_defaults:\n'
                                             b'  Bar: from-new\n'}))
         files = self.heat_got()['files']
+        # the environments reach Heat's merge (the validation), the
+        # templates they name the preview too
+        checked = self.validate.last_request.json()
         self.assertEqual(BASE + 'extra/new.yaml', json.loads(
-            files[BASE + 'environments/registry.yaml'])['resource_registry'][
-                'OS::TripleO::Thing'])
+            checked['files'][BASE + 'environments/registry.yaml'])[
+                'resource_registry']['OS::TripleO::Thing'])
         self.assertIn('OS::Heat::None', files[BASE + 'extra/new.yaml'])
         self.assertNotIn(BASE + 'extra/thing.yaml', files)
-        self.assertIn(BASE + 'user-files/home/new.yaml', files)
-        checked = self.validate.last_request.json()
+        self.assertIn(BASE + 'user-files/home/new.yaml', checked['files'])
+        self.assertNotIn(BASE + 'user-files/home/new.yaml', files)
         self.assertEqual(BASE + 'user-files/home/new.yaml',
                          checked['environment_files'][-1])
         self.assertEqual(4, result['environment_files'])
@@ -351,9 +354,9 @@ class TestOverlay(PreviewTestCase):
             overlay=protocol.encode_overlay({
                 'environments/later.yaml': b'parameter_defaults: '
                                            b'{Later: 2}\n'}))
-        self.assertEqual(2, json.loads(self.heat_got()['files'][
-            BASE + 'environments/later.yaml'])['parameter_defaults'][
-                'Later'])
+        self.assertEqual(2, json.loads(self.validate.last_request.json()[
+            'files'][BASE + 'environments/later.yaml'])[
+                'parameter_defaults']['Later'])
         self.assertNothingWritten()
 
     def refused(self, regex, **fields):
