@@ -224,6 +224,7 @@ class DiffPlan(base.Command, command.ShowOne):
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.plan import diff
+        from tripleoplanclient.plan import hidden
         from tripleoplanclient.plan import layout
 
         plan = layout.check_name(parsed_args.plan)
@@ -231,7 +232,8 @@ class DiffPlan(base.Command, command.ShowOne):
                               parsed_args.from_step,
                               parsed_args.to_step,
                               with_diff=not parsed_args.no_diff,
-                              progress=self.progress)
+                              progress=self.progress,
+                              known=hidden.Known.default())
         self.progress('Plan %s, step %d to step %d: %d environment files '
                       'added, %d removed; %d files added, %d removed, %d '
                       'changed; %d parameters changed.' % (

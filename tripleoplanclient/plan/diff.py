@@ -320,24 +320,25 @@ def _wanted(side, paths, plans_too, params, templates=()):
     return side, sorted(paths)
 
 
-def _hidden(plan, sides, templates, progress):
+def _hidden(plan, sides, templates, known, progress):
     """The parameters any template of either side declares hidden; None
     (every value hidden) when some file that may be one is unreadable."""
     missing = sorted({p for _, gone in templates for p in gone})
     if missing:
         progress(hidden_mod.unknown(plan, missing))
         return None
-    return hidden_mod.in_contents({
+    return hidden_mod.in_trees([s.full for s in sides], {
         side.full[p]: (p, side.data[p])
-        for side, (paths, _) in zip(sides, templates) for p in paths})
+        for side, (paths, _) in zip(sides, templates) for p in paths}, known)
 
 
 def compare(store, plan, first=None, second=None, with_diff=True,
-            progress=None):
+            progress=None, known=None):
     """What changed in ``plan`` from step ``first`` to step ``second``
     (numbers or ids; see ``_steps`` for the defaults), as ``{column:
     value}`` (``COLUMNS``). ``with_diff``: false reads no file content
-    but that of the files parameters come from (``diff`` is empty)."""
+    but that of the files parameters come from (``diff`` is empty).
+    ``known``: a ``hidden.Known`` (None: one for this call)."""
     progress = progress or (lambda line: None)
     history = past.History(store, plan)
     old_row, new_row = _steps(history, first, second, progress)
@@ -349,7 +350,8 @@ def compare(store, plan, first=None, second=None, with_diff=True,
     shown = with_diff and bool(added or removed or changed)
     params = old.fingerprint() != new.fingerprint()
     # Something to show: the templates say what is hidden.
-    templates = [hidden_mod.readable(side.full, side.at.listing)
+    known = known or hidden_mod.Known()
+    templates = [hidden_mod.readable(side.full, side.at.listing, known)
                  if shown or params else ((), ()) for side in (old, new)]
     _read(store, plan, [
         _wanted(old, changed + removed if shown else (), shown, params,
@@ -360,7 +362,7 @@ def compare(store, plan, first=None, second=None, with_diff=True,
               for side in (old, new)]
     kept = [data.get('passwords') for data in loaded[0] + loaded[1]]
     names = {name for section in kept for name in section or ()}
-    hidden = _hidden(plan, (old, new), templates, progress)
+    hidden = _hidden(plan, (old, new), templates, known, progress)
 
     def secret(key):
         return hidden is None or masking.secret_key(key) or \

@@ -12,6 +12,8 @@ modules.
 """
 
 import codecs
+import json
+import os
 import re
 
 from tripleoplanclient.common import content
@@ -24,6 +26,9 @@ _VERSIONS = (b'heat_template_version', b'HeatTemplateFormatVersion',
              b'AWSTemplateFormatVersion')
 _MARKS = (b'hidden', b'NoEcho')
 _TRUE = ('true', 'yes', 'on', 'y', 't', '1')
+CACHE_NAME = 'hidden-parameters.json'
+# Contents remembered (about 45 bytes each): a few templates releases.
+CACHE_ENTRIES = 20000
 # ``hidden: true`` (or NoEcho) on a line of its own, and the key of a
 # line, for the line scan.
 _HIDDEN_LINE = re.compile(
@@ -105,21 +110,79 @@ def declared(data, name):
         return set()
 
 
-def readable(full, listing):
+class Known(object):
+    """What each content (by MD5) declares hidden, kept between runs in
+    ``path`` (None: for this run only). A templates release is the same
+    content in every plan and step: its files are read and parsed once
+    on a machine, not on every diff (THT 18: 1,675 files, 14-18 s on
+    the loopback Swift). Names only, never a value."""
+
+    def __init__(self, path=None):
+        self.path = path
+        self.entries = {}
+        self.changed = False
+        if path:
+            try:
+                with open(path) as f:
+                    loaded = json.load(f)
+                self.entries = {
+                    k: v for k, v in loaded.items() if isinstance(v, list)
+                    and all(isinstance(n, str) for n in v)}
+            except (OSError, ValueError, AttributeError):
+                self.entries = {}
+
+    @classmethod
+    def default(cls):
+        """The user's: ``$XDG_CACHE_HOME/tripleoplanclient/``."""
+        base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+            os.path.expanduser('~'), '.cache')
+        return cls(os.path.join(base, 'tripleoplanclient', CACHE_NAME))
+
+    def get(self, md5):
+        names = self.entries.get(md5)
+        return None if names is None else set(names)
+
+    def put(self, md5, names):
+        self.entries.pop(md5, None)         # the newest last
+        self.entries[md5] = sorted(names)
+        self.changed = True
+
+    def save(self):
+        if not self.path or not self.changed:
+            return
+        keep = dict(list(self.entries.items())[-CACHE_ENTRIES:])
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            temp = '%s.%d' % (self.path, os.getpid())
+            with open(temp, 'w') as f:
+                json.dump(keep, f, separators=(',', ':'))
+            os.replace(temp, self.path)
+        except OSError:
+            pass        # a cache: the next run reads the files again
+        self.changed = False
+
+
+def readable(full, listing, known):
     """``(paths, missing)``: the files of a tree (``full``: path -> MD5)
-    that may be templates, readable now from the container's ``listing``
-    (their object or kept copy), and those whose content is nowhere."""
-    paths = candidates(full)
+    that may be templates and whose content ``known`` has not seen,
+    readable now from the container's ``listing`` (their object or kept
+    copy), and those whose content is nowhere."""
+    paths = [p for p in candidates(full) if known.get(full[p]) is None]
     found, missing = tree_mod.sources({p: full[p] for p in paths}, listing)
     return sorted(found), missing
 
 
-def in_contents(contents):
-    """The parameters hidden in any of ``contents`` (``{md5: (name,
-    bytes)}``: each content parsed once)."""
+def in_trees(fulls, contents, known):
+    """The parameters any template of the trees ``fulls`` declares
+    hidden: from ``known`` and ``contents`` (``{md5: (name, bytes)}``,
+    what ``readable`` named, each parsed once and kept in ``known``)."""
+    for md5, (name, data) in contents.items():
+        known.put(md5, declared(data, name))
     found = set()
-    for name, data in contents.values():
-        found |= declared(data, name)
+    for full in fulls:
+        for path in candidates(full):
+            found |= known.get(full[path]) or set()
+    known.save()
     return found
 
 

@@ -99,6 +99,11 @@ class TestDiffPlan(fakes.HttpTestCase):
         fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
+        # what the templates hide, kept by the command between runs
+        patcher = mock.patch.dict(os.environ, {
+            'XDG_CACHE_HOME': os.path.join(self.dir, 'cache')})
+        patcher.start()
+        self.addCleanup(patcher.stop)
         self.tht = os.path.join(self.dir, 'tht')
         fakes.write_file(os.path.join(self.tht, 'overcloud.yaml'),
                          'heat_template_version: rocky\nparameters:\n'

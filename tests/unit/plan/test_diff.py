@@ -12,6 +12,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
 from tripleoplanclient.plan import diff
 from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient.plan import hidden
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import past
 from tripleoplanclient.plan import record
@@ -367,6 +368,25 @@ class TestRequests(DiffTestCase):
         # --no-diff: the files that give parameters (and templates) only.
         made = self.requests('2', '5', with_diff=False)
         self.assertEqual(12, len(made))
+
+    def test_what_templates_hide_is_read_once_per_content(self):
+        self.story()
+        path = os.path.join(self.dir, 'cache', 'hidden.json')
+        first = self.requests('2', '5', known=hidden.Known(path))
+        self.assertIn(('GET', 'roles_data.yaml'), first)
+        with open(path) as f:
+            self.assertEqual(['AdminPassword'], json.load(f)[content.md5(
+                TEMPLATE)])
+        # Another run: only what differs is read (for the diff itself).
+        again = self.requests('2', '5', known=hidden.Known(path))
+        self.assertNotIn(('GET', 'roles_data.yaml'), again)
+        self.assertEqual(len(first) - 1, len(again))
+        # A cache that is no cache is ignored.
+        with open(path, 'w') as f:
+            f.write('[not, a, mapping')
+        self.assertEqual({}, hidden.Known(path).entries)
+        self.assertEqual(sorted(first), sorted(self.requests(
+            '2', '5', known=hidden.Known(path))))
 
     def test_nothing_is_written_not_even_the_cache(self):
         self.story()
