@@ -136,6 +136,20 @@ def mask_lines(lines, secret=secret_key, values=()):
     return out
 
 
+def scrub(text, values):
+    """``text`` with every known secret of ``values`` masked: wherever
+    it appears when it is 4 characters or longer, else only where it
+    stands quoted or in brackets (shorter ones would mask words)."""
+    for value in sorted({v for v in values if v}, key=len, reverse=True):
+        if len(value) >= 4:
+            text = text.replace(value, MASK)
+            continue
+        for left, right in (('"', '"'), ("'", "'"), ('(', ')'),
+                            ('[', ']')):
+            text = text.replace(left + value + right, left + MASK + right)
+    return text
+
+
 def _secret_action(action):
     return action.nargs != 0 and (
         secret_name(action.dest) or any(

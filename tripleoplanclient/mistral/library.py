@@ -22,8 +22,10 @@ import time
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import masking
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.plan import capabilities as capabilities_mod
+from tripleoplanclient.plan import hidden as hidden_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import parameters as parameters_mod
 from tripleoplanclient.plan import roles as roles_mod
@@ -163,7 +165,7 @@ def validation(plan, heat, req, validations=VALIDATIONS):
             'the plan\'s project.'
             % (req['heat_url'], deploy.heat_message(exc)))
     except heat_exc.HTTPBadRequest as exc:    # the plan's content: kept
-        entry = {'error': deploy.heat_message(exc)}
+        entry = {'error': _unquoted(deploy.heat_message(exc), plan, fields)}
     except heat_exc.HTTPException as exc:
         raise exceptions.CommandError('Heat at %s failed the validation: %s'
                                       % (req['heat_url'],
@@ -176,7 +178,7 @@ def validation(plan, heat, req, validations=VALIDATIONS):
         raise
     else:
         if 'Error' in (result or {}):
-            entry = {'error': str(result['Error'])}
+            entry = {'error': _unquoted(str(result['Error']), plan, fields)}
         else:
             schema = parameters_mod.schema(result, fields, base_url)
             values = _merged_values(result)
@@ -186,6 +188,25 @@ def validation(plan, heat, req, validations=VALIDATIONS):
     entry['seconds'] = round(time.monotonic() - started, 3)
     validations.put(key, entry)
     return entry, False
+
+
+def _unquoted(message, plan, fields):
+    """Heat's refusal without the plan's values of hidden (or secret)
+    parameters: Heat quotes the value it refuses, hidden or not
+    (heat/engine/constraints.py), and this message goes into answers
+    Mistral keeps."""
+    hidden = set()
+    for text in [fields['template']] + list(fields['files'].values()):
+        if not isinstance(text, str):
+            text = json.dumps(text)
+        hidden |= hidden_mod.declared(text.encode('utf-8'), 'template')
+    try:
+        values = plan.merged_defaults()
+    except exceptions.CommandError:     # a file Heat could not read either
+        values = {}
+    return masking.scrub(message, hidden_mod.values_of(
+        values, {n for n in values if n in hidden or
+                 masking.secret_key(n)}))
 
 
 def validated(plan, heat, req, validations=VALIDATIONS):

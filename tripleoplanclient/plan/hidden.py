@@ -193,3 +193,25 @@ def unknown(plan, missing):
             'every parameter value is masked.' % (
                 plan, len(missing), ', '.join(missing[:5]),
                 ', ...' if len(missing) > 5 else ''))
+
+
+def values_of(values, names):
+    """The text of every value ``values`` (``{parameter: value}``) gives
+    ``names``: each string and number in it, and the whole as JSON."""
+    found = set()
+
+    def leaves(value):
+        if isinstance(value, dict):
+            for item in value.values():
+                leaves(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                leaves(item)
+        elif value is not None and not isinstance(value, bool):
+            found.add(str(value))
+
+    for name in names:
+        leaves(values.get(name))
+        if isinstance(values.get(name), (dict, list)):
+            found.add(json.dumps(values[name]))
+    return found

@@ -199,6 +199,30 @@ class LibraryTest(LibraryTestCase):
                                self.req('parameters'),
                                validations=self.validations)
 
+    def test_heats_refusal_quotes_no_hidden_value(self):
+        # Heat quotes the value it refuses, a hidden one too.
+        import yaml
+        from tripleoplanclient.plan import layout
+        generated = yaml.safe_load(self.swift.objects[
+            layout.PLAN_ENVIRONMENT][0])['passwords']['AdminPassword']
+        self.write('short.yaml', 'parameter_defaults: {AdminPassword: ab}\n')
+        for value, env in ((generated, None), ('ab', 'short.yaml')):
+            if env:
+                self.cmd(plan_cmd.AmendPlan, 'p', '-e', self.dir + '/' + env,
+                         '--no-render')
+            self.m.post(HEAT + '/validate', status_code=400,
+                        headers=fakes.JSON, json={'error': {'message': (
+                            'Parameter \'AdminPassword\' is invalid: "%s" '
+                            'does not match pattern "[a-z]+-[0-9]+"'
+                            % value)}})
+            result = library.validate(self.plan(), fakes.heat_client(),
+                                      self.req('validate'),
+                                      validations=library.Validations())
+            problem = result['problems'][0]['problem']
+            self.assertNotIn('"%s"' % value, problem)
+            self.assertIn('is invalid: "***" does not match pattern '
+                          '"[a-z]+-[0-9]+"', problem)
+
     def test_an_unknown_plan(self):
         self.m.get(re.compile(re.escape(fakes.SWIFT + '/nosuch')),
                    status_code=404)
