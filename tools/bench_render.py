@@ -134,7 +134,8 @@ def mistral_render(env, tht, log):
     timed(['openstack', 'overcloud', 'plan', 'create', bare,
            '--templates', tht, '--no-render'] + net_args, env=env)
     client = mistral_client.client(
-        session=ksa_session.Session(auth=noauth.NoAuth()),
+        session=base.keystone_session(env) or ksa_session.Session(
+            auth=noauth.NoAuth()),
         mistral_url=env['LOOPBACK_MISTRAL_URL'])
     wf = workflows.Workflows(client, env['LOOPBACK_MISTRAL_URL'],
                              lambda line: None)
