@@ -339,15 +339,25 @@ def deploy(store, heat, req, cache=None):
     if unchanged:
         return summary
     check = _check(objects, req, fields) if req['validate'] else None
-    common = dict(merged(heat, heat_url, fields,
-                         'create' if stack is None else 'update', check),
-                  timeout_mins=int(req['timeout']), disable_rollback=True)
-    if stack is None:
-        result = heat_call(heat_url, 'create', heat.stacks.create,
-                           stack_name=plan, **common)
-        summary.update(operation='CREATE', stack_id=result['stack']['id'])
-    else:
-        heat_call(heat_url, 'update', heat.stacks.update, stack.id,
-                  existing=False, **common)
-        summary.update(operation='UPDATE', stack_id=stack.id)
+    try:
+        common = dict(merged(heat, heat_url, fields,
+                             'create' if stack is None else 'update', check),
+                      timeout_mins=int(req['timeout']),
+                      disable_rollback=True)
+        if stack is None:
+            result = heat_call(heat_url, 'create', heat.stacks.create,
+                               stack_name=plan, **common)
+            summary.update(operation='CREATE',
+                           stack_id=result['stack']['id'])
+        else:
+            heat_call(heat_url, 'update', heat.stacks.update, stack.id,
+                      existing=False, **common)
+            summary.update(operation='UPDATE', stack_id=stack.id)
+    except exceptions.CommandError as exc:
+        # Heat quotes the value it refuses, a hidden one too; the
+        # workflow's answer is kept.
+        from tripleoplanclient.mistral import library
+        raise exceptions.CommandError(library.unquoted(
+            str(exc), objects, req['environments'], req['plan_environment'],
+            fields)) from None
     return summary

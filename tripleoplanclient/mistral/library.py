@@ -63,23 +63,26 @@ class Plan(object):
         return self.objects.read(path)
 
     def merged_defaults(self):
-        """The plan's parameter values as Heat would merge them at the top
-        level of ``parameter_defaults``: generated passwords < the plan
-        environment < each environment file in order (no Heat needed;
-        merge strategies aside, enough for counts and plain values)."""
-        values = deploy.parameter_defaults(self.objects,
-                                           self.plan_environment)
-        for path in layout.parameter_environments(self.environments,
-                                                  self.objects):
-            if path not in self.objects:
-                continue
-            env = content.load_yaml(self.read(path), '%s of plan %s' % (
-                path, self.name), quote=False) or {}
-            if isinstance(env, dict):
-                for key in ('parameter_defaults', 'parameters'):
-                    if isinstance(env.get(key), dict):
-                        values.update(env[key])
-        return values
+        return merged_defaults(self.objects, self.environments,
+                               self.plan_environment)
+
+
+def merged_defaults(objects, environments, plan_environment):
+    """The plan's parameter values as Heat would merge them at the top
+    level of ``parameter_defaults``: generated passwords < the plan
+    environment < each environment file in order (no Heat needed;
+    merge strategies aside, enough for counts and plain values)."""
+    values = deploy.parameter_defaults(objects, plan_environment)
+    for path in layout.parameter_environments(environments, objects):
+        if path not in objects:
+            continue
+        env = content.load_yaml(objects.read(path), '%s of plan %s' % (
+            path, objects.plan), quote=False) or {}
+        if isinstance(env, dict):
+            for key in ('parameter_defaults', 'parameters'):
+                if isinstance(env.get(key), dict):
+                    values.update(env[key])
+    return values
 
 
 # -- capabilities ------------------------------------------------------
@@ -165,7 +168,9 @@ def validation(plan, heat, req, validations=VALIDATIONS):
             'the plan\'s project.'
             % (req['heat_url'], deploy.heat_message(exc)))
     except heat_exc.HTTPBadRequest as exc:    # the plan's content: kept
-        entry = {'error': _unquoted(deploy.heat_message(exc), plan, fields)}
+        entry = {'error': unquoted(
+            deploy.heat_message(exc), plan.objects, plan.environments,
+            plan.plan_environment, fields)}
     except heat_exc.HTTPException as exc:
         raise exceptions.CommandError('Heat at %s failed the validation: %s'
                                       % (req['heat_url'],
@@ -178,7 +183,9 @@ def validation(plan, heat, req, validations=VALIDATIONS):
         raise
     else:
         if 'Error' in (result or {}):
-            entry = {'error': _unquoted(str(result['Error']), plan, fields)}
+            entry = {'error': unquoted(
+                str(result['Error']), plan.objects, plan.environments,
+                plan.plan_environment, fields)}
         else:
             schema = parameters_mod.schema(result, fields, base_url)
             values = _merged_values(result)
@@ -190,18 +197,19 @@ def validation(plan, heat, req, validations=VALIDATIONS):
     return entry, False
 
 
-def _unquoted(message, plan, fields):
+def unquoted(message, objects, environments, plan_environment, fields):
     """Heat's refusal without the plan's values of hidden (or secret)
     parameters: Heat quotes the value it refuses, hidden or not
     (heat/engine/constraints.py), and this message goes into answers
-    Mistral keeps."""
+    Mistral keeps. ``fields``: what Heat was given (its templates say
+    which parameters are hidden)."""
     hidden = set()
     for text in [fields['template']] + list(fields['files'].values()):
         if not isinstance(text, str):
             text = json.dumps(text)
         hidden |= hidden_mod.declared(text.encode('utf-8'), 'template')
     try:
-        values = plan.merged_defaults()
+        values = merged_defaults(objects, environments, plan_environment)
     except exceptions.CommandError:     # a file Heat could not read either
         values = {}
     return masking.scrub(message, hidden_mod.values_of(

@@ -223,6 +223,28 @@ class LibraryTest(LibraryTestCase):
             self.assertIn('is invalid: "***" does not match pattern '
                           '"[a-z]+-[0-9]+"', problem)
 
+    def test_heats_refusal_of_a_stack_quotes_no_hidden_value(self):
+        import yaml
+        from tripleoplanclient.plan import layout
+        generated = yaml.safe_load(self.swift.objects[
+            layout.PLAN_ENVIRONMENT][0])['passwords']['AdminPassword']
+        fakes.stack_is(self.m, None)
+        self.m.post(HEAT + '/stacks', status_code=400, headers=fakes.JSON,
+                    json={'error': {'message': (
+                        'Parameter \'AdminPassword\' is invalid: "%s" is '
+                        'not a multiple of 3' % generated)}})
+        plan = self.plan()
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=plan.environments,
+            swift_url=fakes.SWIFT, heat_url=HEAT, tree=plan.state['tree'],
+            validate=False))
+        with self.assertRaises(exceptions.CommandError) as caught:
+            deploy.deploy(self.store, fakes.heat_client(), req)
+        self.assertNotIn(generated, str(caught.exception))
+        self.assertIn('Heat refused the stack create: Parameter '
+                      '\'AdminPassword\' is invalid: "***"',
+                      str(caught.exception))
+
     def test_an_unknown_plan(self):
         self.m.get(re.compile(re.escape(fakes.SWIFT + '/nosuch')),
                    status_code=404)
