@@ -425,8 +425,9 @@ class FakeSwift(object):
 
 def run_ours(store, request, action, heat=None):
     """What our action ``action`` answers to ``request``: its body
-    (``mistral.lifecycle``) run here, on ``store``, after the request is
-    read as the action reads it."""
+    (``mistral.lifecycle``, ``render``, ``preview``, ``deploy``) run here,
+    on ``store`` (and Heat at HEAT), after the request is read as the
+    action reads it."""
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
     from tripleoplanclient.mistral import protocol
@@ -442,6 +443,18 @@ def run_ours(store, request, action, heat=None):
         return lifecycle.plans(store)
     if name == 'plan_delete':
         return lifecycle.delete(store, heat or heat_client(), req)
+    if name == 'render':
+        from tripleoplanclient.mistral import render
+        return render.render_plan(store, req['container'], {
+            'roles_data': req['roles_data'],
+            'network_data': req['network_data']}, tree=req['tree'],
+            cache=cache)
+    if name == 'preview':
+        from tripleoplanclient.mistral import preview
+        return preview.preview(store, heat or heat_client(), req, cache)
+    if name == 'deploy':
+        from tripleoplanclient.mistral import deploy
+        return deploy.deploy(store, heat or heat_client(), req, cache)
     raise AssertionError('no fake for action %s' % action)
 
 
@@ -493,11 +506,19 @@ class FakeMistral(object):
                    json=self._tasks, headers=JSON)
 
     def _run(self, action, request):
+        from requests_mock import mocker
+
         from tripleoplanclient.common import exceptions
+        # Mistral runs the action in its own process: requests-mock's lock,
+        # held while it answers the client, is let go meanwhile, so that
+        # the action's own threads (a render's reads) reach Swift.
+        held = mocker._send_lock._release_save()
         try:
             return 'SUCCESS', run_ours(self.store, request, action)
         except exceptions.CommandError as exc:
             return 'ERROR', str(exc)
+        finally:
+            mocker._send_lock._acquire_restore(held)
 
     def _action(self, request, context):
         body = request.json()

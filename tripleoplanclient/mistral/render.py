@@ -157,8 +157,9 @@ def _last_render(store, plan, listing):
         if not isinstance(last, dict):
             raise shapes.Damaged('it is not a YAML mapping')
         shapes.check(last, _MANIFEST)
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError,
-            shapes.Damaged) as exc:
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError,
+            RecursionError, shapes.Damaged) as exc:
+        # (libyaml raises AttributeError on "!!timestamp x")
         why = str(exc) if isinstance(exc, shapes.Damaged) else \
             'it is not YAML text'
         LOG.warning('plan %s: %s is damaged: %s', plan, name, why)

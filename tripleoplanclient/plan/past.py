@@ -111,13 +111,16 @@ def readable(past, full, paths):
     found, missing = tree_mod.sources({p: full[p] for p in paths},
                                       past.listing)
     if missing:
+        damaged = [tree_mod.kept_name(full[p]) for p in missing
+                   if tree_mod.kept_name(full[p]) in past.listing]
         raise exceptions.CommandError(
             'Plan %s: the content of %d file(s) as of step %d was not kept '
             '(%s%s): they were changed outside tripleoplanclient, or by two '
-            'commands at the same moment. Nothing was changed.' % (
+            'commands at the same moment%s. Nothing was changed.' % (
                 past.plan, len(missing), past.row['step'],
                 ', '.join(missing[:10]), ', ...' if len(missing) > 10
-                else ''))
+                else '', '; kept copies that do not hold the MD5 in their '
+                'name: %s' % ', '.join(damaged[:10]) if damaged else ''))
     return found
 
 

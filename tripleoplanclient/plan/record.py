@@ -330,6 +330,8 @@ def from_v1(record, plan):
     for number, old in enumerate(record.get('history') or [], 1):
         step = dict(old, id=str(old.get('id', number)), step=number)
         step.setdefault('outcome', {'status': 'UNKNOWN'})
+        step.setdefault('time', None)
+        step.setdefault('user', None)
         if step.get('render'):
             state['render'] = step['render'].get('state')
         if step.get('stack'):

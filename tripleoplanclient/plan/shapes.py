@@ -133,14 +133,17 @@ CHANGE = Fields({}, {
 OUTCOME = Fields({'status': str})
 STACK = Fields({}, {'environments': [PATH]})
 RENDER = Fields({}, {'state': TEXT})
+# Every reader shows a row's time and user (None: a version 1 record's
+# row that had none).
 ROW = Fields({'id': str, 'step': int, 'action': str, 'outcome': OUTCOME,
-              'environments': [PATH]},
-             {'time': str, 'user': str, 'project': str,
+              'environments': [PATH], 'time': TEXT, 'user': TEXT},
+             {'project': str,
               'stack': (None, STACK),
               'render': (None, RENDER), 'lifecycle': (None, PATH)})
 STEP = Fields({'version': int, 'id': str, 'action': str, 'change': CHANGE,
-               'outcome': OUTCOME, 'seen': int, 'state': STATE},
-              {'time': str, 'user': str, 'project': str, 'base': TEXT,
+               'outcome': OUTCOME, 'seen': int, 'state': STATE, 'time': str,
+               'user': str},
+              {'project': str, 'base': TEXT,
                'render': (None, RENDER), 'stack': (None, STACK),
                'imported': [ROW], 'lifecycle': (None, PATH)})
 # The cache before its rows' environment lists are looked up in "paths".

@@ -562,6 +562,10 @@ class PlanStore(object):
                 self._copy(plan, name, sources[name], md5s[name])
                 return None
             except _client_exception() as exc:
+                if self._status(exc) == 412:
+                    return name, '%s does not hold MD5 %s, the content its ' \
+                        'record names (changed or damaged since)' % (
+                            sources[name], md5s[name])
                 return name, '%s %s' % (exc.http_status, exc.http_reason)
 
         self._checked(plan, sources, record=False)

@@ -111,6 +111,10 @@ class View(object):
             if self.tree['base']:
                 data = self._load(self.tree['base'])
                 try:
+                    # Named by its MD5: other bytes there are no snapshot
+                    # (a tree another PUT made up).
+                    if content.md5(data) != self.tree['base']:
+                        raise shapes.Damaged('not the content named')
                     full = shapes.check(json.loads(data), shapes.SNAPSHOT)
                 except (TypeError, ValueError, RecursionError,
                         shapes.Damaged):
@@ -149,12 +153,13 @@ def kept(listing):
 def sources(full, listing):
     """Where each path of ``full`` can be read now: ``{path: object
     name}``, and the paths whose content is nowhere (changed outside a
-    step, or lost to a concurrent write)."""
+    step, or lost to a concurrent write, or its kept copy damaged)."""
     found, missing = {}, []
     for path, md5 in sorted(full.items()):
         if listing.get(path, {}).get('hash') == md5:
             found[path] = path
-        elif kept_name(md5) in listing:
+        elif listing.get(kept_name(md5), {}).get('hash') == md5:
+            # (a kept copy is named by its MD5: other bytes there are none)
             found[path] = kept_name(md5)
         else:
             missing.append(path)

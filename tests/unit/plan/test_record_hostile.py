@@ -54,14 +54,14 @@ def paths(node, prefix=()):
 
 
 @st.composite
-def mutated(draw, base):
-    """``base`` with one to three places replaced by any value (or
+def mutated(draw, base, values=VALUE):
+    """``base`` with one to three places replaced by any of ``values`` (or
     removed)."""
     value = copy.deepcopy(base)
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.sampled_from(list(paths(value))))
         if not where:
-            value = draw(VALUE)
+            value = draw(values)
             continue
         parent = value
         for key in where[:-1]:
@@ -69,7 +69,7 @@ def mutated(draw, base):
         if draw(st.booleans()) and isinstance(parent, dict):
             del parent[where[-1]]
         else:
-            parent[where[-1]] = draw(VALUE)
+            parent[where[-1]] = draw(values)
         if not isinstance(value, (dict, list)):
             break
     return value
