@@ -44,7 +44,14 @@ def render(paths, read, roles_path=rendering.DEFAULT_ROLES,
                                 limits.output)
     down_r, down_w = os.pipe()      # parent -> child
     up_r, up_w = os.pipe()          # child -> parent
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        for fd in (down_r, down_w, up_r, up_w):
+            os.close(fd)
+        raise rendering.RenderError(
+            'Could not start the process of the render (%s): retry when '
+            'the executor has more memory or processes to spare.' % exc)
     if pid == 0:                    # the child: never returns
         status = 1
         try:

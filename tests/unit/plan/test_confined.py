@@ -1,6 +1,7 @@
 """A render in a child process, bounded as a whole; small bounds keep the
 tests quick."""
 
+import os
 import unittest
 from unittest import mock
 
@@ -92,3 +93,14 @@ class TestConfined(unittest.TestCase):
                                side_effect=original) as compile_:
             rendering.render(objects, objects.__getitem__)
         self.assertEqual(0, compile_.call_count)
+
+    def test_no_process_to_spare_is_a_clear_error_and_leaks_nothing(self):
+        fds = len(os.listdir('/proc/self/fd'))
+        with mock.patch.object(os, 'fork', autospec=True,
+                               side_effect=OSError(12, 'Cannot allocate '
+                                                   'memory')):
+            with self.assertRaisesRegex(rendering.RenderError,
+                                        'Could not start the process of the '
+                                        'render .*Cannot allocate memory'):
+                self.render(files())
+        self.assertEqual(fds, len(os.listdir('/proc/self/fd')))
