@@ -157,7 +157,8 @@ def parse_assignments(assignments, schema=None):
         name, sep, text = item.partition('=')
         if not sep or not name or name != name.strip():
             # Its value may be a hidden parameter's (its name mistyped).
-            shown = masking.MASK if sep or masking.secret_key(item) else item
+            shown = name + sep + masking.MASK if sep else \
+                masking.MASK if masking.secret_key(item) else item
             raise exceptions.CommandError(
                 'Parameter assignment %d (%r) is not NAME=VALUE; give each '
                 'parameter as NAME=VALUE, the value as YAML.' % (

@@ -243,10 +243,12 @@ class TestParse(unittest.TestCase):
             parameter_values.parse_assignments(['A=#blue'])
 
     def test_malformed(self):
-        for item in ('NoEquals', '=3', ' Count=3'):
+        # A value is never shown: it may be a hidden parameter's.
+        for item, shown in (('NoEquals', 'NoEquals'), ('=3', '=***'),
+                            (' HashSuffix=s3cr3t', ' HashSuffix=***')):
             with self.assertRaises(exceptions.CommandError) as ctx:
                 parameter_values.parse_assignments(['A=1', item])
-            self.assertIn('assignment 2 (%r)' % item, str(ctx.exception))
+            self.assertIn('assignment 2 (%r)' % shown, str(ctx.exception))
 
     def test_malformed_secret_not_shown(self):
         with self.assertRaises(exceptions.CommandError) as ctx:
