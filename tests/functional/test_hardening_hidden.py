@@ -137,6 +137,14 @@ class TestHiddenStaysHidden(base.PlanTest):
                 self.assertIn(key, where)
                 self.assertNotIn(inline, json.dumps(
                     {k: v for k, v in item.items() if k != 'input'}))
+        # Nor in Mistral's log (the API logs requests, the executor
+        # actions).
+        log = self.env.get('LOOPBACK_MISTRAL_LOG')
+        if log:
+            with open(log, errors='replace') as f:
+                text = f.read()
+            for value in (gui, cli):
+                self.assertNotIn(value, text)
         # The record, show-history, parameters show and plan diff.
         for name, md5 in self.swift.listing(self.plan).items():
             if name == 'plan-parameters.yaml' or name.startswith(
