@@ -4,7 +4,6 @@ when THT_DIR points at it)."""
 
 import json
 import os
-import time
 import unittest
 
 from tests.unit.plan import capability_trees as trees
@@ -155,14 +154,12 @@ class TestTripleoHeatTemplates18(unittest.TestCase):
 
     def build(self, files):
         paths, read, reads = tree(files)
-        start = time.monotonic()
         caps = capabilities.build(
             paths, read, enabled=[ROOT, 'environments/ssl/enable-tls.yaml'])
-        return caps, time.monotonic() - start, reads
+        return caps, reads
 
     def test_derived_from_the_generator(self):
-        caps, seconds, reads = self.build(self.files)
-        self.assertLess(seconds, 2)        # 0.06 s measured
+        caps, reads = self.build(self.files)
         self.assertEqual(len(reads), len(set(reads)))
         envs = by_file(caps)
         self.assertEqual('sample-env-generator', caps['source'])
@@ -197,7 +194,7 @@ class TestTripleoHeatTemplates18(unittest.TestCase):
         self.assertEqual(529, len(pairs))
 
     def test_constraints_found_by_hand(self):
-        caps, _, _ = self.build(self.files)
+        caps, _ = self.build(self.files)
         self.assertEqual(
             'both set parameter EndpointMap differently',
             excluded(caps, 'environments/ssl/tls-endpoints-public-ip.yaml')[
@@ -231,8 +228,7 @@ class TestTripleoHeatTemplates18(unittest.TestCase):
         files.update(rendering.render(
             set(files), files.__getitem__,
             networks_path='network_data_default.yaml'))
-        caps, seconds, reads = self.build(files)
-        self.assertLess(seconds, 2)
+        caps, reads = self.build(files)
         self.assertNotIn('jinja2', caps['note'])
         self.assertNotIn('environments/net-bond-with-vlans.j2.yaml', reads)
         # The rendered NIC layouts choose the same role parameters.

@@ -104,9 +104,7 @@ class TestNeeded(unittest.TestCase):
     @unittest.skipUnless(os.environ.get('THT_DIR'), 'THT_DIR is not set')
     def test_tripleo_heat_templates(self):
         objects = base.read_tree(os.environ['THT_DIR'])
-        start = time.monotonic()
         names = passwords.needed(objects)
-        self.assertLess(time.monotonic() - start, 2)
         for name in ('AdminPassword', 'KeystoneFernetKeys', 'RabbitCookie',
                      'CephClusterFSID', 'PacemakerRemoteAuthkey',
                      'MigrationSshKey', 'HeatAuthEncryptionKey'):

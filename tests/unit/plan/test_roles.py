@@ -5,7 +5,6 @@ set."""
 import glob
 import json
 import os
-import time
 import unittest
 
 from osc_lib import exceptions
@@ -397,10 +396,8 @@ class TestTripleoHeatTemplates(unittest.TestCase):
             'network-data-samples/default-network-isolation.yaml'))
 
     def test_listing(self):
-        start = time.monotonic()
         rows = roles.listing(self.data, self.offered, {'ComputeCount': 2},
                              self.networks)
-        self.assertLess(time.monotonic() - start, 1)
         self.assertEqual(55, len(self.offered))
         self.assertEqual(55, len(rows))
         self.assertEqual(self.PLAN, [r['name'] for r in rows[:5]])
