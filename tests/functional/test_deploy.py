@@ -177,10 +177,14 @@ class TestDeployStory(DeployTest):
                                   self.plan, '-f', 'json')
         self.assertNotIn(password, out + err)
         # Heat holds it only as a hidden parameter of the stack's merged
-        # environment (shown masked), in no file of the stack.
+        # environment (shown masked), in no file of the stack: the files
+        # are the templates, no environment file (issue 26).
         where = 'stacks/%s/%s/' % (self.plan, stack['id'])
         _, files = self.heat('GET', where + 'files')
-        self.assertIn('mine', json.dumps(files))
+        self.assertTrue(files)
+        self.assertTrue(all(url.endswith('/thing.yaml') for url in files),
+                        sorted(files))
+        self.assertNotIn('Message', json.dumps(files))
         self.assertNotIn(password, json.dumps(files))
         _, environment = self.heat('GET', where + 'environment')
         self.assertEqual('******', environment['parameter_defaults'][
