@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 import urllib.error
 import urllib.request
@@ -209,6 +210,16 @@ class FunctionalTest(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
         super().tearDownClass()
 
+    @classmethod
+    def cli(cls, *args, env=None):
+        """Run ``openstack args`` from a class fixture; its stdout (an
+        AssertionError with stderr when it fails)."""
+        proc = subprocess.run(['openstack'] + list(args), env=env or cls.env,
+                              capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=600)
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc.stdout
+
     def openstack(self, *args, fail=False, env=None, timeout=600):
         """Run ``openstack args``; returns (stdout, stderr)."""
         proc = subprocess.run(['openstack'] + [str(a) for a in args],
@@ -226,6 +237,23 @@ class FunctionalTest(unittest.TestCase):
     def openstack_json(self, *args, timeout=600):
         out, _ = self.openstack(*(args + ('-f', 'json')), timeout=timeout)
         return json.loads(out)
+
+    def gui_workflow(self, name, request, timeout=300):
+        """Start our workflow ``name`` with ``request`` as a GUI does (the
+        CLI's ``workflow execution create``) and wait for its end:
+        ``(id, execution as shown)``."""
+        from tripleoplanclient.mistral import protocol
+        created = self.openstack_json(
+            'workflow', 'execution', 'create', protocol.workflow(name),
+            json.dumps({'request': request}))
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.openstack_json('workflow', 'execution', 'show',
+                                        created['ID'])
+            if shown['State'] not in ('IDLE', 'RUNNING', 'PAUSED') or \
+                    time.monotonic() > deadline:
+                return created['ID'], shown
+            time.sleep(0.5)
 
     def resources(self, stack):
         """Top-level resource name -> physical id of a Heat stack."""

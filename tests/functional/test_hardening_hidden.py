@@ -9,7 +9,6 @@ abbreviated secret options is recorded masked.
 """
 
 import json
-import time
 import urllib.parse
 import uuid
 
@@ -36,19 +35,8 @@ class TestHiddenStaysHidden(base.PlanTest):
     def workflow(self, request):
         """A workflow execution started as a GUI starts it: ``(id,
         state, state_info)`` once it ended."""
-        from tripleoplanclient.mistral import protocol
-        out, _ = self.openstack(
-            'workflow', 'execution', 'create',
-            protocol.workflow('parameters_set'),
-            json.dumps({'request': request}), '-f', 'json')
-        execution = json.loads(out)['ID']
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            shown = self.openstack_json('workflow', 'execution', 'show',
-                                        execution)
-            if shown['State'] not in ('IDLE', 'RUNNING', 'PAUSED'):
-                break
-            time.sleep(0.5)
+        execution, shown = self.gui_workflow('parameters_set', request,
+                                             timeout=120)
         return execution, shown['State'], shown['State info']
 
     def mistral(self):

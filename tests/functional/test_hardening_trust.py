@@ -53,10 +53,10 @@ class TestTrustTakeover(base.FunctionalTest):
                           ('reader', 'reader')):
             name = 'tpc-%s-%s' % (who, tag)
             cls.users[who] = name
-            cls.openstack_cls('user', 'create', '--domain', 'default',
-                              '--password', cls.password, name)
-            cls.openstack_cls('role', 'add', '--project', 'admin', '--user',
-                              name, role)
+            cls.cli('user', 'create', '--domain', 'default',
+                    '--password', cls.password, name)
+            cls.cli('role', 'add', '--project', 'admin', '--user', name,
+                    role)
         cls.envs = {who: cls.cloud_env(who, auth={
             'username': name, 'password': cls.password})
             for who, name in cls.users.items()}
@@ -72,7 +72,7 @@ class TestTrustTakeover(base.FunctionalTest):
                                         test_deploy.TEMPLATES)
         slow = base.write_tree(os.path.join(cls.tmp, 'env'), {
             'slow.yaml': 'parameter_defaults: {Wait: %d}\n' % WAIT})
-        out = cls.openstack_cls(
+        out = cls.cli(
             'overcloud', 'deploy', '--stack', cls.plan, '--templates',
             cls.templates, '-e', os.path.join(cls.templates, 'registry.yaml'),
             '-e', os.path.join(slow, 'slow.yaml'), '--no-wait', '-f', 'json',
@@ -90,15 +90,6 @@ class TestTrustTakeover(base.FunctionalTest):
             auth_url=cls.env['LOOPBACK_KEYSTONE_URL'], username=name,
             password=cls.password, user_domain_id='default',
             project_name='admin', project_domain_id='default'))
-
-    @classmethod
-    def openstack_cls(cls, *args, env=None):
-        import subprocess
-        proc = subprocess.run(['openstack'] + list(args), env=env or cls.env,
-                              capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=600)
-        assert proc.returncode == 0, (args, proc.stderr)
-        return proc.stdout
 
     @classmethod
     def tearDownClass(cls):

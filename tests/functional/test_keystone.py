@@ -27,14 +27,6 @@ REFUSED = r'does not exist|not allowed|[Nn]ot [Ff]ound|refused'
 class TestKeystone(base.FunctionalTest):
 
     @classmethod
-    def cli(cls, *args, env=None):
-        proc = subprocess.run(['openstack'] + list(args), env=env or cls.env,
-                              capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=600)
-        assert proc.returncode == 0, (args, proc.stderr)
-        return proc.stdout
-
-    @classmethod
     def setUpClass(cls):
         super().setUpClass()
         assert cls.session is not None, 'the services run without Keystone'

@@ -10,7 +10,6 @@ gets the same answers. Nothing here writes to the plan.
 
 import json
 import os
-import time
 import uuid
 
 from tests.functional import base
@@ -190,20 +189,9 @@ class TestLibrary(base.PlanTest):
     def execution(self, name, **fields):
         """A workflow execution of ours, as a GUI starts it: its output."""
         from tripleoplanclient.mistral import protocol
-        request = protocol.request(name, container=self.plan, **fields)
-        out, _ = self.openstack(
-            'workflow', 'execution', 'create', protocol.workflow(name),
-            json.dumps({'request': request}), '-f', 'json')
-        execution = json.loads(out)['ID']
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            out, _ = self.openstack('workflow', 'execution', 'show',
-                                    execution, '-f', 'json')
-            state = json.loads(out)['State']
-            if state not in ('IDLE', 'RUNNING', 'PAUSED'):
-                break
-            time.sleep(0.5)
-        self.assertEqual('SUCCESS', state)
+        execution, shown = self.gui_workflow(name, protocol.request(
+            name, container=self.plan, **fields))
+        self.assertEqual('SUCCESS', shown['State'])
         out, _ = self.openstack('workflow', 'execution', 'output', 'show',
                                 execution)
         return json.loads(out)[name]
@@ -353,19 +341,8 @@ class TestLibraryWrites(_DeployedPlanTest):
                             '-y', name)
         request = protocol.request('parameters_set', container=plan,
                                    assignments=['Needed=gui'])
-        out, _ = self.openstack(
-            'workflow', 'execution', 'create',
-            protocol.workflow('parameters_set'),
-            json.dumps({'request': request}), '-f', 'json')
-        execution = json.loads(out)['ID']
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            state = self.openstack_json('workflow', 'execution', 'show',
-                                        execution)['State']
-            if state not in ('IDLE', 'RUNNING', 'PAUSED'):
-                break
-            time.sleep(0.5)
-        self.assertEqual('SUCCESS', state)
+        _, shown = self.gui_workflow('parameters_set', request, timeout=120)
+        self.assertEqual('SUCCESS', shown['State'])
         self.openstack('overcloud', 'plan', 'parameters', 'set', mine,
                        'Needed=gui')
         gui = self.plan_record(plan)

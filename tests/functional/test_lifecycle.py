@@ -47,23 +47,14 @@ class TestLifecycleParity(base.FunctionalTest):
         """A workflow execution of ours, started as a GUI starts one: its
         ``(state, output or state info)``."""
         from tripleoplanclient.mistral import protocol
-        request = protocol.request(name, **fields)
-        created = self.openstack_json(
-            'workflow', 'execution', 'create', protocol.workflow(name),
-            json.dumps({'request': request}))
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            shown = self.openstack_json('workflow', 'execution', 'show',
-                                        created['ID'])
-            if shown['State'] not in ('IDLE', 'RUNNING', 'PAUSED'):
-                break
-            time.sleep(0.5)
+        execution, shown = self.gui_workflow(
+            name, protocol.request(name, **fields))
         self.assertEqual('SUCCESS' if ok else 'ERROR', shown['State'],
                          shown.get('State info'))
         if not ok:
             return shown['State info']
         out, _ = self.openstack('workflow', 'execution', 'output', 'show',
-                                created['ID'])
+                                execution)
         return json.loads(out)[name]
 
     def put(self, plan, objects):
