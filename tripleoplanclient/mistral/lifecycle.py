@@ -5,13 +5,14 @@ The files reach Swift from whoever has them (the CLI writes them in one
 pass, ``plan.steps``; a GUI may PUT them itself) and never travel through
 Mistral. The request names what was written (``tree``: path -> MD5) and
 what to make of it: the action checks that Swift holds exactly that,
-decides the step against the plan's newest record (``steps.Change``),
+decides the step against the plan's newest record (``builder``),
 generates the passwords of a new plan, renders here when the step needs
 it, and records the step as the caller (``store.commit``). A client that
 dies after asking still gets its step on record.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import layout
@@ -19,85 +20,6 @@ from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient.stack import status
-
-
-def _claimed(plan, req, field='tree'):
-    """The request's ``{path: MD5}``, checked: untrusted input."""
-    claimed = req[field] or {}
-    if not isinstance(claimed, dict) or not all(
-            isinstance(p, str) and isinstance(m, str)
-            for p, m in claimed.items()):
-        raise exceptions.CommandError(
-            'Bad request for plan %s: %s must map plan paths to MD5s.'
-            % (plan, field))
-    for path in claimed:
-        source = 'user' if path.startswith(layout.USER_FILES) else \
-            'templates'
-        layout.check_plan_path(path, 'Plan %s' % plan, source)
-    return dict(claimed)
-
-
-def _paths(plan, req, field):
-    """The request's list of plan paths ``field`` (None: empty)."""
-    paths = req[field] or []
-    if not isinstance(paths, list) or not all(
-            isinstance(p, str) for p in paths):
-        raise exceptions.CommandError(
-            'Bad request for plan %s: %s must list plan paths. Nothing was '
-            'recorded.' % (plan, field))
-    return list(paths)
-
-
-def _inputs(plan, req):
-    inputs = req['inputs'] or {}
-    if not isinstance(inputs, dict) or not all(
-            isinstance(v, str) for v in inputs.values()):
-        raise exceptions.CommandError(
-            'Bad request for plan %s: inputs must map roles_data, '
-            'network_data or plan_environment to plan paths. Nothing was '
-            'recorded.' % plan)
-    return dict(inputs)
-
-
-def _manifest(plan, req, claimed):
-    """The request's user files (``{path: {source, md5}}``), each one of
-    the written objects with the same MD5."""
-    manifest = req['files'] or {}
-    bad = sorted(str(p) for p, e in (manifest.items() if isinstance(
-        manifest, dict) else [(manifest, None)])
-        if not isinstance(e, dict) or not isinstance(e.get('source'), str)
-        or claimed.get(p) != e.get('md5'))
-    if bad:
-        raise exceptions.CommandError(
-            'Bad request for plan %s: files %s must each be {source, md5} '
-            'of an object in tree. Nothing was recorded.'
-            % (plan, ', '.join(bad[:10])))
-    # A source's mark (plan.origin) goes on record as the client made it:
-    # only that client can tell whether it is its own.
-    return {p: dict({k: e[k] for k in ('machine', 'tag')
-                     if isinstance(e.get(k), str)},
-                    source=e['source'], md5=e['md5'])
-            for p, e in manifest.items()}
-
-
-def _landed(store, plan, claimed, listing=None):
-    """Refuse unless Swift holds every object the request says was
-    written: the listing first, then each path it does not confirm asked
-    of every replica (a listing may lag behind a write just made)."""
-    doubtful = [p for p, md5 in claimed.items()
-                if (listing or {}).get(p, {}).get('hash') != md5]
-    if not doubtful:
-        return
-    newest = store.newest_md5s(plan, doubtful)
-    wrong = sorted(p for p in doubtful if newest[p] != claimed[p])
-    if wrong:
-        raise exceptions.CommandError(
-            'Plan %s: Swift does not hold what the request says was written '
-            'to %s%s (missing, or other content). Write those files first '
-            'and ask again; nothing was recorded.' % (
-                plan, ', '.join(wrong[:10]),
-                ' and %d more' % (len(wrong) - 10) if len(wrong) > 10
-                else ''))
 
 
 def renderer(store, cache, execution=None):
@@ -148,18 +70,18 @@ def create(store, req, cache, execution=None):
     head = store.head(plan, required=False) if layout.is_plan(headers) \
         else None
     steps.refuse_created(plan, head)
-    environments, inputs = _paths(plan, req, 'environments'), \
-        _inputs(plan, req)
+    environments, inputs = builder.paths(plan, req, 'environments'), \
+        builder.inputs(plan, req)
     if head is None:
         head = record_mod.Head(record_mod.new_state(), 0, None, [])
-    full = _claimed(plan, req) if req['tree'] is not None else \
+    full = builder.claimed(plan, req) if req['tree'] is not None else \
         tree_mod.of_listing(listing)
     if not full:
         raise exceptions.CommandError(
             'Plan %s: its container holds no files; write the templates '
             'first.' % plan)
-    manifest = _manifest(plan, req, full)
-    _landed(store, plan, full, listing)
+    manifest = builder.manifest(plan, req, full)
+    builder.landed(store, plan, full, listing)
     if not layout.is_plan(headers):
         store.create_container(plan)        # marks the container a plan
     objects = plan_objects.PlanObjects(store, plan, {
@@ -176,18 +98,18 @@ def create(store, req, cache, execution=None):
     full[path] = cache.put(data)
     name, snapshot, base = tree_mod.snapshot(full)
     store.write(plan, {path: data, name: snapshot})
-    step = record_mod.make_step(
+    step = builder.build(
         'create', {'environments': {'set': environments},
                    'files': manifest,
                    'inputs': inputs,
                    'templates': req['templates'],
                    'release': release,
-                   'tree_base': base}, sorted(full),
-        command=written.command(req, 'tripleoplan.plan_create'))
+                   'tree_base': base},
+        written.command(req, 'tripleoplan.plan_create'), sorted(full))
     render = renderer(store, cache, execution) if req['render'] else None
     steps.render_step(render, plan, step, inputs,
                       tree_mod.View.of_full(full))
-    store.commit(plan, step, head)
+    builder.commit(store, plan, step, head)
     return _answer(plan, step)
 
 
@@ -197,23 +119,7 @@ def amend(store, req, cache, execution=None):
     input changed. UNCHANGED when the record has it all already."""
     plan = layout.check_name(req['container'])
     head = store.head(plan)
-    claimed = _claimed(plan, req)
-    manifest = _manifest(plan, req, claimed)
-    add, remove = _paths(plan, req, 'add'), _paths(plan, req, 'remove')
-    environments = head.state['environments']
-    missing = [p for p in remove if p not in environments]
-    if missing:
-        raise exceptions.CommandError(
-            'Plan %s: %s not in its environment list (%s); nothing was '
-            'recorded.' % (plan, ', '.join(missing),
-                           ', '.join(environments) or 'empty'))
-    _landed(store, plan, claimed)
-    view = store.view(plan, head.state.get('tree'))
-    change = steps.Change(head.state, steps.Described(
-        claimed, {p: e['source'] for p, e in manifest.items()}, add,
-        _inputs(plan, req), marks={
-            p: {k: v for k, v in e.items() if k in ('machine', 'tag')}
-            for p, e in manifest.items()}), remove, view=view)
+    change = builder.change(store, plan, req, head)
     if change.empty:
         return written.result(plan, None, head.state)
     step = change.step('amend', command=written.command(
@@ -222,8 +128,9 @@ def amend(store, req, cache, execution=None):
     if change.renders:
         render = renderer(store, cache, execution) if req['render'] \
             else None
-        steps.render_step(render, plan, step, change.render_inputs, view)
-    store.commit(plan, step, head)
+        steps.render_step(render, plan, step, change.render_inputs,
+                          change.view)
+    builder.commit(store, plan, step, head)
     return _answer(plan, step)
 
 

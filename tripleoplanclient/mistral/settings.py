@@ -9,6 +9,7 @@ problem named, and nothing is written.
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
+from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import capabilities as capabilities_mod
@@ -40,10 +41,9 @@ def set_capabilities(store, plan, req):
         # as a whole.
         change = {'environments': {'set': after}}
     change.update(files={}, inputs={}, tree={})
-    step = record_mod.make_step(
+    step = builder.commit(store, plan.name, builder.build(
         'capabilities', change,
-        command=written.command(req, 'tripleoplan.capabilities_set'))
-    store.commit(plan.name, step, plan.head)
+        written.command(req, 'tripleoplan.capabilities_set')), plan.head)
     return written.result(plan.name, step, step['state'])
 
 

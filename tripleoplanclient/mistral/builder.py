@@ -1,0 +1,159 @@
+"""One way to build and commit a step, in Mistral, for every kind of step.
+
+A request that records a step names what its client wrote already
+(``tree``: path -> MD5, None: deleted), the user files among them
+(``files``: path -> {source, md5, marks}), the environment files to add
+and remove, the inputs, and a templates change. Here those fields are
+checked (untrusted input: nothing is recorded when one is bad), Swift is
+asked that it holds what the request says was written, the step is
+decided against the plan's newest record (``steps.Change``) and
+committed as the caller (``store.commit``). The client decides only what
+to upload; what to record is decided here, whoever the client is.
+"""
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import steps
+
+# Above this many claimed objects, one listing costs less than asking
+# Swift about each (``landed``).
+_LISTING_FROM = 20
+
+
+def claimed(plan, req, field='tree', deletions=False):
+    """The request's ``{path: MD5}`` (with ``deletions``, an MD5 may be
+    None: the path was deleted), checked: untrusted input."""
+    found = req[field] or {}
+    if not isinstance(found, dict) or not all(
+            isinstance(p, str) and (isinstance(m, str) or (
+                deletions and m is None))
+            for p, m in found.items()):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: %s must map plan paths to MD5s%s. '
+            'Nothing was recorded.' % (plan, field, ' (None: deleted)'
+                                       if deletions else ''))
+    for path in found:
+        source = 'user' if path.startswith(layout.USER_FILES) else \
+            'templates'
+        layout.check_plan_path(path, 'Plan %s' % plan, source)
+    return dict(found)
+
+
+def paths(plan, req, field):
+    """The request's list of plan paths ``field`` (None: empty)."""
+    found = req[field] or []
+    if not isinstance(found, list) or not all(
+            isinstance(p, str) for p in found):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: %s must list plan paths. Nothing was '
+            'recorded.' % (plan, field))
+    return list(found)
+
+
+def inputs(plan, req):
+    found = req['inputs'] or {}
+    if not isinstance(found, dict) or not all(
+            isinstance(v, str) for v in found.values()):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: inputs must map roles_data, '
+            'network_data or plan_environment to plan paths. Nothing was '
+            'recorded.' % plan)
+    return dict(found)
+
+
+def manifest(plan, req, tree):
+    """The request's user files (``{path: {source, md5}}``), each one of
+    the written objects of ``tree`` with the same MD5."""
+    found = req['files'] or {}
+    bad = sorted(str(p) for p, e in (found.items() if isinstance(
+        found, dict) else [(found, None)])
+        if not isinstance(e, dict) or not isinstance(e.get('source'), str)
+        or tree.get(p) is None or tree.get(p) != e.get('md5'))
+    if bad:
+        raise exceptions.CommandError(
+            'Bad request for plan %s: files %s must each be {source, md5} '
+            'of an object in tree. Nothing was recorded.'
+            % (plan, ', '.join(bad[:10])))
+    # A source's mark (plan.origin) goes on record as the client made it:
+    # only that client can tell whether it is its own.
+    return {p: dict({k: e[k] for k in ('machine', 'tag')
+                     if isinstance(e.get(k), str)},
+                    source=e['source'], md5=e['md5'])
+            for p, e in found.items()}
+
+
+def landed(store, plan, tree, listing=None):
+    """Refuse unless Swift holds every object the request says was
+    written: the listing first, then each path it does not confirm asked
+    of every replica (a listing may lag behind a write just made)."""
+    written = {p: m for p, m in tree.items() if m is not None}
+    if listing is None and len(written) > _LISTING_FROM:
+        _, listing = store.listing(plan)
+    doubtful = [p for p, md5 in written.items()
+                if (listing or {}).get(p, {}).get('hash') != md5]
+    if not doubtful:
+        return
+    newest = store.newest_md5s(plan, doubtful)
+    wrong = sorted(p for p in doubtful if newest[p] != written[p])
+    if wrong:
+        raise exceptions.CommandError(
+            'Plan %s: Swift does not hold what the request says was written '
+            'to %s%s (missing, or other content). Write those files first '
+            'and ask again; nothing was recorded.' % (
+                plan, ', '.join(wrong[:10]),
+                ' and %d more' % (len(wrong) - 10) if len(wrong) > 10
+                else ''))
+
+
+def change(store, plan, req, head, deletions=False):
+    """The request's change against ``head`` (``steps.Change``), every
+    field checked and what it says was written found in Swift.
+
+    Fields: ``add``, ``remove``, ``files``, ``tree`` and ``inputs``; with
+    ``deletions``, ``tree`` may delete paths, and ``templates`` and
+    ``release`` (the templates tree the step moves to) are read too.
+    """
+    tree = claimed(plan, req, deletions=deletions)
+    files = manifest(plan, req, tree)
+    add, remove = paths(plan, req, 'add'), paths(plan, req, 'remove')
+    environments = head.state['environments']
+    missing = [p for p in remove if p not in environments]
+    if missing:
+        raise exceptions.CommandError(
+            'Plan %s: %s not in its environment list (%s); nothing was '
+            'recorded.' % (plan, ', '.join(missing),
+                           ', '.join(environments) or 'empty'))
+    landed(store, plan, tree)
+    view = store.view(plan, head.state.get('tree'))
+    written = {p: m for p, m in tree.items() if m is not None}
+    out = steps.Change(head.state, steps.Described(
+        written, {p: e['source'] for p, e in files.items()}, add,
+        inputs(plan, req), marks={
+            p: {k: v for k, v in e.items() if k in ('machine', 'tag')}
+            for p, e in files.items()}), remove, view=view,
+        deleted=[p for p, m in tree.items() if m is None])
+    if deletions:
+        for field in ('templates', 'release'):
+            value = req[field]
+            if value is not None and not isinstance(value, str):
+                raise exceptions.CommandError(
+                    'Bad request for plan %s: %s must be text. Nothing was '
+                    'recorded.' % (plan, field))
+            if value and value != head.state.get(field):
+                setattr(out, field, value)
+    return out
+
+
+def build(action, change, command, added=(), changed=(), removed=(),
+          **details):
+    """A step (not yet committed) of a change given as the record's
+    ``change`` mapping (see ``record.apply``)."""
+    return record_mod.make_step(action, change, added, changed, removed,
+                                command=command, **details)
+
+
+def commit(store, plan, step, head, objects=None):
+    """Commit ``step`` on ``head`` as the caller, after ``objects``
+    (written in the same pass); returns the step as committed."""
+    return store.commit(plan, step, head, objects)
