@@ -7,6 +7,7 @@ caller, with the caller's token or, for the follow task, a trust
 (``auth``).
 """
 
+import getpass
 import logging
 import threading
 
@@ -42,8 +43,14 @@ def plan_store(context, url, session=None):
                     retries=2)
         return local.conn
 
-    return store_mod.PlanStore(connect, progress=LOG.info,
-                               actor=caller.actor)
+    return store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
+
+
+def _login():
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return 'unknown'
 
 
 class Version(actions.Action):

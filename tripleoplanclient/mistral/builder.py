@@ -106,9 +106,11 @@ def landed(store, plan, tree, listing=None):
                 else ''))
 
 
-def change(store, plan, req, head, deletions=False):
+def change(store, plan, req, head, deletions=False, landed_check=True):
     """The request's change against ``head`` (``steps.Change``), every
-    field checked and what it says was written found in Swift.
+    field checked and what it says was written found in Swift (unless
+    ``landed_check`` is False: the content is then checked against its
+    MD5 only where it is read, by a render or a deploy).
 
     Fields: ``add``, ``remove``, ``files``, ``tree`` and ``inputs``; with
     ``deletions``, ``tree`` may delete paths, and ``templates`` and
@@ -124,7 +126,8 @@ def change(store, plan, req, head, deletions=False):
             'Plan %s: %s not in its environment list (%s); nothing was '
             'recorded.' % (plan, ', '.join(missing),
                            ', '.join(environments) or 'empty'))
-    landed(store, plan, tree)
+    if landed_check:
+        landed(store, plan, tree)
     view = store.view(plan, head.state.get('tree'))
     written = {p: m for p, m in tree.items() if m is not None}
     out = steps.Change(head.state, steps.Described(

@@ -4,7 +4,7 @@ plan_amend, plan_list and plan_delete actions, the same for every client.
 The files reach Swift from whoever has them (the CLI writes them in one
 pass, ``plan.steps``; a GUI may PUT them itself) and never travel through
 Mistral. The request names what was written (``tree``: path -> MD5) and
-what to make of it: the action checks that Swift holds exactly that,
+what to make of it: the create action checks that Swift holds exactly that,
 decides the step against the plan's newest record (``builder``),
 generates the passwords of a new plan, renders here when the step needs
 it, and records the step as the caller (``store.commit``). A client that
@@ -116,10 +116,15 @@ def create(store, req, cache, execution=None):
 def amend(store, req, cache, execution=None):
     """Record a change of the plan's environment list, inputs and files
     (those the request names, written already); render when a rendering
-    input changed. UNCHANGED when the record has it all already."""
+    input changed. UNCHANGED when the record has it all already.
+
+    Two Swift requests: the card (the head) and one archive (the step and
+    the card). Swift is not asked again whether the files landed: the
+    client's own writes were checked by Swift (MD5), and a render or a
+    deploy checks each file it reads against its recorded MD5."""
     plan = layout.check_name(req['container'])
     head = store.head(plan)
-    change = builder.change(store, plan, req, head)
+    change = builder.change(store, plan, req, head, landed_check=False)
     if change.empty:
         return written.result(plan, None, head.state)
     step = change.step('amend', command=written.command(

@@ -8,6 +8,7 @@ imported when a command runs.
 """
 
 import argparse
+import getpass
 import math
 import sys
 
@@ -24,22 +25,38 @@ class Command(command.Command):
     auth_required = False
 
     def run(self, parsed_args):
-        """Authenticate, then run the command with the record knowing the
-        parsers that read the command line: OSC's global options (parsed
-        first, abbreviations included), then this command's."""
+        """Authenticate (one token request, the refusal explained), then
+        run the command."""
+        try:
+            self.auth_required = True
+            self.app.prepare_to_run_command(self)
+            return super().run(parsed_args)
+        except Exception as exc:
+            problem = keystone_problem(self.app.client_manager, exc)
+            if problem is None:
+                raise
+            raise exceptions.CommandError(problem) from None
+
+    def command_line(self):
+        """This run's arguments (after ``openstack``) to record, every
+        secret value masked as ``openstack`` read them: by OSC's global
+        option parser (abbreviations included), then this command's."""
         from tripleoplanclient.plan import record
 
-        with record.parsed_by(getattr(self.app, 'parser', None),
-                              self.get_parser(self.cmd_name or 'openstack')):
-            try:
-                self.auth_required = True
-                self.app.prepare_to_run_command(self)
-                return super().run(parsed_args)
-            except Exception as exc:
-                problem = keystone_problem(self.app.client_manager, exc)
-                if problem is None:
-                    raise
-                raise exceptions.CommandError(problem) from None
+        return record.masked_argv(sys.argv[1:], (
+            getattr(self.app, 'parser', None),
+            self.get_parser(self.cmd_name or 'openstack')))
+
+    def actor(self):
+        """Who the steps this command writes record: the Keystone user
+        and project of its token, else the local login name."""
+        found = self.clients.actor()
+        if found:
+            return found
+        try:
+            return {'user': getpass.getuser()}
+        except Exception:  # no login name in some containers
+            return {'user': 'unknown'}
 
     def progress(self, line):
         self.app.stderr.write(line + '\n')
@@ -54,7 +71,7 @@ class Command(command.Command):
         from tripleoplanclient.plan import store
         return store.PlanStore(self.clients.object_store,
                                progress=self.progress, read_only=read_only,
-                               actor=self.clients.actor)
+                               actor=self.actor)
 
     def origin(self, plan):
         """Who records and reads the local sources of ``plan``'s user
@@ -80,12 +97,11 @@ class Command(command.Command):
     def recorder(self, parsed_args, workflows=None):
         """Records plan create and amend steps in Mistral, with this
         command line (masked)."""
-        from tripleoplanclient.plan import record
         from tripleoplanclient import workflows as workflows_mod
         return workflows_mod.Recorder(
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60,
-            record.masked_argv(sys.argv[1:]))
+            self.command_line())
 
     def heat(self):
         heat = self.clients.orchestration()

@@ -8,7 +8,6 @@ gets the same answer. Loaded on every ``openstack`` run: standard library,
 cliff and light osc-lib modules only at module level (see ``base``).
 """
 
-import sys
 
 from osc_lib.command import command
 from osc_lib import exceptions
@@ -101,9 +100,8 @@ class _SetCommand(_LibraryCommand, command.ShowOne):
 
     def ask(self, parsed_args, **fields):
         from tripleoplanclient.osc import plan as plan_cmd
-        from tripleoplanclient.plan import record
 
-        fields['command'] = record.masked_argv(sys.argv[1:])
+        fields['command'] = self.command_line()
         result = super().ask(parsed_args, **fields)
         if result['status'] == 'UNCHANGED':
             self.progress('Plan %s: nothing to change; nothing written.'

@@ -385,7 +385,7 @@ class RestorePlan(base.Command, command.ShowOne):
         store = self.plan_store()
         at = past.at(store, plan, parsed_args.step)
         self.check_idle(store, plan, at.rows)
-        step = past.restore(store, at)
+        step = past.restore(store, at, self.command_line())
         if step is None:
             self.progress('Plan %s is already as it was after step %d: no '
                           'step recorded.' % (plan, at.row['step']))

@@ -135,12 +135,13 @@ def export(store, past, fileobj):
     return len(members)
 
 
-def restore(store, past):
+def restore(store, past, argv=()):
     """Record a step that makes the plan what it was after step
     ``past.row``: the files put back from their kept copies (inside
     Swift), files added since deleted, and the environment list, inputs,
-    templates and render state of then. Returns the step, or None when
-    the plan already is so."""
+    templates and render state of then. ``argv``: the command line to
+    record (masked). Returns the step, or None when the plan already is
+    so."""
     plan, listing, head = past.plan, past.listing, past.head
     then, now = past.state, head.state
     full = store.view(plan, then.get('tree')).full()
@@ -171,7 +172,7 @@ def restore(store, past):
     step = record_mod.make_step(
         'restore', change, added=[p for p in write if p not in listing],
         changed=[p for p in write if p in listing], removed=remove,
-        restored={'step': past.row['step'], 'id': past.row['id']})
+        argv=argv, restored={'step': past.row['step'], 'id': past.row['id']})
     store.keep(plan, {p: listing[p]['hash'] for p in write + remove
                       if p in listing}, tree_mod.kept(listing))
     store.copy_objects(plan, {p: sources[p] for p in write},

@@ -18,22 +18,21 @@ does guarantee:
 
 The outcome of a stack operation is known only later: it goes in its own
 object, ``user-environments/outcomes/<id>.yaml``, written by whoever sees
-the end. ``user-environments/environments.yaml`` is a cache of the
-history and the state, mended by the next reader; it never decides
-anything. Version 1 records (one ``environments.yaml`` with numbered
-steps) are read as they are and carried into the first version 2 step.
+the end. ``user-environments/environments.yaml`` is the plan's card for
+GUIs and scripts, written with every step (``card``); it never decides
+anything our readers cannot check against the log. Version 1 records
+(one ``environments.yaml`` with numbered steps) are read as they are and
+carried into the first version 2 step.
+
+The command line and the user a step records are given by its writer
+(``make_step``, ``store.commit``'s actor): nothing here reads the process.
 """
 
 import calendar
 import collections
-import contextlib
 import copy
 import datetime
-import email.utils
-import getpass
-import json
 import re
-import sys
 import time
 import uuid
 
@@ -53,15 +52,13 @@ LOG_PREFIX = layout.RECORD_DIR + 'log/'
 OUTCOME_PREFIX = layout.RECORD_DIR + 'outcomes/'
 # Statuses after which a step's outcome no longer changes.
 FINAL = ('SUCCESS', 'FAILED', 'INTERRUPTED')
-# Seconds after which no write still in flight can land before a step
-# (Swift's own node and client timeouts are shorter): the cache keeps only
-# steps this old, so it never has to be reordered.
-SETTLE = 120
 
 # What a writer saw: the state after the last step, how many steps there
-# were, the last one's id, and the history of a version 1 record (to carry
-# into the first version 2 step).
-Head = collections.namedtuple('Head', 'state count last_id imported')
+# were, the last one's id, the history of a version 1 record (to carry
+# into the first version 2 step), and, when known, every history row and
+# the id of the newest settled one (to write the card: ``card``).
+Head = collections.namedtuple('Head', 'state count last_id imported rows '
+                              'through', defaults=(None, None))
 
 _NAME = re.compile(r'^%s\d{8}T\d{12}Z-([0-9a-f]{12})\.yaml$'
                    % re.escape(LOG_PREFIX))
@@ -135,10 +132,14 @@ def new_id():
 
 
 def make_step(action, change, added=(), changed=(), removed=(),
-              outcome='SUCCESS', argv=None, command=None, **details):
+              outcome='SUCCESS', argv=(), command=None, user='unknown',
+              **details):
     """A step; ``seen``, ``base`` and ``state`` are set when committed.
 
     ``change``: what the step does to the plan's state (see ``apply``).
+    ``command``: the command line to record, masked by its writer (else
+    ``argv``'s, masked by option names only); ``user``: who acted, unless
+    the store that commits it knows (``store.commit``).
     """
     now = datetime.datetime.now(datetime.timezone.utc)
     step = {
@@ -146,9 +147,8 @@ def make_step(action, change, added=(), changed=(), removed=(),
         'id': new_id(),
         'action': action,
         'time': now.strftime('%Y-%m-%dT%H:%M:%SZ'),
-        'user': _user(),
-        'command': command or sanitize_argv(
-            sys.argv[1:] if argv is None else argv),
+        'user': user,
+        'command': command or sanitize_argv(argv),
         'change': change,
         'objects': {'added': len(added), 'changed': len(changed),
                     'removed': len(removed)},
@@ -160,6 +160,14 @@ def make_step(action, change, added=(), changed=(), removed=(),
         LOG_PREFIX, now.strftime('%Y%m%dT%H%M%S%fZ'), step['id'])
     step.update(details)
     return step
+
+
+def trusted(step, index, ids):
+    """Whether ``step``, at ``index`` of the log (``ids``: every step id
+    in order), stores the replay: its writer saw exactly the steps before
+    it (their number, and the newest of them)."""
+    return step['seen'] == index and step.get('base') == (
+        ids[index - 1] if index else None)
 
 
 def seal(step, head):
@@ -192,23 +200,6 @@ def merge_outcome(row, found):
     if found.get('stack'):
         row['stack'] = dict(row.get('stack') or {}, **found['stack'])
     return row
-
-
-def settled(rows, entries, date):
-    """How many leading rows the cache may keep: final, and written
-    SETTLE seconds before ``date`` (Swift's clock, from a listing)."""
-    try:
-        now = email.utils.parsedate_to_datetime(date).replace(tzinfo=None)
-    except (TypeError, ValueError):
-        return 0
-    limit = (now - datetime.timedelta(seconds=SETTLE)).isoformat()
-    count = 0
-    for row, entry in zip(rows, entries):
-        if entry['last_modified'] >= limit or \
-                row['outcome']['status'] not in FINAL:
-            break
-        count += 1
-    return count
 
 
 def seconds(text):
@@ -318,135 +309,19 @@ def last_stack(history):
     return None
 
 
-# -- version 1 ---------------------------------------------------------
-
-def from_v1(record, plan):
-    """``(rows, state)`` of a version 1 record (this client's first)."""
-    state = new_state(record.get('templates'))
-    state.update(environments=list(record.get('environments') or []),
-                 files=dict(record.get('files') or {}),
-                 inputs=dict(record.get('inputs') or {}))
-    rows = []
-    for number, old in enumerate(record.get('history') or [], 1):
-        step = dict(old, id=str(old.get('id', number)), step=number)
-        step.setdefault('outcome', {'status': 'UNKNOWN'})
-        step.setdefault('time', None)
-        step.setdefault('user', None)
-        if step.get('render'):
-            state['render'] = step['render'].get('state')
-        if step.get('stack'):
-            state['stack'] = step['id']
-            if 'environments' in step:
-                step['stack'] = dict(step['stack'], environments=list(
-                    step['environments']) + ([step['lifecycle']]
-                                             if step.get('lifecycle') else []))
-        if step.get('action') == 'create' and \
-                step['outcome']['status'] == 'SUCCESS':
-            state['created'] = True
-        step.setdefault('environments', [])
-        rows.append(step)
-    return rows, state
-
-
-def load_cache(data, plan):
-    """The cache (or a version 1 record) as ``(rows, state, through,
-    imported)``."""
-    try:
-        cache = json.loads(data)        # what dump_cache writes: fast
-    except (ValueError, TypeError, RecursionError):
-        cache = None
-    what = 'The record %s' % PATH
-    if not isinstance(cache, dict):
-        cache = load_object(data, what, plan)
-    if cache.get('version') == 1:
-        rows, state = from_v1(checked(cache, shapes.V1, what, plan), plan)
-        return [], state, None, checked(rows, [shapes.ROW], what, plan)
-    if cache.get('version') != VERSION:
-        raise exceptions.CommandError(
-            'The record of plan %s (%s) has version %r; this client reads '
-            'versions 1 and %d. Upgrade tripleoplanclient.' % (
-                plan, PATH, cache.get('version'), VERSION))
-    checked(cache, shapes.CACHE, what, plan)
-    paths = cache.get('paths')
-    rows = cache.get('history') or []
-
-    def lookup(ids):
-        if not isinstance(ids, list) or not all(
-                type(i) is int and 0 <= i < len(paths) for i in ids):
-            raise damaged(what, plan, 'an environment list is not indices '
-                          'into "paths"')
-        return [paths[i] for i in ids]
-
-    if paths is not None:
-        rows = [_lists(row, lookup) for row in rows]
-    return (checked(rows, [shapes.ROW], what, plan),
-            cache.get('state') or new_state(), cache.get('through'),
-            cache.get('imported') or [])
-
-
-def dump_cache(plan, rows, state, through, imported):
-    """The cache as JSON (YAML too): one line per step, every environment
-    list as indices into one table of paths, so that a long history stays
-    small and quick to read."""
-    table = {}
-
-    def index(paths):
-        return [table.setdefault(p, len(table)) for p in paths]
-
-    rows = [_lists(row, index) for row in rows]
-    head = json.dumps({'version': VERSION, 'plan': plan, 'through': through,
-                       'state': state, 'imported': imported,
-                       'paths': list(table)}, sort_keys=True)
-    lines = [json.dumps(r, sort_keys=True) for r in rows]
-    return ('%s, "history": [\n%s\n]}\n' % (
-        head[:-1], ',\n'.join(lines))).encode('utf-8')
-
-
-def _lists(row, convert):
-    """``row`` with its environment lists passed through ``convert``."""
-    row = dict(row, environments=convert(row['environments']))
-    if 'environments' in (row.get('stack') or {}):
-        row['stack'] = dict(row['stack'], environments=convert(
-            row['stack']['environments']))
-    return row
-
-
 # -- the command line --------------------------------------------------
 
-# The argparse parsers reading sys.argv in this run (see parsed_by).
-_parsers = []
-
-
-@contextlib.contextmanager
-def parsed_by(*parsers):
-    """Within this, the recorded command line is masked by what
-    ``parsers`` resolve its arguments to (``--os-passw`` is
-    ``--os-password``): osc.base.Command runs every command in it."""
-    saved = list(_parsers)
-    _parsers[:] = [p for p in parsers if p is not None]
-    try:
-        yield
-    finally:
-        _parsers[:] = saved
-
-
-def masked_argv(argv, parsers=None):
-    """The arguments as typed, every secret value masked (``parsers``:
-    default, those of parsed_by)."""
+def masked_argv(argv, parsers=()):
+    """The arguments as typed, every secret value masked: ``parsers`` are
+    those that read them (``--os-passw`` is ``--os-password``); without
+    them, by option names only."""
     # Bytes of sys.argv that are not UTF-8 (lone surrogates) would stop
     # the step's YAML: they are recorded as escapes.
     argv = [str(a).encode('utf-8', 'backslashreplace').decode('utf-8')
             for a in argv]
-    return masking.mask_argv(argv, _parsers if parsers is None else parsers)
+    return masking.mask_argv(argv, [p for p in parsers if p is not None])
 
 
-def sanitize_argv(argv, parsers=None):
+def sanitize_argv(argv, parsers=()):
     """The command line as typed, with every secret value masked."""
     return ' '.join(['openstack'] + masked_argv(argv, parsers))
-
-
-def _user():
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return 'unknown'

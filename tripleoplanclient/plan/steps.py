@@ -179,7 +179,10 @@ def create_request(files):
 
 def after(head, step):
     """What the next step builds on once ``step`` is committed."""
-    return record_mod.Head(step['state'], head.count + 1, step['id'], [])
+    return record_mod.Head(step['state'], head.count + 1, step['id'], [],
+                           None if head.rows is None else list(head.rows) + [
+                               record_mod.row(step, len(head.rows) + 1)],
+                           head.through)
 
 
 def head_after(result):
@@ -320,11 +323,16 @@ def amend(store, plan, head, files, remove=(), record=None,
     change = Change(head.state, files, remove, view=view)
     if change.empty:
         return None
-    record.check()
+    renders = change.renders and not no_render
+    if renders:
+        # A workflow to follow: Mistral is asked first whether it has ours.
+        # Else the one action request is the check (it names what to
+        # install), and files it finds unrecorded are written again.
+        record.check()
     change.keep(store, plan)
     store.write(plan, change.objects())
     return record(plan, 'plan_amend', amend_request(change, not no_render),
-                  renders=change.renders and not no_render)
+                  renders=renders)
 
 
 def amend_request(change, render=True):

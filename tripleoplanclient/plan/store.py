@@ -17,8 +17,8 @@ from urllib import parse
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import journal
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
 
 LOG = logging.getLogger(__name__)
@@ -35,12 +35,14 @@ def _client_exception():
     return swift_exceptions.ClientException
 
 
-class PlanStore(object):
-    """Swift operations on plan containers.
+class PlanStore(journal.Journal):
+    """Swift operations on plan containers (the record's: ``journal``).
 
     :param connect: returns a swiftclient Connection for the calling thread
     :param progress: callable taking one line of progress (for stderr)
     """
+
+    LISTING_LIMIT = LISTING_LIMIT
 
     def __init__(self, connect, progress=None, workers=10, sleep=time.sleep,
                  read_only=False, actor=None):
@@ -193,25 +195,6 @@ class PlanStore(object):
             raise exceptions.CommandError(
                 'Cannot read %s from plan %s: %s' % (name, plan, exc))
 
-    def log(self, plan):
-        """``(Swift's date, [step entries in order])``; None: no plan."""
-        try:
-            headers, page = self._swift('get_container', plan,
-                                        prefix=record_mod.LOG_PREFIX,
-                                        limit=LISTING_LIMIT)
-        except _client_exception() as exc:
-            if self._status(exc) == 404:
-                return None
-            raise exceptions.CommandError(
-                'Cannot list plan %s: %s' % (plan, exc))
-        if len(page) >= LISTING_LIMIT:
-            _, rest = self.listing(plan, prefix=record_mod.LOG_PREFIX,
-                                   marker=page[-1]['name'])
-            page = page + list(rest.values())
-        if not layout.is_plan(headers):
-            return None
-        return headers.get('date'), record_mod.ordered(page)
-
     def newest_md5s(self, plan, names):
         """``{name: MD5 or None}`` of objects, each asked of every replica
         (``X-Newest``): what was just written, whatever a lagging
@@ -228,151 +211,6 @@ class PlanStore(object):
             return name, headers.get('etag', '').strip('"') or None
 
         return dict(self.map(md5, self._checked(plan, sorted(set(names)))))
-
-    def step(self, plan, entry):
-        name = entry['name']
-        data = self.get(plan, name)
-        if data is None:
-            raise exceptions.CommandError(
-                'Step object %s of plan %s vanished; restore it from an '
-                'export.' % (name, plan))
-        return record_mod.load_step(data, plan, name)
-
-    def _missing(self, plan):
-        return exceptions.CommandError(
-            'Plan %s does not exist (no record under %s). See "openstack '
-            'overcloud plan list"; create it with "openstack overcloud plan '
-            'create".' % (plan, layout.RECORD_DIR))
-
-    def head(self, plan, required=True):
-        """What a writer builds on: a listing of the steps and one GET.
-
-        None (or a clear error when ``required``) when there is no plan.
-        """
-        found = self.log(plan)
-        if found is not None and found[1]:
-            entries = found[1]
-            fetch = _Fetch(self, plan, entries)
-            return record_mod.Head(
-                _replayed(fetch, len(entries)), len(entries),
-                record_mod.id_of(entries[-1]['name']), [])
-        data = None if found is None else self.get(plan, record_mod.PATH)
-        if data is None:
-            if required:
-                raise self._missing(plan)
-            return None if found is None else record_mod.Head(
-                record_mod.new_state(), 0, None, [])
-        # A plan of version 1: its record is all there is.
-        rows, state, _, imported = record_mod.load_cache(data, plan)
-        return record_mod.Head(state, 0, None, imported)
-
-    def history(self, plan, listed=None, steps=None):
-        """``(rows, head)``: every step as a history row, and what a next
-        step builds on.
-
-        Reads the cache and the list of steps, fetches only the steps the
-        cache lacks, fills in outcomes written since, and mends the cache
-        with the steps old enough that no write still in flight can come
-        before them (not a ``read_only`` store: then nothing is written).
-        ``listed``: the plan's whole listing (``listing()``), when the
-        caller has it: the steps and outcomes are taken from it.
-        ``steps``: a ``steps()`` of that listing's step entries, to share
-        the step objects read with later ``state_after`` calls.
-        """
-        if listed is None:
-            found = self.log(plan)
-        elif listed[1] is None or not layout.is_plan(listed[0]):
-            found = None
-        else:
-            found = (listed[0].get('date'),
-                     record_mod.ordered(listed[1].values()))
-        data = None if found is None else self.get(plan, record_mod.PATH)
-        if found is None or (data is None and not found[1]):
-            raise self._missing(plan)
-        date, entries = found
-        fetch = steps if steps is not None else _Fetch(self, plan, entries)
-        cached, state, through, imported = [], None, None, None
-        if data is not None:
-            try:
-                cached, state, through, imported = record_mod.load_cache(
-                    data, plan)
-            except (exceptions.CommandError, LookupError, TypeError) as exc:
-                if not entries:
-                    raise       # a version 1 record is all there is
-                # Only a cache: the step objects tell it all again.
-                LOG.warning('ignoring the cache of plan %s: %s', plan, exc)
-        if imported is None:
-            imported = fetch(0).get('imported') or [] if entries else []
-        ids = [record_mod.id_of(e['name']) for e in entries]
-        keep = 0
-        while keep < min(len(cached), len(ids)) and \
-                cached[keep]['id'] == ids[keep]:
-            keep += 1
-        if keep < len(cached) or (keep and through != ids[keep - 1]) or \
-                state is None:
-            # No cache, or a step landed before steps the cache holds (a
-            # write in flight longer than the settling time): replay.
-            state = _replayed(fetch, keep) if keep else None
-        rows, states = list(imported) + cached[:keep], []
-        for i in range(keep, len(entries)):
-            step = fetch(i)
-            state = step['state'] if step['seen'] == i else \
-                record_mod.apply(state, step)
-            states.append(state)
-            rows.append(record_mod.row(dict(step, state=state),
-                                       len(rows) + 1))
-        if state is None:
-            state = record_mod.new_state()
-        self._outcomes(plan, rows, listed and listed[1])
-        frozen = record_mod.settled(rows[len(imported):], entries, date)
-        if frozen > keep and not self.read_only:
-            cache = record_mod.dump_cache(
-                plan, rows[len(imported):len(imported) + frozen],
-                states[frozen - keep - 1], ids[frozen - 1], imported)
-            try:
-                self._swift('put_object', plan, record_mod.PATH, cache)
-            except _client_exception() as exc:
-                LOG.debug('cache of plan %s not mended: %s', plan, exc)
-        return rows, record_mod.Head(state, len(entries),
-                                     ids[-1] if ids else None,
-                                     [] if entries else imported)
-
-    def _outcomes(self, plan, rows, listing=None):
-        """Outcomes written after their step (stack operations)."""
-        open_rows = {r['id']: r for r in rows if r.get('stack') and
-                     r['outcome']['status'] not in record_mod.FINAL}
-        if not open_rows:
-            return
-        if listing is None:
-            _, listing = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
-        names = [n for n in listing or ()
-                 if n.startswith(record_mod.OUTCOME_PREFIX)]
-        best = {}
-        for name in sorted(names or ()):       # final after partial
-            step_id, _ = record_mod.outcome_id(name)
-            if step_id in open_rows:
-                best[step_id] = name
-        for step_id, name in best.items():
-            record_mod.merge_outcome(open_rows[step_id], record_mod.
-                                     load_outcome(self.get(plan, name),
-                                                  name, plan))
-
-    def write_outcome(self, plan, step_id, outcome, stack=None, final=True):
-        """The outcome of a stack step: the final one, by whoever saw the
-        end, or what a client knew when it stopped following (kept apart,
-        so that it can never hide a final one)."""
-        if self.read_only:
-            return
-        name, = self._checked(
-            plan, [record_mod.outcome_path(step_id, final)])
-        try:
-            self._swift('put_object', plan, name,
-                        record_mod.dump({'outcome': outcome,
-                                         'stack': stack or {}}))
-        except _client_exception() as exc:
-            raise exceptions.CommandError(
-                'Cannot record the outcome of step %s in plan %s: %s'
-                % (step_id, plan, exc))
 
     def plans(self):
         """``[(name, container headers)]`` of every plan container."""
@@ -505,52 +343,6 @@ class PlanStore(object):
         """A ``tree.View`` of a recorded tree of ``plan``."""
         return tree_mod.View.of_store(self, plan, tree)
 
-    def commit(self, plan, step, head, objects=None):
-        """Write ``objects`` and then ``step``, under its own name.
-
-        A small change goes as one archive with the step as its last member
-        (one request); when a member is refused, the step is taken back.
-        Nothing is overwritten, so no concurrent writer can lose it.
-        """
-        who = self._actor() if self._actor else None
-        if who:
-            step.update(who)
-        record_mod.seal(step, head)
-        objects = dict(objects or {})
-        tree = step['state'].get('tree')
-        if tree and len(tree['changes']) > tree_mod.COMPACT:
-            # Fold the changes into a new snapshot: the next reader of this
-            # state needs one small step object and one snapshot.
-            name, snap, md5 = tree_mod.snapshot(self.view(plan, tree).full())
-            objects[name] = snap
-            step['state']['tree'] = {'base': md5, 'changes': {}}
-        data = record_mod.dump(step)
-        self._checked(plan, list(objects) + [step['name']])
-        # Asked without /info first: a cluster without bulk answers with no
-        # verdict, and the files then go one by one.
-        if objects and (self._info is None or 'bulk_upload' in self._info) \
-                and len(bulk.batches(objects)) == 1:
-            objects[step['name']] = data
-            failed = bulk.extract_archive(self._connection(), plan, objects)
-            if not failed:
-                return step
-            del objects[step['name']]
-            if not bulk.no_verdict(failed):
-                if step['name'] not in dict(failed):
-                    self.delete_objects(plan, [step['name']], record=True)
-                self._rejected(plan, objects, [
-                    f for f in failed if f[0] != step['name']] or failed)
-            self._info = {}
-        self.write(plan, objects)
-        try:
-            self._swift('put_object', plan, step['name'], data)
-        except _client_exception() as exc:
-            raise exceptions.CommandError(
-                'Cannot record the step in plan %s (%s); the files it wrote '
-                'are stored, the record is unchanged: run the command '
-                'again.' % (plan, exc))
-        return step
-
     # -- deleting and exporting -----------------------------------------
 
     def copy_objects(self, plan, sources, md5s):
@@ -667,18 +459,6 @@ class PlanStore(object):
                         headers.get('x-timestamp', 0) or 0)
                     tar.addfile(info, io.BytesIO(body))
 
-    def state_after(self, plan, entries, count, steps=None):
-        """The plan's state after the first ``count`` steps (``entries``:
-        the step objects' listing entries, in order; ``steps``: a
-        ``steps()`` of them, when the caller keeps one)."""
-        return _replayed(steps if steps is not None else
-                         _Fetch(self, plan, entries), count)
-
-    def steps(self, plan, entries):
-        """The step objects of ``entries`` (listing entries, in order) by
-        index, each read at most once however often asked."""
-        return _Fetch(self, plan, entries)
-
     def get_many(self, plan, names):
         """``{name: bytes}`` of objects read side by side; an object that
         is gone is a clear error."""
@@ -693,32 +473,3 @@ class PlanStore(object):
                 'changed the plan meanwhile); run the command again.'
                 % (plan, ', '.join(gone[:10])))
         return found
-
-
-class _Fetch(object):
-    """Step objects by their index in the order, each read at most once."""
-
-    def __init__(self, store, plan, entries):
-        self._store, self._plan, self._entries = store, plan, entries
-        self._steps = {}
-
-    def __call__(self, i):
-        if i not in self._steps:
-            self._steps[i] = self._store.step(self._plan, self._entries[i])
-        return self._steps[i]
-
-
-def _replayed(fetch, count):
-    """The state after the first ``count`` steps.
-
-    The newest step whose writer saw every step before it stores that
-    state; the steps after it (written side by side with others) are
-    replayed on it. The first step always qualifies.
-    """
-    i = count - 1
-    while fetch(i)['seen'] != i and i > 0:
-        i -= 1
-    state = fetch(i)['state']
-    for j in range(i + 1, count):
-        state = record_mod.apply(state, fetch(j))
-    return state

@@ -9,6 +9,7 @@ from osc_lib import exceptions
 
 from tests.unit import fakes
 from tripleoplanclient.common import content
+from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
@@ -182,16 +183,30 @@ class TestAmend(LifecycleTestCase):
                 self.ask('plan_amend', container='p', **fields)
             self.assertEqual(before, self.swift.objects)
 
-    def test_a_file_not_written_is_refused(self):
-        before = dict(self.swift.objects)
+    def test_a_file_not_written_is_refused_where_it_is_read(self):
+        # The amend asks Swift nothing about the claimed files (its budget:
+        # the card and one archive); an action that reads a file checks
+        # it against the recorded MD5 and names it.
+        self.ask('plan_amend', container='p', add=['user-files/y.yaml'],
+                 tree={'user-files/y.yaml': content.md5(b'{}\n')})
+        head = self.store.head('p')
+        _, listing = self.store.listing('p')
+        read = plan_objects.PlanObjects(
+            self.store, 'p', plan_objects.recorded(
+                self.store, 'p', listing, head.state['tree'],
+                plan_objects.ContentCache()), plan_objects.ContentCache())
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'does not hold .* user-files/y.yaml'):
-            self.ask('plan_amend', container='p', add=['user-files/y.yaml'],
-                     tree={'user-files/y.yaml': content.md5(b'{}\n')})
-        self.assertEqual(before, self.swift.objects)
+                                    'user-files/y.yaml vanished from plan p'):
+            read.read('user-files/y.yaml')
+        self.swift.store('user-files/y.yaml', b'other\n')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'user-files/y.yaml of plan p does not '
+                                    'hold the content its record names'):
+            read.read('user-files/y.yaml')
 
     def test_an_unknown_plan_is_named(self):
         self.m.get(fakes.SWIFT + '/q', status_code=404)
+        self.m.get(fakes.SWIFT + '/q/' + record.PATH, status_code=404)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan q does not exist'):
             self.ask('plan_amend', container='q', remove=['a.yaml'])

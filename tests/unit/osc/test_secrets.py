@@ -60,4 +60,4 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
 
     def test_the_parsers_are_only_those_of_the_running_command(self):
         self.create('--os-username', 'admin')
-        self.assertEqual([], record._parsers)
+        self.assertFalse(hasattr(record, "_parsers"))

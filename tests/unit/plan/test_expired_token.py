@@ -62,6 +62,7 @@ class TestExpiredToken(unittest.TestCase):
     def test_a_write_of_bytes_goes_through_with_a_new_token(self):
         put = self.m.put(SWIFT + '/p/' + record.outcome_path('abc'), [
             {'status_code': 401}, {'status_code': 201}])
+        self.m.get(SWIFT + '/p/' + record.PATH, status_code=404)
         self.store.write_outcome('p', 'abc', {'status': 'SUCCESS'})
         self.assertEqual(['tok1', 'tok2'], self.tokens(put))
         first, second = [r.body for r in put.request_history]

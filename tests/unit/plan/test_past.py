@@ -198,11 +198,12 @@ class TestTreeState(PastTestCase):
         self.create()
         self.swift.requests.clear()
         self.amend([self.write('one.yaml', b'{}\n')])
-        # The client: the record's head, the file. The action: the head
-        # again (a step builds on the newest), the file's MD5 asked of
-        # every replica, the step.
-        self.assertEqual(['LIST', 'GET', 'PUT', 'LIST', 'GET', 'HEAD',
-                          'PUT'], [r[0] for r in self.swift.requests])
+        # The client: the card (the head), the file. The action: the card
+        # again (a step builds on the newest), one archive: the step and
+        # the card after it.
+        self.assertEqual([('GET', record.PATH), 'PUT', ('GET', record.PATH),
+                          'ARCHIVE'], [r if r[0] == 'GET' else r[0]
+                                       for r in self.swift.requests])
 
     def test_a_file_a_stopped_command_left_is_recorded_not_sent(self):
         self.create()

@@ -5,6 +5,7 @@ import unittest
 import yaml
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import card
 from tripleoplanclient.plan import record
 
 EMPTY = record.Head(record.new_state(), 0, None, [])
@@ -139,11 +140,11 @@ class TestHistoryRows(unittest.TestCase):
                    {'last_modified': '2026-11-23T11:00:01.000000'},
                    {'last_modified': '2026-11-23T11:59:00.000000'}]
         date = 'Mon, 23 Nov 2026 12:00:00 GMT'
-        self.assertEqual(1, record.settled(history, entries, date))
+        self.assertEqual(1, card.settled(history, entries, date))
         history[1]['outcome']['status'] = 'SUCCESS'
         # The third is younger than SETTLE seconds.
-        self.assertEqual(2, record.settled(history, entries, date))
-        self.assertEqual(0, record.settled(history, entries, None))
+        self.assertEqual(2, card.settled(history, entries, date))
+        self.assertEqual(0, card.settled(history, entries, None))
 
 
 class TestVersion1(unittest.TestCase):
@@ -160,7 +161,7 @@ class TestVersion1(unittest.TestCase):
                'outcome': {'status': 'SUCCESS'}}]}
 
     def test_a_version_1_record_is_read_as_it_is(self):
-        history, state, through, imported = record.load_cache(
+        history, state, through, imported = card.load_cache(
             yaml.safe_dump(self.V1), 'p')
         self.assertEqual([], history)
         self.assertEqual([1, 2], [r['step'] for r in imported])
@@ -172,8 +173,8 @@ class TestVersion1(unittest.TestCase):
         self.assertEqual('SUCCESS', state['render'])
 
     def test_the_first_new_step_carries_the_old_history(self):
-        _, state, _, imported = record.load_cache(yaml.safe_dump(self.V1),
-                                                  'p')
+        _, state, _, imported = card.load_cache(yaml.safe_dump(self.V1),
+                                                'p')
         s = record.seal(step(add=['c']), record.Head(state, 0, None,
                                                      imported))
         self.assertEqual(imported, s['imported'])
@@ -181,9 +182,9 @@ class TestVersion1(unittest.TestCase):
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaisesRegex(exceptions.CommandError, 'version 7'):
-            record.load_cache(b'version: 7\n', 'p')
+            card.load_cache(b'version: 7\n', 'p')
         with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
-            record.load_cache(b'[not, a, mapping]', 'p')
+            card.load_cache(b'[not, a, mapping]', 'p')
 
 
 class TestCommandLine(unittest.TestCase):

@@ -15,6 +15,7 @@ from osc_lib import exceptions
 import yaml
 
 from tests.unit import fakes
+from tripleoplanclient.plan import card
 from tripleoplanclient.plan import record
 from tripleoplanclient.plan import tree
 
@@ -93,7 +94,7 @@ def use_rows(test, rows, state):
         record.seconds(row.get('time'))
         '%s %s %s' % (row['step'], row['action'], row['outcome']['status'])
     record.last_stack(rows)
-    record.dump_cache('p', rows, state, 'x', [])
+    card.dump_cache('p', rows, state, 'x', [])
     record.apply(state, record.make_step('amend', {}, argv=[]))
     tree.after(state.get('tree'), {})
     test.assertIsInstance(state['environments'], list)
@@ -124,14 +125,14 @@ class TestHostileRecord(unittest.TestCase):
 
     def check_cache(self, data):
         try:
-            rows, state, _, imported = record.load_cache(data, 'p')
+            rows, state, _, imported = card.load_cache(data, 'p')
         except exceptions.CommandError as exc:
             self.assertIn('plan p', str(exc))
             return
         use_rows(self, rows + imported, state)
 
     @SETTINGS
-    @hypothesis.given(mutated(json.loads(record.dump_cache(
+    @hypothesis.given(mutated(json.loads(card.dump_cache(
         'p', [record.row(good_step(), 1)], good_step()['state'], 'x', []))))
     def test_damaged_caches(self, value):
         self.check_cache(json.dumps(value).encode())

@@ -31,6 +31,7 @@ from tripleoplanclient.mistral import protocol
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import card
 from tripleoplanclient.plan import record
 from tripleoplanclient.plan import tree
 
@@ -123,7 +124,7 @@ def accepted(name, data):
         elif name.startswith(record.OUTCOME_PREFIX):
             record.load_outcome(data, name, 'p')
         elif name == record.PATH:
-            record.load_cache(data, 'p')
+            card.load_cache(data, 'p')
         else:
             return False    # content-addressed, or read by no loader here
     except exceptions.CommandError:

@@ -161,14 +161,14 @@ class RecordTestCase(fakes.HttpTestCase):
 
 class TestCommit(RecordTestCase):
 
-    def test_an_amend_is_three_requests(self):
+    def test_an_amend_is_two_requests(self):
         self.created()
         self.swift.requests.clear()
         head = self.store.head('p')
         step = self.amend(head, 'one.yaml')
-        # The list of steps, the newest step, one archive (file, step).
-        self.assertEqual(['LIST', 'GET', 'ARCHIVE'],
-                         [r[0] for r in self.swift.requests])
+        # The card, one archive (file, step, card).
+        self.assertEqual([('GET', record.PATH), ('ARCHIVE', None)],
+                         self.swift.requests)
         self.assertEqual(b'x: 1\n', self.swift.objects['one.yaml'][0])
         stored = yaml.safe_load(self.swift.objects[step['name']][0])
         self.assertEqual(['base.yaml', 'one.yaml'],
@@ -228,7 +228,8 @@ class TestCommit(RecordTestCase):
         self.created()
         self.swift.requests.clear()
         step = self.amend(self.store.head('p'), 'one.yaml')
-        self.assertEqual([('PUT', 'one.yaml'), ('PUT', step['name'])],
+        self.assertEqual([('PUT', 'one.yaml'), ('PUT', step['name']),
+                          ('PUT', record.PATH)],
                          [r for r in self.swift.requests
                           if r[0] == 'PUT'])
 
@@ -249,7 +250,8 @@ class TestHistory(RecordTestCase):
         rows, head = self.store.history('p')
         self.assertEqual(3, len(rows))
         cache = yaml.safe_load(self.swift.objects[record.PATH][0])
-        self.assertEqual(2, len(cache['history']))
+        # Every row, the third provisional: after "through".
+        self.assertEqual(rows, cache['history'])
         self.assertEqual(rows[1]['id'], cache['through'])
         # Read again: the cache answers for the settled steps, only the
         # newest step object is fetched.
