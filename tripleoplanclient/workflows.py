@@ -438,6 +438,22 @@ class Workflows(object):
         return None
 
 
+def deploy_request(plan, swift_url, heat_url, change, **fields):
+    """The deploy workflow's request for a stack step whose files
+    ``change`` (``steps.Change``) wrote: what it wrote, as plan_amend's,
+    with its deleted paths; ``fields``: the step's other request fields
+    (action, stage, timeout...)."""
+    from tripleoplanclient.plan import steps
+
+    step = steps.amend_request(change)
+    step['tree'].update((p, None) for p in change.deleted)
+    step.pop('render')
+    if change.release:
+        step['release'] = change.release
+    return protocol.request('deploy', container=plan, swift_url=swift_url,
+                            heat_url=heat_url, **dict(step, **fields))
+
+
 class Unobserved(exceptions.CommandError):
     """A started execution's end could not be seen (it may go on)."""
 
@@ -486,6 +502,11 @@ class Recorder(object):
         self._swift_url = swift_url
         self._timeout = timeout
         self._command = command
+
+    @property
+    def command(self):
+        """The command line each step records (a stack step's too)."""
+        return self._command
 
     def check(self):
         self._workflows.check()

@@ -453,8 +453,8 @@ def run_ours(store, request, action, heat=None):
         from tripleoplanclient.mistral import preview
         return preview.preview(store, heat or heat_client(), req, cache)
     if name == 'deploy':
-        from tripleoplanclient.mistral import deploy
-        return deploy.deploy(store, heat or heat_client(), req, cache)
+        from tripleoplanclient.mistral import stack_step
+        return stack_step.run(store, heat or heat_client(), req, cache)
     raise AssertionError('no fake for action %s' % action)
 
 

@@ -131,29 +131,30 @@ def _heat(context, req, session=None):
 
 
 class DeployPlan(_PlanAction):
-    """Create or update the plan's Heat stack from the plan in Swift.
+    """Record a deploy, update or upgrade step, then create or update the
+    plan's Heat stack from it (``mistral.stack_step``).
 
-    Returns at once when Heat accepted the operation; the client follows
-    the stack's events itself.
+    Returns at once when Heat accepted the operation; the follow task
+    records its end (unless a client following the events did).
     """
 
     request_name = 'deploy'
 
     def do(self, context, req):
-        from tripleoplanclient.mistral import deploy
         from tripleoplanclient.mistral import objects
+        from tripleoplanclient.mistral import stack_step
         heat = _heat(context, req)
         caller = auth.Caller(context)
         execution = _workflow_execution(context)
         # for the follow task of this workflow execution (none when the
         # action runs on its own), opened while the caller's token is fresh
-        trust = auth.open_trust(caller, req['timeout']) \
-            if req['step'] and execution else None
+        trust = auth.open_trust(caller, req['timeout']) if execution \
+            else None
         try:
-            summary = deploy.deploy(
+            summary = stack_step.run(
                 plan_store(context, req['swift_url']), heat, req,
-                cache=objects.CACHE.scoped(req['swift_url'],
-                                           req['container']))
+                objects.CACHE.scoped(req['swift_url'], req['container']),
+                execution)
             if trust:
                 # published sealed: readers of the execution (any member
                 # of the project) never see the trust's id
@@ -200,7 +201,7 @@ class FollowStack(_PlanAction):
 
     def do(self, context, req):
         from tripleoplanclient.mistral import follow
-        if not req['step'] or not self.started:
+        if not self.started or not follow.recorded_step(req, self.started):
             return {'done': True}
         caller = auth.Caller(context)
         sealed = self.started.get('trust')

@@ -326,8 +326,9 @@ def _check(objects, req, fields):
 def deploy(store, heat, req, cache=None):
     """Create or update stack ``container`` from the plan; a summary.
 
-    ``req``: the deploy request (``protocol.WORKFLOWS['deploy']``) with
-    both endpoints known. ``unchanged`` is ``{'fingerprint', 'updated'}``
+    ``req``: what the recorded step gives Heat (``stack_step.run``:
+    container, endpoints, environments, plan_environment, tree, timeout,
+    validate, unchanged). ``unchanged`` is ``{'fingerprint', 'updated'}``
     of the last successful deploy: when the assembled fields have that
     fingerprint and the stack is COMPLETE and untouched since, Heat is not
     called (operation NONE). ``cache``: as for ``render.render_plan``.

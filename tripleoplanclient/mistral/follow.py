@@ -12,9 +12,18 @@ from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.stack import status
 
 
+def recorded_step(req, started):
+    """The id of the step the deploy task recorded (``started``: its
+    answer, ``stack_step.answer``), or the one the request names."""
+    return ((started or {}).get('step') or {}).get('id') or req['step']
+
+
 def follow(store, heat, req, started):
     """One look at the stack ``started`` (the deploy task's result)."""
-    plan, step_id = req['container'], req['step']
+    plan, step_id = req['container'], recorded_step(req, started)
+    if not started.get('stack_id'):
+        # No stack operation began (the step failed before Heat).
+        return {'done': True}
     if store.get(plan, record_mod.outcome_path(step_id)) is not None:
         return {'done': True, 'recorded_by': 'client'}
     stack = status.lookup(heat, plan, req['heat_url'])

@@ -16,7 +16,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 9
+PROTOCOL = 10
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -34,19 +34,38 @@ WORKFLOWS = {
          'roles_data': None,        # plan paths; else the templates' own
          'network_data': None,
          'tree': None}),            # the plan's recorded tree (plan.tree)
+    # A stack step (``mistral.stack_step``): the files are in Swift
+    # already, as for plan_amend; the action records the step, renders
+    # when it must, asks Heat, and the follow task records the end.
     'deploy': (
         'tripleoplan.deploy',
-        "Create or update the plan's Heat stack from the plan in Swift.",
+        "Record a deploy, update or upgrade step of the plan (its files "
+        "written already), then create or update the plan's Heat stack "
+        "from it; the outcome is recorded when the stack ends.",
         {'container': _REQUIRED,
-         'environments': _REQUIRED,  # plan paths, in Heat's merge order
+         'action': 'deploy',        # deploy, update or upgrade
+         'stage': None,             # update/upgrade: prepare, converge
          'swift_url': None,
          'heat_url': None,
-         'plan_environment': None,  # the -p file's plan path
+         'add': None,               # as plan_amend's
+         'remove': None,
+         'files': None,
+         'tree': None,              # {path: md5, None: deleted} written
+         'inputs': None,
+         'templates': None,         # a new templates tree: where from,
+         'release': None,           # and its release
+         'plan_created': None,      # {step, rendered}: the command's create
+         'render': True,            # False: a step that must render fails
+         'force': False,            # ask Heat even if nothing changed
          'timeout': 240,            # minutes, Heat's stack timeout
+         'validate': True,          # library.refuse_to_deploy first
+         'command': None,
+         # Worked out by the action from the step it records (a request
+         # that sets them is refused); the follow task reads its own.
+         'environments': None,      # plan paths, in Heat's merge order
+         'plan_environment': None,  # the -p file's plan path
          'unchanged': None,         # the last deploy: skip Heat if same
-         'step': None,              # the recorded step: its outcome here
-         'tree': None,              # the step's tree: what Heat gets
-         'validate': True}),        # library.refuse_to_deploy first
+         'step': None}),            # the recorded step: its outcome here
     # The plan's life cycle (``mistral.lifecycle``): the files are in
     # Swift already (whoever has them writes them, in one pass); the
     # request says what was written, the action records the step.

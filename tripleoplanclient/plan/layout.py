@@ -201,3 +201,11 @@ def parameter_environments(environments, paths):
     plan's list, then its parameters set (when ``paths`` holds it)."""
     return list(environments) + (
         [PLAN_PARAMETERS] if PLAN_PARAMETERS in paths else [])
+
+
+# The templates' environments an update or upgrade adds for its step only.
+LIFECYCLE_DIR = 'environments/lifecycle/'
+
+
+def lifecycle_path(action, stage):
+    return '%s%s-%s.yaml' % (LIFECYCLE_DIR, action, stage)

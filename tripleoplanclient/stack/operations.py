@@ -6,11 +6,12 @@ Each command is one recorded step, in two calls:
    busy, unknown stack or plan, missing lifecycle file) and works out what
    the step would change; ``describe`` and ``Prepared.differences`` tell
    it (``--dry-run``, and the question before an update or upgrade);
-2. ``execute`` writes only the plan objects that changed (one pass),
-   renders only when a rendering input changed, has the deploy workflow in
-   Mistral create or update the stack, follows its events (unless
-   --no-wait) and records the outcome (the step itself is recorded
-   before Heat is asked for anything).
+2. ``execute`` writes only the plan objects that changed (one pass) and
+   hands the deploy workflow in Mistral what it wrote: the action there
+   records the step (before Heat is asked for anything), renders only
+   when a rendering input changed, and creates or updates the stack, as
+   for any client of the workflow (``mistral.stack_step``); the command
+   follows the events (unless --no-wait) and records the outcome it sees.
 
 A step's environment list and files are the plan's from the moment it is
 recorded, whatever Heat makes of them: ``update`` applies the plan as it
@@ -27,17 +28,17 @@ from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.stack import outcomes
 from tripleoplanclient.stack import status
 
-LIFECYCLE_DIR = 'environments/lifecycle/'
+LIFECYCLE_DIR = layout.LIFECYCLE_DIR
+lifecycle_path = layout.lifecycle_path
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
 _GRACE = 10
 # Seconds to wait for Heat's preview through Mistral (Mistral's own RPC
 # timeout usually ends it sooner).
 _PREVIEW_WAIT = 900
-
-
-def lifecycle_path(action, stage):
-    return '%s%s-%s.yaml' % (LIFECYCLE_DIR, action, stage)
+# Seconds to wait at least for the deploy action to record the step (a
+# render included) and have Heat accept the operation.
+_ACCEPT = 600
 
 
 class Services(object):
@@ -105,7 +106,7 @@ class Prepared(object):
 
     def __init__(self, action, plan, files, remove, stack, rows, head,
                  change, lifecycle=None, with_templates=False, listing=None,
-                 resent=(), unread=()):
+                 resent=(), unread=(), stage=None):
         self.action = action
         self.plan = plan
         self.files = files
@@ -115,6 +116,7 @@ class Prepared(object):
         self.head = head
         self.change = change
         self.lifecycle = lifecycle
+        self.stage = stage
         self.with_templates = with_templates
         self.listing = listing
         # Recorded user files read again: their sources changed.
@@ -233,7 +235,8 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     if with_templates and files.release != state.get('release'):
         change.release = files.release
     return Prepared(action, plan, files, remove, stack, rows, head, change,
-                    lifecycle, with_templates, listing, resent, unread)
+                    lifecycle, with_templates, listing, resent, unread,
+                    stage)
 
 
 def _sync_tree(store, plan, files, state, view, listing):
@@ -329,68 +332,84 @@ def preview(services, options, prepared):
 
 
 def execute(services, options, prepared):
-    """Write, render, record the step, run the stack operation, record its
-    outcome. Returns the step.
+    """Write what the step changes, have the deploy workflow record the
+    step and start the stack operation, follow it, record the outcome
+    seen. Returns the step (as the deploy action answered it).
 
-    The step is on record (IN_PROGRESS) before Heat is asked for anything;
-    however the command ends, its outcome says what is known.
+    The deploy action records the step (IN_PROGRESS) before Heat is asked
+    for anything; however the command ends, its outcome says what is
+    known, and the workflow writes the end when nobody else saw it.
     """
+    from tripleoplanclient import workflows
+
     store, plan = services.store, prepared.plan
-    head, rows, change, created = (prepared.head, prepared.rows or [],
-                                   prepared.change, None)
+    change, details = prepared.change, {}
     if prepared.creates_plan:
         created = steps.create(store, plan, prepared.files, services.recorder,
                                render=services.renderer is not None)
         error = steps.failed(plan, created)
         if error is not None:
             raise error
-        head = steps.head_after(created)
         # All of it is stored now: the deploy step itself changes nothing.
-        change = steps.Change(head.state, prepared.files.__class__(
-            prepared.files.templates), prepared.remove)
-    if change.renders:
-        if services.renderer is None:
-            raise exceptions.CommandError(
-                'Plan %s needs a render before its stack can be deployed; '
-                'run the command without --no-render. Nothing was changed.'
-                % plan)
-        services.renderer.check()
-    services.workflows.check()
-    change.write(store, plan)
-    view = change.view or store.view(plan, head.state.get('tree'))
-    details = {'lifecycle': prepared.lifecycle} if prepared.lifecycle else {}
-    if created is not None:
+        change = steps.Change(steps.head_after(created).state,
+                              prepared.files.__class__(
+                                  prepared.files.templates), prepared.remove)
         # This command began by creating the plan (and rendering it).
         details['plan_created'] = {
             'step': created['id'],
             'rendered': (created.get('render') or {}).get('state')
             == 'SUCCESS'}
-    elif prepared.with_templates and \
-            prepared.files.templates != head.state.get('templates'):
-        change.templates = prepared.files.templates
-    step = change.step(prepared.action, **details)
-    steps.adopt(store, plan, step, head.state, prepared.listing)
-    if change.renders:
-        steps.render_step(services.renderer, plan, step,
-                          change.render_inputs, view)
-    if step['outcome']['status'] != 'SUCCESS':
-        store.commit(plan, step, head)
-        return step
-    step['stack'] = {
-        'operation': 'UPDATE' if prepared.stack is not None else 'CREATE',
-        'environments': change.environments + (
-            [prepared.lifecycle] if prepared.lifecycle else [])}
-    step['outcome']['status'] = 'IN_PROGRESS'
-    store.commit(plan, step, head)
+    elif prepared.with_templates:
+        details['templates'] = prepared.files.templates
+    if change.renders and services.renderer is None:
+        raise exceptions.CommandError(
+            'Plan %s needs a render before its stack can be deployed; run '
+            'the command without --no-render. Nothing was changed.' % plan)
+    services.workflows.check()
+    change.write(store, plan)
+    marker = None
+    if prepared.stack is not None and options.wait:
+        marker = services.follower.last_event(plan, prepared.stack.id)
+    request = workflows.deploy_request(
+        plan, services.swift_url, services.heat_url, change,
+        action=prepared.action, stage=prepared.stage,
+        render=services.renderer is not None, force=options.force,
+        timeout=int(max(1, round(options.timeout))),
+        validate=options.validate, command=services.recorder.command,
+        **details)
     stack = {}
     try:
-        _stack_operation(services, options, plan, rows, step, stack,
-                         prepared.stack)
+        result, execution = services.workflows.deploy(
+            request, max(options.timeout * 60, _ACCEPT),
+            started=lambda e: stack.update(execution=e))
+    except workflows.Unobserved as exc:
+        raise exceptions.CommandError(
+            '%s Its step is recorded by the deploy workflow in Mistral, '
+            'with its outcome once the stack ends: see "openstack overcloud '
+            'plan show-history %s".' % (exc, plan))
+    answered = result.get('step') or {}
+    step = dict(answered, state={'environments': answered.get(
+        'environments', [])})
+    if step['outcome']['status'] != 'IN_PROGRESS':
+        if result.get('operation') == 'NONE':
+            services.progress(
+                'Stack %s is up to date with the plan (nothing changed '
+                'since its last stack step): Heat was not called.' % plan)
+        return step
+    # What assembling cost: Swift GETs (0 when the action's cache held
+    # every object) and the files Heat got.
+    stack.update(id=result['stack_id'], operation=result['operation'],
+                 fingerprint=result['fingerprint'],
+                 swift_gets=result.get('swift_gets'),
+                 files=result.get('files'))
+    services.progress('Stack %s: %s started (%s).' % (
+        plan, result['operation'], result['stack_id']))
+    try:
+        _follow(services, options, plan, step, stack, marker)
     except BaseException as exc:
         # Ctrl-C, or anything unforeseen: the record still tells it.
         step['outcome'].update(
-            status='UNKNOWN' if stack.get('execution') else 'INTERRUPTED',
-            reason='the command ended early (%s)' % (
+            status='UNKNOWN', reason='the command ended early (%s)' % (
                 type(exc).__name__ if not str(exc) else str(exc)))
         _record_outcome(services, plan, step, stack, quiet=True)
         raise
@@ -411,64 +430,18 @@ def _record_outcome(services, plan, step, stack, quiet=False):
                           % (step['id'], exc))
 
 
-def _stack_operation(services, options, plan, rows, step, stack, existing):
-    """Run the deploy workflow and follow the stack; fills the outcome and
-    ``stack`` (what the outcome object keeps about it).
-
-    ``existing``: the stack prepare() found when the command began (the
-    action checks again that it is not busy).
-    """
-    marker = None
-    unchanged = None if options.force or step.get('lifecycle') else \
-        record_mod.last_stack(rows)
-    if existing is not None and options.wait:
-        marker = services.follower.last_event(plan, existing.id)
-    request = protocol.request(
-        'deploy', container=plan, environments=step['stack']['environments'],
-        swift_url=services.swift_url, heat_url=services.heat_url,
-        plan_environment=step['state']['inputs'].get('plan_environment'),
-        timeout=int(max(1, round(options.timeout))), unchanged=unchanged,
-        step=step['id'], tree=step['state'].get('tree'),
-        validate=options.validate)
-    from tripleoplanclient import workflows
-
-    try:
-        result, execution = services.workflows.deploy(
-            request, options.timeout * 60,
-            started=lambda e: stack.update(execution=e))
-    except workflows.Unobserved as exc:
-        # Heat may have been asked: the outcome is Heat's to tell.
-        step['outcome'].update(status='UNKNOWN', reason=str(exc))
-        return
-    except exceptions.CommandError as exc:
-        step['outcome'].update(status='FAILED', reason=str(exc))
-        return
-    # What assembling cost: Swift GETs (0 when the action's cache held
-    # every object) and the files Heat got.
-    stack.update(id=result['stack_id'], operation=result['operation'],
-                 fingerprint=result['fingerprint'],
-                 swift_gets=result.get('swift_gets'),
-                 files=result.get('files'))
-    step['outcome']['stack_id'] = result['stack_id']
-    if result['operation'] == 'NONE':
-        services.progress('Stack %s is up to date with the plan (nothing '
-                          'changed since its last stack step): Heat was not '
-                          'called.' % plan)
-        stack.update(status=result['status'], updated=result['updated'])
-        step['outcome'].update(status='SUCCESS',
-                               stack_status=result['status'])
-        return
-    services.progress('Stack %s: %s started (%s).' % (
-        plan, result['operation'], result['stack_id']))
+def _follow(services, options, plan, step, stack, marker):
+    """Follow the stack the deploy action started to its end (unless
+    --no-wait); fills the outcome and ``stack`` (what the outcome object
+    keeps about it)."""
+    operation, stack_id = stack['operation'], stack['id']
     if not options.wait:
-        step['outcome'].update(stack_status='%s_IN_PROGRESS'
-                               % result['operation'])
+        step['outcome'].update(stack_status='%s_IN_PROGRESS' % operation)
         return
     try:
         state, reason = services.follower.follow(
-            plan, result['stack_id'], result['operation'],
-            options.timeout * 60 + _GRACE, marker)
-        final = services.follower.stack(plan, result['stack_id'])
+            plan, stack_id, operation, options.timeout * 60 + _GRACE, marker)
+        final = services.follower.stack(plan, stack_id)
     except exceptions.CommandError as exc:
         # The operation goes on in Heat: the record must still say so.
         step['outcome'].update(status='UNKNOWN', reason=str(exc))
@@ -478,14 +451,14 @@ def _stack_operation(services, options, plan, rows, step, stack, existing):
         step['outcome'].update(
             status='TIMEOUT', stack_status=final.stack_status,
             reason='%s not finished after the --timeout of %s minutes; it '
-                   'goes on in Heat' % (result['operation'], options.timeout))
+                   'goes on in Heat' % (operation, options.timeout))
         return
     state, reason = final.stack_status, final.stack_status_reason or reason
     step['outcome'].update(stack_status=state, reason=reason)
     if state.endswith('_COMPLETE'):
         step['outcome']['status'] = 'SUCCESS'
     else:
-        failed = services.follower.failures(plan, result['stack_id'])
+        failed = services.follower.failures(plan, stack_id)
         step['outcome'].update(status='FAILED', failed_resources=[
             '%s: %s' % f for f in failed])
 

@@ -1,0 +1,167 @@
+"""The deploy action's step (``mistral.stack_step``) on a stateful fake
+Swift and a faked Heat: the step recorded before Heat is asked, whoever
+the client; the outcomes known in Mistral written there; bad or busy
+requests refused with nothing recorded."""
+
+import yaml
+
+from osc_lib import exceptions
+
+from tests.unit import fakes
+from tests.unit.mistral import test_deploy
+from tripleoplanclient.common import content
+from tripleoplanclient.mistral import follow
+from tripleoplanclient.mistral import protocol
+from tripleoplanclient.plan import record
+
+HEAT = fakes.HEAT
+STACK_ID = test_deploy.STACK_ID
+TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
+            b'  AdminPassword: {type: string, hidden: true}\n'
+            b'resources: {}\n')
+ENV = b'parameter_defaults: {AdminPassword: x}\n'
+UPDATE = 'environments/lifecycle/update-prepare.yaml'
+
+
+class StackStepTestCase(fakes.PlanTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.m.post(HEAT + '/validate', headers=fakes.JSON,
+                    json=test_deploy.TestDeploy.heat_merges)
+        self.create_saw = None
+
+        def create(request, context):
+            # what the record holds when Heat is asked
+            self.create_saw = record.id_of(self.steps()[-1]) if len(
+                self.steps()) > 1 else None
+            context.status_code = 201
+            context.headers = fakes.JSON
+            return {'stack': {'id': STACK_ID, 'links': []}}
+        self.create = self.m.post(HEAT + '/stacks', json=create)
+        for name, data in (('overcloud.yaml', TEMPLATE),
+                           ('environments/env.yaml', ENV),
+                           ('roles_data.yaml', b'- name: Controller\n'),
+                           (UPDATE, b'parameter_defaults: {}\n')):
+            self.swift.store(name, data)
+        self.ask('plan_create', container='p',
+                 environments=['environments/env.yaml'], render=False)
+
+    def ask(self, name, **fields):
+        return fakes.run_ours(self.store, protocol.request(
+            name, swift_url=fakes.SWIFT, heat_url=HEAT, **fields)
+            if name == 'deploy' else protocol.request(
+                name, swift_url=fakes.SWIFT, **fields), protocol.action(name))
+
+    def steps(self):
+        return sorted(n for n in self.swift.objects
+                      if n.startswith(record.LOG_PREFIX))
+
+    def outcome(self, step_id):
+        data = self.swift.objects.get(record.outcome_path(step_id))
+        return data and yaml.safe_load(data[0])
+
+
+class TestStackStep(StackStepTestCase):
+
+    def test_a_gui_gets_the_step_on_record_before_heat_is_asked(self):
+        fakes.stack_is(self.m, None)
+        extra = b'parameter_defaults: {Extra: 1}\n'
+        path = 'user-files/home/me/extra.yaml'
+        self.swift.store(path, extra)
+        md5 = content.md5(extra)
+        answer = self.ask('deploy', container='p', add=[path],
+                          tree={path: md5}, files={path: {
+                              'source': '/home/me/extra.yaml', 'md5': md5}})
+        step = answer['step']
+        self.assertEqual(('deploy', 'IN_PROGRESS', 'CREATE'), (
+            step['action'], step['outcome']['status'],
+            step['stack']['operation']))
+        self.assertEqual(['environments/env.yaml', path],
+                         step['stack']['environments'])
+        self.assertEqual(('CREATE', STACK_ID),
+                         (answer['operation'], answer['stack_id']))
+        rows, head = self.store.history('p')
+        self.assertEqual((step['id'], 'mistral action tripleoplan.deploy'),
+                         (rows[-1]['id'], rows[-1]['command']))
+        self.assertEqual('/home/me/extra.yaml',
+                         head.state['files'][path]['source'])
+        # the step object landed before Heat's create was asked
+        self.assertEqual(step['id'], self.create_saw)
+
+    def test_heat_refusing_is_the_steps_final_outcome(self):
+        fakes.stack_is(self.m, None)
+        self.m.post(HEAT + '/stacks', status_code=400, headers=fakes.JSON,
+                    json={'code': 400, 'error': {'message': 'bad type'}})
+        answer = self.ask('deploy', container='p')
+        step = answer['step']
+        self.assertEqual('FAILED', step['outcome']['status'])
+        self.assertIn('Heat refused the stack create: bad type',
+                      step['outcome']['reason'])
+        self.assertEqual('FAILED', self.outcome(step['id'])['outcome'][
+            'status'])
+        # and the follow task has nothing to follow
+        self.assertEqual({'done': True}, follow.follow(
+            self.store, fakes.heat_client(), protocol.read(
+                'deploy', protocol.request('deploy', container='p')),
+            answer))
+
+    def test_nothing_changed_is_recorded_here_without_heat(self):
+        fakes.stack_is(self.m, None)
+        first = self.ask('deploy', container='p')['step']
+        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+                       STACK_ID)
+        self.store.write_outcome('p', first['id'], {'status': 'SUCCESS'}, {
+            'fingerprint': self.fingerprint(),
+            'updated': '2024-05-01T12:00:00Z'})
+        answer = self.ask('deploy', container='p')
+        self.assertEqual(('NONE', 'SUCCESS'), (
+            answer['operation'], answer['step']['outcome']['status']))
+        self.assertEqual(1, self.create.call_count)
+        self.assertEqual('SUCCESS', self.outcome(answer['step']['id'])[
+            'outcome']['status'])
+        # --force asks Heat all the same
+        self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
+        forced = self.ask('deploy', container='p', force=True)
+        self.assertEqual('UPDATE', forced['operation'])
+
+    def fingerprint(self):
+        from tripleoplanclient.mistral import deploy
+        from tripleoplanclient.mistral import objects
+        _, listing = self.store.listing('p')
+        return deploy.fingerprint(deploy.assemble(objects.PlanObjects(
+            self.store, 'p', listing, objects.ContentCache()),
+            fakes.SWIFT + '/p/', ['environments/env.yaml']))
+
+    def test_update_adds_its_lifecycle_file_for_this_step_only(self):
+        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+                       STACK_ID)
+        self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
+        step = self.ask('deploy', container='p', action='update',
+                        stage='prepare')['step']
+        self.assertEqual((UPDATE, ['environments/env.yaml', UPDATE]), (
+            step['lifecycle'], step['stack']['environments']))
+        self.assertEqual(['environments/env.yaml'], step['environments'])
+
+    def test_refused_with_nothing_recorded(self):
+        before = dict(self.swift.objects)
+        fakes.stack_is(self.m, None)
+        for fields, message in (
+                ({'environments': ['x.yaml']}, 'environments is worked out'),
+                ({'action': 'rollback'}, 'action must be one of'),
+                ({'action': 'upgrade', 'stage': 'prepare'},
+                 'Stack p does not exist'),
+                ({'stage': 'prepare'}, 'only for update and upgrade'),
+                ({'remove': ['nope.yaml']}, 'nope.yaml not in its'),
+                ({'tree': {'a.yaml': content.md5(b'a')}},
+                 'Swift does not hold'),
+                ({'plan_created': {'step': 1}}, 'plan_created must be')):
+            with self.assertRaisesRegex(exceptions.CommandError, message):
+                self.ask('deploy', container='p', **fields)
+            self.assertEqual(before, self.swift.objects)
+        fakes.stack_is(self.m, test_deploy.stack('UPDATE_IN_PROGRESS'),
+                       STACK_ID)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'UPDATE_IN_PROGRESS'):
+            self.ask('deploy', container='p')
+        self.assertEqual(before, self.swift.objects)

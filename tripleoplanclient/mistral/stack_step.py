@@ -1,0 +1,197 @@
+"""A deploy, update or upgrade step, recorded in Mistral (the deploy
+action's body), the same for every client of the deploy workflow.
+
+The request says what its client wrote (as plan_amend's: environments
+added and removed, user files, the tree's changes, inputs, a new
+templates release) and which step it is (``action``, ``stage``). Here the
+step is built against the plan's newest record (``builder``), rendered
+when a rendering input changed, committed IN_PROGRESS before Heat is
+asked for anything, and then the stack is created or updated
+(``deploy.deploy``). An outcome known here (Heat refused, nothing to do)
+is written here; a stack operation's end is written by whoever sees it:
+the client following the events, else the workflow's follow task. So a
+client killed at any point after asking leaves a complete record.
+"""
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import builder
+from tripleoplanclient.mistral import deploy as deploy_mod
+from tripleoplanclient.mistral import lifecycle
+from tripleoplanclient.mistral import written
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import steps
+from tripleoplanclient.stack import status
+
+ACTIONS = ('deploy', 'update', 'upgrade')
+STAGES = ('prepare', 'converge')
+# Worked out here from the step; a request that sets them is refused.
+_DERIVED = ('environments', 'plan_environment', 'unchanged', 'step')
+
+
+def _check(plan, req):
+    if req['action'] not in ACTIONS:
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: action must be one of %s. '
+            'Nothing was recorded.' % (plan, ', '.join(ACTIONS)))
+    if req['stage'] is not None and (req['action'] == 'deploy' or
+                                     req['stage'] not in STAGES):
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: stage must be one of %s, and '
+            'only for update and upgrade. Nothing was recorded.'
+            % (plan, ', '.join(STAGES)))
+    given = [f for f in _DERIVED if req[f] is not None]
+    if given:
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: %s %s worked out by the action '
+            'from the step it records; name the change instead (add, '
+            'remove, files, tree, inputs). Nothing was recorded.'
+            % (plan, ', '.join(given), 'is' if len(given) == 1 else 'are'))
+    created = req['plan_created']
+    if created is not None and not (
+            isinstance(created, dict) and isinstance(created.get('step'), str)
+            and isinstance(created.get('rendered'), bool)):
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: plan_created must be {step, '
+            'rendered}. Nothing was recorded.' % plan)
+
+
+def _lifecycle(store, plan, req, change):
+    """The stage's lifecycle environment of the templates the step leaves
+    the plan with; None for converge when they have none."""
+    if req['stage'] is None:
+        return None
+    path = layout.lifecycle_path(req['action'], req['stage'])
+    if path in change.md5s:
+        return path
+    if path not in change.deleted:
+        held = change.view.md5(path) if change.view.known else (
+            store.listing(plan)[1] or {}).get(path)
+        if held:
+            return path
+    if req['stage'] == 'prepare':
+        raise exceptions.CommandError(
+            'The templates of plan %s have no %s: they do not support "%s '
+            '--stage prepare". Nothing was changed.'
+            % (plan, path, req['action']))
+    return None        # THT 18: converge is the plain list
+
+
+def last_stack(store, plan, state):
+    """``{'fingerprint', 'updated'}`` of the plan's newest stack step when
+    it succeeded (its final outcome object), else None: what an
+    unchanged, untouched stack is recognised by."""
+    step_id = state.get('stack')
+    if not step_id:
+        return None
+    name = record_mod.outcome_path(step_id)
+    data = store.get(plan, name)
+    if data is None:
+        return None
+    found = record_mod.load_outcome(data, name, plan)
+    if (found.get('outcome') or {}).get('status') != 'SUCCESS':
+        return None
+    stack = found.get('stack') or {}
+    return {'fingerprint': stack.get('fingerprint'),
+            'updated': stack.get('updated')}
+
+
+def answer(plan, step, summary=None):
+    """What the client (and a GUI) gets: the deploy task's summary of the
+    stack operation, and the step as recorded."""
+    out = dict(summary or {})
+    out['step'] = {
+        'id': step['id'], 'action': step['action'], 'time': step['time'],
+        'outcome': dict(step['outcome']),
+        'stack': dict(step.get('stack') or {}),
+        'environments': list(step['state']['environments']),
+        'render': {k: v for k, v in (step.get('render') or {}).items()
+                   if k in ('state', 'outputs', 'written', 'removed',
+                            'info', 'execution')}}
+    for key in ('lifecycle', 'plan_created'):
+        if step.get(key):
+            out['step'][key] = step[key]
+    out['plan'] = plan
+    return out
+
+
+def _ended(store, plan, step, outcome, found=None):
+    """Write the step's outcome known here (final) into the step too."""
+    step['outcome'] = dict(step['outcome'], **outcome)
+    step['stack'].update(found or {})
+    store.write_outcome(plan, step['id'], step['outcome'], found or {})
+
+
+def run(store, heat, req, cache, execution=None):
+    """Record the step of ``req`` (``protocol.WORKFLOWS['deploy']``, both
+    endpoints known), then create or update the stack; ``answer``.
+
+    Refused, with nothing recorded, while the stack is busy, when the
+    plan was never created, or when the request is bad.
+    """
+    plan = layout.check_name(req['container'])
+    _check(plan, req)
+    head = store.head(plan)
+    if not head.state['created']:
+        raise exceptions.CommandError(
+            'Plan %s does not exist: run "openstack overcloud deploy --stack '
+            '%s --templates <dir> ..." first. Nothing was changed.'
+            % (plan, plan))
+    stack = status.check_idle(status.lookup(heat, plan, req['heat_url']),
+                              plan)
+    if req['action'] != 'deploy' and stack is None:
+        raise exceptions.CommandError(
+            'Stack %s does not exist: run "openstack overcloud deploy --stack '
+            '%s" first. Nothing was changed.' % (plan, plan))
+    change = builder.change(store, plan, req, head, deletions=True)
+    if change.renders and not req['render']:
+        raise exceptions.CommandError(
+            'Plan %s needs a render before its stack can be deployed; run '
+            'the command without --no-render. Nothing was changed.' % plan)
+    lifecycle_env = _lifecycle(store, plan, req, change)
+    details = {'lifecycle': lifecycle_env} if lifecycle_env else {}
+    if req['plan_created']:
+        details['plan_created'] = dict(req['plan_created'])
+    step = change.step(req['action'], command=written.command(
+        req, 'tripleoplan.deploy'), **details)
+    steps.adopt(store, plan, step, head.state)
+    if change.renders:
+        steps.render_step(lifecycle.renderer(store, cache, execution), plan,
+                          step, change.render_inputs, change.view)
+    if step['outcome']['status'] != 'SUCCESS':
+        return answer(plan, builder.commit(store, plan, step, head))
+    environments = change.environments + (
+        [lifecycle_env] if lifecycle_env else [])
+    step['stack'] = {'operation': 'UPDATE' if stack is not None
+                     else 'CREATE', 'environments': environments}
+    step['outcome']['status'] = 'IN_PROGRESS'
+    builder.commit(store, plan, step, head)
+    inner = {'container': plan, 'swift_url': req['swift_url'],
+             'heat_url': req['heat_url'], 'environments': environments,
+             'plan_environment': step['state']['inputs'].get(
+                 'plan_environment'),
+             'timeout': req['timeout'], 'validate': req['validate'],
+             'tree': step['state'].get('tree'), 'step': step['id'],
+             'unchanged': None if req['force'] or lifecycle_env else
+             last_stack(store, plan, head.state)}
+    found = {'execution': execution} if execution else {}
+    try:
+        summary = deploy_mod.deploy(store, heat, inner, cache)
+    except exceptions.CommandError as exc:
+        # Heat refused, or the plan is not ready: the step is on record,
+        # its outcome too.
+        _ended(store, plan, step, {'status': 'FAILED', 'reason': str(exc)},
+               found)
+        return answer(plan, step)
+    found.update((k, summary.get(k)) for k in (
+        'operation', 'fingerprint', 'swift_gets', 'files'))
+    step['outcome']['stack_id'] = summary['stack_id']
+    if summary['operation'] == 'NONE':
+        found.update(id=summary['stack_id'], status=summary['status'],
+                     updated=summary['updated'])
+        _ended(store, plan, step, {'status': 'SUCCESS',
+                                   'stack_id': summary['stack_id'],
+                                   'stack_status': summary['status']}, found)
+    else:
+        step['stack'].update(found)
+    return answer(plan, step, summary)
