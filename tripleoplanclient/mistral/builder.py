@@ -14,6 +14,7 @@ to upload; what to record is decided here, whoever the client is.
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import steps
 
 # Above this many claimed objects, one listing costs less than asking
@@ -137,12 +138,16 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
             for p, e in files.items()}), remove, view=view,
         deleted=[p for p, m in tree.items() if m is None])
     if deletions:
-        for field in ('templates', 'release'):
+        for field, spec, what in (
+                ('templates', str, 'text'),
+                ('release', shapes.RELEASE, '{version, digest}')):
             value = req[field]
-            if value is not None and not isinstance(value, str):
+            try:
+                shapes.check(value, (None, spec))
+            except shapes.Damaged:
                 raise exceptions.CommandError(
-                    'Bad request for plan %s: %s must be text. Nothing was '
-                    'recorded.' % (plan, field))
+                    'Bad request for plan %s: %s must be %s. Nothing was '
+                    'recorded.' % (plan, field, what))
             if value and value != head.state.get(field):
                 setattr(out, field, value)
     return out

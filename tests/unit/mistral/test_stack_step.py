@@ -21,6 +21,7 @@ TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
             b'resources: {}\n')
 ENV = b'parameter_defaults: {AdminPassword: x}\n'
 UPDATE = 'environments/lifecycle/update-prepare.yaml'
+HEAD_UPDATE = HEAT + '/stacks/' + STACK_ID
 
 
 class StackStepTestCase(fakes.PlanTestCase):
@@ -42,6 +43,7 @@ class StackStepTestCase(fakes.PlanTestCase):
         for name, data in (('overcloud.yaml', TEMPLATE),
                            ('environments/env.yaml', ENV),
                            ('roles_data.yaml', b'- name: Controller\n'),
+                           ('old.yaml', b'x: 1\n'),
                            (UPDATE, b'parameter_defaults: {}\n')):
             self.swift.store(name, data)
         self.ask('plan_create', container='p',
@@ -143,6 +145,25 @@ class TestStackStep(StackStepTestCase):
             step['lifecycle'], step['stack']['environments']))
         self.assertEqual(['environments/env.yaml'], step['environments'])
 
+    def test_an_upgrade_to_a_new_release_moves_the_tree(self):
+        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+                       STACK_ID)
+        self.m.put(HEAD_UPDATE, status_code=202)
+        self.swift.store('new.yaml', b'y: 2\n')
+        release = {'version': '19.0.0', 'digest': 'd19'}
+        step = self.ask('deploy', container='p', action='upgrade',
+                        templates='/tht19', release=release, tree={
+                            'new.yaml': content.md5(b'y: 2\n'),
+                            'old.yaml': None})['step']
+        self.assertEqual('IN_PROGRESS', step['outcome']['status'])
+        rows, head = self.store.history('p')
+        self.assertEqual((release, '/tht19'), (head.state['release'],
+                                               head.state['templates']))
+        tree = self.store.view('p', head.state['tree']).full()
+        self.assertIn('new.yaml', tree)
+        self.assertNotIn('old.yaml', tree)
+        self.assertEqual('19.0.0', rows[-1]['templates'])
+
     def test_refused_with_nothing_recorded(self):
         before = dict(self.swift.objects)
         fakes.stack_is(self.m, None)
@@ -155,7 +176,8 @@ class TestStackStep(StackStepTestCase):
                 ({'remove': ['nope.yaml']}, 'nope.yaml not in its'),
                 ({'tree': {'a.yaml': content.md5(b'a')}},
                  'Swift does not hold'),
-                ({'plan_created': {'step': 1}}, 'plan_created must be')):
+                ({'plan_created': {'step': 1}}, 'plan_created must be'),
+                ({'release': '19.0.0'}, 'release must be {version')):
             with self.assertRaisesRegex(exceptions.CommandError, message):
                 self.ask('deploy', container='p', **fields)
             self.assertEqual(before, self.swift.objects)
