@@ -256,6 +256,9 @@ class Journal(object):
             step['state']['tree'] = {'base': md5, 'changes': {}}
         data = record_mod.dump(step)
         self._checked(plan, list(objects) + [step['name']])
+        if head.rows is None and not head.count:
+            # No step yet: the history is a version 1 record's, if any.
+            head = head._replace(rows=list(head.imported))
         known = head if head.rows is not None and \
             len(head.rows) >= head.count else self._card_head(plan, head)
         card = card_mod.after(plan, known, step)[0] if known else None

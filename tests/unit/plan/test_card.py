@@ -70,6 +70,15 @@ class TestWrittenWithEveryStep(CardTestCase):
         self.assertEqual(2, found['steps'])
         self.assertIsNone(found['through'])
 
+    def test_a_first_step_on_a_bare_head_writes_it_in_its_archive(self):
+        # As plan_create commits on a container it just made.
+        step = self.store.commit('p', make('create', add=['a.yaml']),
+                                 record.Head(record.new_state(), 0, None, []),
+                                 {'a.yaml': b'x'})
+        self.assertEqual([('ARCHIVE', None)], self.swift.requests)
+        self.assertEqual([step['id']],
+                         [r['id'] for r in self.card()['history']])
+
     def test_one_line_per_key_and_per_row(self):
         self.create()
         self.commit(make(add=['one.yaml']))
