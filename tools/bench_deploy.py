@@ -27,6 +27,7 @@ workbook install``). Usage: ``python3 tools/bench_deploy.py [--keep]
 restarted first (an empty content cache) unless --warm.
 """
 
+import collections
 import json
 import os
 import re
@@ -45,19 +46,6 @@ sys.path.insert(0, os.path.join(REPO, 'tools'))
 
 import bench_plan  # noqa: E402  (tools/ helpers: env, Swift access log)
 
-FIXTURES = os.path.join(REPO, 'tests', 'functional', 'fixtures')
-THT_ENVIRONMENTS = [
-    'overcloud-resource-registry-puppet.yaml',   # rendered in Mistral
-    'environments/low-memory-usage.yaml',
-    'environments/debug.yaml',
-    'environments/sshd-banner.yaml',
-    'environments/login-defs.yaml',
-]
-MY_SETTINGS = '''# The operator's own settings, outside the templates tree.
-parameter_defaults:
-  NtpServer: [pool.ntp.org]
-  TimeZone: UTC
-'''
 _HEAT_LINE = re.compile(r'"(\w+) (\S+)')
 
 
@@ -75,11 +63,27 @@ class HeatLog(bench_plan.AccessLog):
             methods[found.group(1)] = methods.get(found.group(1), 0) + 1
         return count, 0, methods
 
+    def groups(self, mark, path=None):
+        """``{'METHOD path': requests}`` since ``mark``, the stack's name
+        and id in the path as NAME and ID."""
+        found = collections.Counter()
+        for line in self._settled()[mark:]:
+            hit = _HEAT_LINE.search(line.decode('utf-8', 'replace'))
+            if not hit or (path and not hit.group(2).startswith(path)):
+                continue
+            parts = hit.group(2).split('?')[0].split('/')[3:]
+            for i, name in ((1, 'NAME'), (2, 'ID')):
+                if parts[:1] == ['stacks'] and len(parts) > i:
+                    parts[i] = name
+            found['%s %s' % (hit.group(1), '/'.join(parts))] += 1
+        return found
+
 
 def heat_get(env, path):
     req = urllib.request.Request(
         env['LOOPBACK_HEAT_URL'].rstrip('/') + '/' + path,
-        headers={'Accept': 'application/json'})
+        headers={'Accept': 'application/json',
+                 'X-Auth-Token': bench_plan.token(env)})
     with urllib.request.urlopen(req, timeout=60) as resp:
         return json.loads(resp.read())
 
@@ -117,9 +121,11 @@ def naive_assembly(env, plan, environments, log):
     from heatclient.common import template_utils
 
     base = '%s/%s/' % (env['LOOPBACK_SWIFT_URL'].rstrip('/'), plan)
+    auth = bench_plan.token(env)
 
     def object_request(method, url):
-        with urllib.request.urlopen(url, timeout=60) as resp:
+        with urllib.request.urlopen(urllib.request.Request(
+                url, headers={'X-Auth-Token': auth}), timeout=60) as resp:
             return resp.read().decode('utf-8')
 
     mark = log.mark()
@@ -142,30 +148,23 @@ def methods(counts):
 
 
 def setup(env, plan, work):
-    """``(deploy command, logs)`` of a THT 18.0.0 plan (our three files
-    written to ``work``): the logs count only ``plan``'s container and the
-    stack API."""
-    tht = env.get('THT_DIR') or subprocess.run(
-        ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')], check=True,
-        capture_output=True, text=True).stdout.strip()
+    """``(deploy command, logs)`` of a THT 18.0.0 plan with the demo's
+    environments (``bench_plan.demo_environments``, our three files
+    written to ``work``): the logs count only ``plan``'s container (and
+    the account) and Heat's stack API and template validation."""
+    tht = bench_plan.tht_dir(env)
     swift_path = urllib.parse.urlsplit(env['LOOPBACK_SWIFT_URL']).path
+    heat_path = urllib.parse.urlsplit(env['LOOPBACK_HEAT_URL']).path
     logs = [(bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG']),
-             '%s/%s' % (swift_path.rstrip('/'), plan)),
+             ('%s/%s' % (swift_path.rstrip('/'), plan),
+             '%s%%3F' % swift_path.rstrip('/'))),
             (HeatLog(env['LOOPBACK_HEAT_ACCESS_LOG']),
-             urllib.parse.urlsplit(env['LOOPBACK_HEAT_URL']).path
-             .rstrip('/') + '/stacks')]
-    mine = [os.path.join(work, name) for name in (
-        'deployed-server.yaml', 'container-images.yaml', 'my-settings.yaml')]
-    shutil.copy(os.path.join(FIXTURES, 'tht18-deployed-server.yaml'),
-                mine[0])
-    shutil.copy(os.path.join(FIXTURES, 'tht18-container-images.yaml'),
-                mine[1])
-    with open(mine[2], 'w') as f:
-        f.write(MY_SETTINGS)
+             (heat_path.rstrip('/') + '/stacks',
+              heat_path.rstrip('/') + '/validate'))]
     cmd = ['openstack', 'overcloud', 'deploy', '--stack', plan,
            '--templates', tht, '-f', 'json']
-    for path in THT_ENVIRONMENTS + mine:
-        cmd += ['-e', path if path in mine else os.path.join(tht, path)]
+    for path in bench_plan.demo_environments(tht, work):
+        cmd += ['-e', path]
     return cmd, logs
 
 
@@ -177,7 +176,7 @@ def main():
     work = tempfile.mkdtemp(prefix='bench-deploy-')
     cmd, logs = setup(env, plan, work)
     swift_log = logs[0][0]
-    mine = [a for a in cmd if a.startswith(work)]
+    environments = cmd[cmd.index('-e'):][1::2]
 
     if '--warm' not in sys.argv:
         # The actions' content cache lives as long as Mistral's executor:
@@ -187,18 +186,31 @@ def main():
                        capture_output=True)
         subprocess.run(loopback + ['start', 'mistral'], check=True,
                        capture_output=True)
-    print('overcloud deploy, THT 18.0.0, %d environment files (%d THT, %d '
-          'own), deployed servers, plan %s' % (
-              len(THT_ENVIRONMENTS) + len(mine), len(THT_ENVIRONMENTS),
-              len(mine), plan))
+    print('overcloud deploy, THT 18.0.0, the demo\'s %d environment files '
+          '(%d THT, %d own), deployed servers, plan %s' % (
+              len(environments), len(bench_plan.THT_ENVIRONMENTS),
+              len(environments) - len(bench_plan.THT_ENVIRONMENTS), plan))
     print('Mistral: %s' % ('as it was (--warm)' if '--warm' in sys.argv
                            else 'restarted, empty content cache'))
-    print('%-28s %6s %6s %8s %8s %8s' % (
-        '', 'Swift', 'Heat', 'renders', 'wall s', 'Heat s'))
+    print('Swift: the plan\'s container and the account; Heat: its stack '
+          'API and template validation; client and Mistral together')
+    first = 'first deploy'
+    if '--plan-first' in sys.argv:
+        first = 'first deploy of a plan made before it'
+        seconds = bench_plan.run([
+            'openstack', 'overcloud', 'plan', 'create', plan,
+            '--templates', cmd[cmd.index('--templates') + 1]] + [
+                a for p in environments for a in ('-e', p)], env)
+        print('(plan create before it: %.1f s, not counted)' % seconds)
+    print('%-38s %6s %6s %6s %8s %8s %8s  %s' % (
+        '', 'Swift', 'Heat', 'total', 'renders', 'wall s', 'Heat s',
+        'goal'))
     rows = []
-    step = 1
+    step = len(_history(env, plan)) + 1 if '--plan-first' in sys.argv \
+        else 1
     try:
-        for label in ('first deploy', 'redeploy, nothing changed'):
+        for label, limit in ((first, 300), ('redeploy, nothing changed', 6)):
+            marks = [log.mark() for log, _ in logs]
             seconds, result, counts = counted(logs, cmd, env)
             record = _history(env, plan)
             n_renders = sum(1 for s in record[step - 1:]
@@ -209,27 +221,24 @@ def main():
             heat_s = heat_seconds(env, plan, result['stack_id']) \
                 if result['operation'] != 'NONE' else None
             (swift_n, _, swift_m), (heat_n, _, heat_m) = counts
-            print('%-28s %6d %6d %8d %8.1f %8s' % (
-                label, swift_n, heat_n, n_renders, seconds,
-                '%.0f' % heat_s if heat_s is not None else '-'))
-            rows.append((label, result['operation'], swift_m, heat_m,
-                         swift_n + heat_n, n_renders))
-        for label, operation, swift_m, heat_m, _, _ in rows:
-            print('  %s (Heat operation %s): Swift %s; Heat %s' % (
-                label, operation, methods(swift_m), methods(heat_m)))
+            print('%-38s %6d %6d %6d %8d %8.1f %8s  %s' % (
+                label, swift_n, heat_n, swift_n + heat_n, n_renders,
+                seconds, '%.0f' % heat_s if heat_s is not None else '-',
+                bench_plan.goal(swift_n + heat_n, limit)))
+            rows.append((label, result['operation'], [
+                log.groups(mark, path) for (log, path), mark in zip(
+                    logs, marks)]))
+        for label, operation, (swift_g, heat_g) in rows:
+            print('  %s (Heat operation %s):\n    Swift: %s\n    Heat: %s'
+                  % (label, operation, bench_plan.grouped(swift_g),
+                     bench_plan.grouped(heat_g)))
         requests, n_files, seconds = naive_assembly(
             env, plan, result['environments'], swift_log)
         print('naive assembly (heatclient, one GET per reference, no cache):'
               ' %d Swift requests for %d files, %.1f s, on every deploy'
               % (requests, n_files, seconds))
-        print('anchor (old client + tripleo-common): ~3,400 requests first '
-              'deploy, ~5,700 redeploy, 7-8 renders; goals <= 400, <= 60, 1')
-        for (label, _, _, _, total, n_renders), anchor, goal in zip(
-                rows, (3400, 5700), (400, 60)):
-            print('  %s: %d requests, %.0fx fewer than the anchor, goal %s; '
-                  '%d render(s)' % (label, total, anchor / max(total, 1),
-                                    'met' if total <= goal else 'MISSED',
-                                    n_renders))
+        print('anchor: the old client + tripleo-common ~3,400 requests first '
+              'deploy, ~5,700 redeploy, 7-8 renders')
     finally:
         shutil.rmtree(work, ignore_errors=True)
         if '--keep' not in sys.argv:
@@ -238,12 +247,8 @@ def main():
 
 def _history(env, plan):
     """The plan's history rows, read as the client reads them."""
-    from swiftclient import client as swift_client
-
-    from tripleoplanclient.plan import store
-    url = env['LOOPBACK_SWIFT_URL']
-    return store.PlanStore(lambda: swift_client.Connection(
-        preauthurl=url, preauthtoken='bench')).history(plan)[0]
+    return bench_plan.plan_store(env['LOOPBACK_SWIFT_URL'],
+                                 bench_plan.token(env)).history(plan)[0]
 
 
 def cleanup(env, plan):

@@ -1,28 +1,96 @@
 #!/usr/bin/env python3
 """Benchmark the plan store on THT 18.0.0 against the loopback Swift.
 
-Prints, in one run: requests and wall time of ``openstack overcloud plan
-create`` against a naive sequential one-PUT-per-file upload of the same
-objects; the requests of a second sync with nothing changed; and the
-requests, bytes and time of ``plan amend -e one.yaml``. Requests are
-counted where Swift sees them: the proxy's access log (client requests
-only; bulk's internal sub-requests are logged elsewhere).
+The demo's plan (tools/demo.sh, the deploy story): THT 18.0.0 with 5 of
+its environment files and 3 of our own outside the tree. Prints, in one
+run, each figure next to its goal:
 
-Needs the loopback Swift (``python3 tools/loopback start swift``) and
-this project installed with ``openstack`` on PATH (tools/run-tests.sh
-prepares both). Usage: ``python3 tools/bench_plan.py``.
+* ``openstack overcloud plan create --no-render`` (goal <= 40 Swift
+  requests) and ``plan create`` rendered in Mistral (goal <= 120), against
+  a GUI that uploads the tree itself and asks the plan_create workflow
+  without the client's help (no tree, no password names: the action
+  lists the container and reads every template to find the passwords);
+* a naive sequential one-PUT-per-file upload of the same objects;
+* the requests of a second sync with nothing changed, and the requests,
+  bytes and time of ``plan amend -e one.yaml``.
+
+Requests are counted where Swift sees them: the proxy's access log (client
+and Mistral together; bulk's internal sub-requests are logged elsewhere),
+and grouped by method and path (``--detail``: for every row).
+
+Needs the loopback Swift and Mistral (``python3 tools/loopback start swift
+mistral``), the workbook, and this project installed with ``openstack`` on
+PATH (tools/run-tests.sh prepares them). Usage: ``python3
+tools/bench_plan.py [--detail]``.
 """
 
+import collections
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+
+# The demo's environment files (tools/demo.sh, the functional deploy story).
+FIXTURES = os.path.join(REPO, 'tests', 'functional', 'fixtures')
+THT_ENVIRONMENTS = [
+    'overcloud-resource-registry-puppet.yaml',   # rendered in Mistral
+    'environments/low-memory-usage.yaml',
+    'environments/debug.yaml',
+    'environments/sshd-banner.yaml',
+    'environments/login-defs.yaml',
+]
+MY_SETTINGS = '''# The operator's own settings, outside the templates tree.
+parameter_defaults:
+  NtpServer: [pool.ntp.org]
+  TimeZone: UTC
+'''
+
+
+def demo_environments(tht, work):
+    """The ``-e`` paths of the demo's plan: THT's, then our three files
+    (written to ``work``)."""
+    mine = [os.path.join(work, name) for name in (
+        'deployed-server.yaml', 'container-images.yaml', 'my-settings.yaml')]
+    shutil.copy(os.path.join(FIXTURES, 'tht18-deployed-server.yaml'),
+                mine[0])
+    shutil.copy(os.path.join(FIXTURES, 'tht18-container-images.yaml'),
+                mine[1])
+    with open(mine[2], 'w') as f:
+        f.write(MY_SETTINGS)
+    return [os.path.join(tht, p) for p in THT_ENVIRONMENTS] + mine
+
+
+def tht_dir(env):
+    return env.get('THT_DIR') or subprocess.run(
+        ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')], check=True,
+        capture_output=True, text=True).stdout.strip()
+
+
+def group(path):
+    """What a Swift request path is about: the account, a container
+    (listing, HEAD, PUT), a record object (by folder), the plan
+    environment, or any other object (templates, user files)."""
+    rest = urllib.parse.unquote(path).split('?')[0].split('/', 3)[3:]
+    parts = rest[0].split('/', 1) if rest else []
+    if not parts or not parts[0]:
+        return 'account'
+    if len(parts) == 1 or not parts[1]:
+        return 'container'
+    name = parts[1]
+    if name.startswith('user-environments/'):
+        return '/'.join(name.split('/')[:2]) + ('/' if name.count('/') > 1
+                                                else '')
+    if name in ('plan-environment.yaml',):
+        return name
+    return 'objects'
 
 
 def loopback_env():
@@ -77,25 +145,52 @@ class AccessLog(object):
             received += int(fields[10]) if fields[10].isdigit() else 0
         return count, received, methods
 
+    def groups(self, mark, path=None):
+        """``{'METHOD group': requests}`` since ``mark`` (``group``)."""
+        found = collections.Counter()
+        for line in self._settled()[mark:]:
+            fields = line.decode('utf-8', 'replace').split(' ')
+            if path and not fields[4].startswith(path):
+                continue
+            found['%s %s' % (fields[3], group(fields[4]))] += 1
+        return found
 
-def connection(url):
-    """A function giving each thread its own swiftclient Connection."""
+
+def grouped(counts):
+    """One line of ``AccessLog.groups``, most requests first."""
+    return ', '.join('%s %d' % (k, n) for k, n in sorted(
+        counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def token(env):
+    """A Keystone token of the loopback cloud's user; 'bench' when the
+    services run without Keystone."""
+    if not env.get('LOOPBACK_KEYSTONE_URL'):
+        return 'bench'
+    from tests.functional import base
+    return base.keystone_session(env).get_token()
+
+
+def connection(url, auth=None):
+    """A function giving each thread its own swiftclient Connection
+    (``auth``: the token, ``token()`` of the loopback when None)."""
     from swiftclient import client as swift_client
 
     local = threading.local()
+    auth = auth or token(loopback_env())
 
     def connect():
         if not hasattr(local, 'conn'):
             local.conn = swift_client.Connection(
-                preauthurl=url, preauthtoken='bench', retries=0)
+                preauthurl=url, preauthtoken=auth, retries=0)
         return local.conn
     return connect
 
 
-def plan_store(url):
+def plan_store(url, auth=None):
     """The project's PlanStore on ``url``."""
     from tripleoplanclient.plan import store as store_mod
-    return store_mod.PlanStore(connection(url))
+    return store_mod.PlanStore(connection(url, auth))
 
 
 def run(cmd, env):
@@ -112,13 +207,70 @@ def row(name, requests, seconds, extra=''):
                                  extra))
 
 
+def goal(requests, limit):
+    """The goal next to a figure: ``<= 40 met`` or ``<= 40 MISSED``."""
+    if limit is None:
+        return ''
+    return '<= %d %s' % (limit, 'met' if requests <= limit else 'MISSED')
+
+
+def counted(log, what, fn, limit=None, detail=True):
+    """Run ``fn`` (its wall time back), print its row (requests, time,
+    goal) and where its requests went; ``(requests, bytes, seconds)``."""
+    mark = log.mark()
+    seconds = fn()
+    requests, received, methods = log.since(mark)
+    row(what, requests, seconds, goal(requests, limit))
+    if detail:
+        print('    %s' % grouped(log.groups(mark)))
+    return requests, received, seconds
+
+
+def gui_create(env, url, plan, objects, environments):
+    """A GUI's plan create without the client's help: its own upload (one
+    PUT per file, as Swift's API offers), then the plan_create workflow
+    asked with no tree and no password names. ``(upload, workflow)``:
+    two functions, each timed by ``counted``."""
+    from keystoneauth1 import noauth
+    from keystoneauth1 import session as ksa_session
+    from mistralclient.api import client as mistral_client
+
+    from tests.functional import base
+    from tripleoplanclient import workflows
+    from tripleoplanclient.mistral import protocol
+
+    connect = connection(url)
+
+    def upload():
+        start = time.monotonic()
+        connect().put_container(plan)
+        for name in sorted(objects):
+            connect().put_object(plan, name, objects[name])
+        return time.monotonic() - start
+
+    def workflow():
+        client = mistral_client.client(
+            session=base.keystone_session(env) or ksa_session.Session(
+                auth=noauth.NoAuth()),
+            mistral_url=env['LOOPBACK_MISTRAL_URL'])
+        start = time.monotonic()
+        result = workflows.Workflows(
+            client, env['LOOPBACK_MISTRAL_URL'], lambda line: None
+        ).run_workflow('plan_create', protocol.request(
+            'plan_create', container=plan, swift_url=url,
+            environments=environments), 900)
+        if result.get('status') != 'SUCCESS':
+            sys.exit('GUI plan_create failed: %r' % result)
+        return time.monotonic() - start
+    return upload, workflow
+
+
 def main():
     env = dict(os.environ)
     env.update(loopback_env())
     os.environ.update(env)
-    tht = env.get('THT_DIR') or subprocess.run(
-        ['bash', os.path.join(REPO, 'tools', 'fetch-tht.sh')], check=True,
-        capture_output=True, text=True).stdout.strip()
+    detail = '--detail' in sys.argv
+    tht = tht_dir(env)
     log = AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
@@ -128,45 +280,48 @@ def main():
     connect = connection(url)
     store = plan_store(url)
     tmp = tempfile.mkdtemp(prefix='bench-plan-')
-    own = []
-    for i in range(3):
-        path = os.path.join(tmp, 'env-%d.yaml' % i)
-        with open(path, 'w') as f:
-            f.write('parameter_defaults:\n  Bench%d: %d\n' % (i, i))
-        own.append(path)
-    tht_envs = [os.path.join(tht, 'environments', n) for n in (
-        'docker-ha.yaml', 'network-environment.yaml')]
-    env_args = [a for p in tht_envs + own for a in ('-e', p)]
+    environments = demo_environments(tht, tmp)
+    env_args = [a for p in environments for a in ('-e', p)]
     files = files_mod.PlanFiles(tht)
     files.add_templates()
-    for path in tht_envs + own:
+    for path in environments:
         files.add_environment(path)
     total = sum(len(d) for d in files.objects.values())
     suffix = uuid.uuid4().hex[:6]
-    ours, naive = 'bench-ours-' + suffix, 'bench-naive-' + suffix
+    ours, rendered, gui, naive = ('bench-%s-%s' % (n, suffix) for n in (
+        'ours', 'rendered', 'gui', 'naive'))
 
-    print('THT 18.0.0: %d objects, %.1f MB; %d environment files (3 outside '
-          'the tree)' % (len(files.objects), total / 1e6,
-                         len(tht_envs) + len(own)))
-    print('%-44s %9s %9s' % ('', 'requests', 'wall'))
+    print('THT 18.0.0: %d objects, %.1f MB; the demo\'s %d environment '
+          'files (%d THT, %d outside the tree)' % (
+              len(files.objects), total / 1e6, len(environments),
+              len(THT_ENVIRONMENTS), len(environments) -
+              len(THT_ENVIRONMENTS)))
+    print('Swift requests, client and Mistral together (goal: met/MISSED)')
+    print('%-44s %9s %9s  %s' % ('', 'requests', 'wall', 'goal'))
 
-    mark = log.mark()
-    # --no-render: this measures the plan store; tools/bench_render.py
-    # measures rendering.
-    t_ours = run(['openstack', 'overcloud', 'plan', 'create', ours,
-                  '--templates', tht, '--no-render'] + env_args, env)
-    r_ours, b_ours, m_ours = log.since(mark)
-    row('plan create (ours, whole command)', r_ours, t_ours,
-        ' '.join('%s=%d' % kv for kv in sorted(m_ours.items())))
+    # --no-render: the plan store and the create step; the render below.
+    r_ours, _, t_ours = counted(
+        log, 'plan create --no-render (client has tree)', lambda: run(
+            ['openstack', 'overcloud', 'plan', 'create', ours,
+             '--templates', tht, '--no-render'] + env_args, env), 40)
+    counted(log, 'plan create, rendered in Mistral', lambda: run(
+        ['openstack', 'overcloud', 'plan', 'create', rendered,
+         '--templates', tht] + env_args, env), 120)
+    upload, workflow = gui_create(env, url, gui, files.objects,
+                                  list(files.environments))
+    r_upload, _, _ = counted(log, 'GUI: its own upload, one PUT per file',
+                             upload, detail=detail)
+    r_gui, _, _ = counted(
+        log, 'GUI: plan_create, no tree, no names', workflow)
+    print('%-44s %9s %9s  %s' % (
+        'GUI path, upload + create, rendered', r_upload + r_gui, '',
+        '(no goal: the action reads every template once)'))
 
-    mark = log.mark()
-    start = time.monotonic()
-    connect().put_container(naive)
-    for name in sorted(files.objects):
-        connect().put_object(naive, name, files.objects[name])
-    t_naive = time.monotonic() - start
-    r_naive, b_naive, _ = log.since(mark)
-    row('naive: sequential PUT per file (in-process)', r_naive, t_naive)
+    r_naive, _, t_naive = counted(
+        log, 'naive: sequential PUT per file (in-process)', lambda: run_fn(
+            lambda: [connect().put_container(naive)] + [
+                connect().put_object(naive, name, files.objects[name])
+                for name in sorted(files.objects)]), detail=False)
     print('%-44s %9s %9s' % ('ratio naive / ours', '%.0fx' % (
         r_naive / r_ours), '%.2fx' % (t_naive / t_ours)))
 
@@ -200,9 +355,18 @@ def main():
     run(['openstack', '--version'], env)
     row('(openstack CLI start-up alone)', '-', time.monotonic() - start)
 
-    for plan in (ours, naive):
+    for plan in (ours, rendered, gui, naive):
         _, names = store.listing(plan)
-        store.delete(plan, names)
+        if names is not None:
+            store.delete(plan, names)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_fn(fn):
+    """``fn()``'s wall time."""
+    start = time.monotonic()
+    fn()
+    return time.monotonic() - start
 
 
 if __name__ == '__main__':

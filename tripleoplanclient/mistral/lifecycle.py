@@ -72,6 +72,7 @@ def create(store, req, cache, execution=None):
     steps.refuse_created(plan, head)
     environments, inputs = builder.paths(plan, req, 'environments'), \
         builder.inputs(plan, req)
+    names = passwords.named(req['passwords'], plan)
     if head is None:
         head = record_mod.Head(record_mod.new_state(), 0, None, [])
     full = builder.claimed(plan, req) if req['tree'] is not None else \
@@ -86,12 +87,23 @@ def create(store, req, cache, execution=None):
         store.create_container(plan)        # marks the container a plan
     objects = plan_objects.PlanObjects(store, plan, {
         p: {'name': p, 'hash': m} for p, m in full.items()}, cache)
-    searched = [p for p in full if passwords.searched(p)]
-    found = dict(zip(searched, store.map(objects.read, searched)))
+    if names is None:
+        # No names (a GUI that wrote its own tree, an older client): every
+        # template is read here, once, to find them. Names given are
+        # trusted for which values to generate, and for nothing else: the
+        # caller could write plan-environment.yaml itself, so a lie only
+        # spoils its own plan. A name no template needs gets a value Heat
+        # never sees (a deploy gives Heat only the parameters its
+        # templates declare); a need left out is a parameter without
+        # value at the deploy's validation, as for a password taken out
+        # of plan-environment.yaml. Every value is still generated here.
+        searched = [p for p in full if passwords.searched(p)]
+        names = passwords.needed(dict(zip(searched, store.map(
+            objects.read, searched))))
     path = layout.PLAN_ENVIRONMENT
     stored = objects.read(path) if path in full else None
     data = passwords.plan_environment(stored, passwords.generate(
-        passwords.needed(found), passwords.stored(stored)), plan=plan)
+        names, passwords.stored(stored)), plan=plan)
     release = req['release'] or templates.release_of(
         {p: m for p, m in full.items() if not p.startswith(
             layout.USER_FILES)}, objects.read)

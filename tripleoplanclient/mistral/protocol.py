@@ -83,6 +83,10 @@ WORKFLOWS = {
                                     #  plan_environment}: plan paths
          'templates': None,         # where the templates came from
          'release': None,           # templates.release; None: worked out
+         # [name]: the parameters needing a generated value, as the
+         # client found them in the tree it wrote (passwords.needed);
+         # None: the action reads the templates to find them
+         'passwords': None,
          'render': True,            # False: the step's render is SKIPPED
          'command': None}),
     'plan_amend': (

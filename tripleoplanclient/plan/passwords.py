@@ -46,6 +46,9 @@ _MAPPINGS = frozenset(['KeystoneFernetKeys', 'MigrationSshKey'])
 _USER_SUPPLIED = frozenset(['KeystoneSSLCertificateKey', 'OctaviaCaKey',
                             'RsyslogElasticsearchTlsClientKey',
                             'SSLCertificate', 'SSLKey'])
+# Bounds of the names a plan_create request gives (THT 18 needs 82).
+MAX_NAMES = 5000
+MAX_NAME_LENGTH = 255
 # Cheap first pass over the raw bytes: most files declare none of these.
 _MAYBE = re.compile(rb'hidden|FSID|Ceph\w*Key|'
                     + b'|'.join(sorted(n.encode() for n in _SPECIAL)))
@@ -112,6 +115,23 @@ def needed(objects):
                     and _needs_value(name, param)):
                 names.add(name)
     return sorted(names)
+
+
+def named(names, plan):
+    """The parameter names a plan_create request gives (``needed`` as its
+    client found them in the tree it wrote), checked: untrusted input.
+    None when it gives none."""
+    if names is None:
+        return None
+    if not isinstance(names, list) or len(names) > MAX_NAMES or not all(
+            isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH
+            and n.isprintable() for n in names):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: passwords must list at most %d '
+            'parameter names, each 1 to %d printable characters (leave it '
+            'out to have the templates searched). Nothing was recorded.'
+            % (plan, MAX_NAMES, MAX_NAME_LENGTH))
+    return sorted(set(names))
 
 
 def _random(length, alphabet=_ALNUM):

@@ -152,7 +152,7 @@ def create(store, plan, files, record, render=True):
         fields['tree'][layout.PLAN_ENVIRONMENT] = \
             listing[layout.PLAN_ENVIRONMENT]['hash']
     sync(store, plan, objects, listing)
-    # Always followed as a workflow: the action reads the whole tree.
+    # Followed as a workflow, rendering or not, as a GUI's create is.
     return record(plan, 'plan_create', fields, renders=True)
 
 
@@ -167,14 +167,19 @@ def refuse_created(plan, head):
 
 
 def create_request(files):
-    """The plan_create request fields that describe ``files``."""
+    """The plan_create request fields that describe ``files``: with the
+    names of the passwords its templates need, found here in the bytes at
+    hand, so that the action reads none of the templates just written."""
+    from tripleoplanclient.plan import passwords
+
     md5s = files.md5s()
     return {'environments': list(files.environments),
             'files': _manifest(files, md5s, files.sources),
             'tree': md5s,
             'inputs': dict(files.inputs),
             'templates': files.templates,
-            'release': files.release}
+            'release': files.release,
+            'passwords': passwords.needed(files.objects)}
 
 
 def after(head, step):

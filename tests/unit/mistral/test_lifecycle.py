@@ -84,6 +84,51 @@ class TestCreate(LifecycleTestCase):
             [p for p in cli_tree if cli_tree[p] != gui_tree[p]])
         self.assertIn('overcloud.yaml', cli_swift.objects)
 
+    def template_gets(self):
+        """Plan objects other than plan-environment.yaml read so far."""
+        return [r.path for r in self.m.request_history
+                if r.method == 'GET' and r.path.startswith('/v1/') and
+                r.path.count('/') > 3 and 'user-environments' not in
+                r.path and not r.path.endswith('/plan-environment.yaml')]
+
+    def test_the_cli_names_the_passwords_and_no_template_is_read(self):
+        files = files_mod.PlanFiles(self.tht)
+        files.add_templates()
+        files.add_environment(self.tht + '/environments/ntp.yaml')
+        self.assertEqual(['AdminPassword'],
+                         steps.create_request(files)['passwords'])
+        steps.create(self.store, 'p', files, fakes.Recorder(self.store),
+                     render=False)
+        env = yaml.safe_load(self.swift.objects[layout.PLAN_ENVIRONMENT][0])
+        self.assertEqual(['AdminPassword'], sorted(env['passwords']))
+        # The templates crossed the wire once: client to Swift.
+        self.assertEqual([], self.template_gets())
+
+    def test_names_given_are_generated_and_none_searched(self):
+        # Trusted for which values to generate: the caller may write
+        # plan-environment.yaml itself anyway.
+        self.swift.store('overcloud.yaml', TEMPLATE)
+        self.swift.store('environments/ntp.yaml', ENV)
+        self.ask('plan_create', container='p', render=False,
+                 environments=['environments/ntp.yaml'],
+                 passwords=['RabbitCookie', 'Chosen', 'Chosen'])
+        env = yaml.safe_load(self.swift.objects[layout.PLAN_ENVIRONMENT][0])
+        self.assertEqual(['Chosen', 'RabbitCookie'], sorted(env['passwords']))
+        self.assertRegex(env['passwords']['RabbitCookie'], '^[A-Z]{20}$')
+        self.assertEqual([], self.template_gets())
+
+    def test_bad_password_names_are_refused_and_nothing_recorded(self):
+        self.swift.store('overcloud.yaml', TEMPLATE)
+        before = dict(self.swift.objects)
+        for names in ('AdminPassword', [''], [1], ['a\nb'], ['x' * 256],
+                      ['P%d' % i for i in range(5001)]):
+            with self.assertRaisesRegex(
+                    exceptions.CommandError, 'Bad request for plan p: '
+                    'passwords must list at most 5000 parameter names'):
+                self.ask('plan_create', container='p', environments=[],
+                         render=False, passwords=names)
+            self.assertEqual(before, self.swift.objects)
+
     def test_recorded_as_the_action_when_no_command_is_given(self):
         self.as_a_gui({'overcloud.yaml': TEMPLATE,
                        'environments/ntp.yaml': ENV})
