@@ -24,15 +24,28 @@ def follow(store, heat, req, started):
     if not started.get('stack_id'):
         # No stack operation began (the step failed before Heat).
         return {'done': True}
+    # By the stack's id: one request (by its name, Heat redirects).
+    ident = '%s/%s' % (plan, started['stack_id'])
+    stack = None
+    if started.get('operation') != 'NONE':
+        # Heat first: while the stack works, a round costs this one
+        # request (the client records no outcome before the end either).
+        stack = status.lookup(heat, ident, req['heat_url'])
+        if stack is not None and \
+                stack.stack_status.endswith(status.BUSY_SUFFIX):
+            return {'done': False, 'stack_status': stack.stack_status}
     if store.get(plan, record_mod.outcome_path(step_id)) is not None:
         return {'done': True, 'recorded_by': 'client'}
-    stack = status.lookup(heat, plan, req['heat_url'])
-    if stack is not None and stack.id == started.get('stack_id') and \
-            stack.stack_status.endswith(status.BUSY_SUFFIX):
-        return {'done': False, 'stack_status': stack.stack_status}
+    if started.get('operation') == 'NONE':
+        # Nothing ran: usually the deploy task recorded it already.
+        stack = status.lookup(heat, ident, req['heat_url'])
+        if stack is not None and \
+                stack.stack_status.endswith(status.BUSY_SUFFIX):
+            return {'done': False, 'stack_status': stack.stack_status}
     found = {k: started.get(k) for k in ('operation', 'fingerprint',
                                          'swift_gets', 'files')}
-    if stack is None or stack.id != started.get('stack_id'):
+    if stack is None or stack.id != started.get('stack_id') or \
+            stack.stack_status.startswith('DELETE_'):
         # Deleted (perhaps with its plan): nothing more to learn, and no
         # reason to look again.
         outcome = {'status': 'UNKNOWN',

@@ -199,8 +199,10 @@ ACTIONS = {
 # follows the stack to its end and records the outcome, whether or not
 # its caller still waits.
 FOLLOW = {'deploy': ('follow', 'tripleoplan.follow')}
-FOLLOW_DELAY = 5
-FOLLOW_ROUNDS = 5000            # ~7 hours; the action ends sooner
+# One Heat request a round while the stack works (``follow``): a deploy
+# of minutes, a few dozen; the outcome is on record at most this late.
+FOLLOW_DELAY = 10
+FOLLOW_ROUNDS = 2500            # ~7 hours; the action ends sooner
 
 
 def workflow(name):

@@ -1,8 +1,12 @@
 """Follow a Heat stack operation to its end, events on stderr.
 
 One request per poll: the stack's own events after the last one seen
-(the stack itself emits an event when its operation ends). The interval
-grows while nothing happens, so a long deploy costs few requests.
+(the stack itself emits an event when its operation ends). Each poll gets
+every event since the marker, so none is lost however long the pause:
+the interval doubles after every poll up to ``max_interval``, events or
+not, and a deploy of minutes costs a few dozen requests (a busy stack
+has new events at nearly every look, so going back to the shortest
+interval then would poll it every second).
 """
 
 import time
@@ -92,10 +96,7 @@ class StackFollower(object):
                             '%s_%s' % (action, s) for s in TERMINAL]):
                     return event.resource_status, \
                         event.resource_status_reason
-            if events:
-                rounds.busy()
-            else:
-                rounds.quiet()
+            rounds.quiet()
         if silent:
             return 'TIMEOUT', ('Heat did not answer (%s) until the '
                                'deadline of %d s' % (silent, timeout))

@@ -42,6 +42,20 @@ class TestFollow(fakes.HttpTestCase):
         self.assertFalse(self.look()['done'])
         self.assertIsNone(self.outcome())
 
+    def test_a_round_on_a_busy_stack_costs_one_request(self):
+        # Heat first, by the stack's id: no outcome GET, no redirect.
+        self.stack_is('UPDATE_IN_PROGRESS')
+        self.m.reset_mock()
+        self.look()
+        self.assertEqual(
+            [('GET', '/v1/admin/stacks/p/' + test_deploy.STACK_ID)],
+            [(h.method, h.path) for h in self.m.request_history])
+
+    def test_a_stack_deleted_meanwhile_ends_the_following(self):
+        # Heat still shows a deleted stack by its id.
+        self.stack_is('DELETE_COMPLETE')
+        self.assertEqual({'done': True, 'status': 'UNKNOWN'}, self.look())
+
     def test_the_end_is_recorded_with_what_the_deploy_task_knew(self):
         for status, outcome in (('UPDATE_FAILED', 'FAILED'),
                                 ('UPDATE_COMPLETE', 'SUCCESS')):
@@ -58,10 +72,12 @@ class TestFollow(fakes.HttpTestCase):
     def test_an_outcome_the_client_recorded_is_left_alone(self):
         self.store.write_outcome('p', 'abc', {'status': 'FAILED',
                                               'failed_resources': ['x']})
+        # Heat is asked first (the round a busy stack costs), once.
+        self.stack_is('UPDATE_COMPLETE')
         self.assertEqual('client', self.look()['recorded_by'])
         self.assertEqual(['x'], self.outcome()['outcome']['failed_resources'])
-        self.assertEqual([], [h for h in self.m.request_history
-                              if h.url.startswith(HEAT)])
+        self.assertEqual(1, len([h for h in self.m.request_history
+                                 if h.url.startswith(HEAT)]))
 
     def test_a_client_outcome_that_lands_while_heat_is_asked_stays(self):
         def stack(request, context):
@@ -102,8 +118,10 @@ class TestGone(fakes.HttpTestCase):
         self.m.get(fakes.SWIFT + '/p', status_code=404)
         self.m.get(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
                    status_code=404)
-        self.m.get(HEAT + '/stacks/p', status_code=404, headers=fakes.JSON,
-                   json={'code': 404, 'error': {'message': 'not found'}})
+        for path in ('/stacks/p', '/stacks/p/' + test_deploy.STACK_ID):
+            self.m.get(HEAT + path, status_code=404, headers=fakes.JSON,
+                       json={'code': 404,
+                             'error': {'message': 'not found'}})
         req = protocol.read('deploy', protocol.request(
             'deploy', container='p', environments=[], step='abc',
             heat_url=HEAT))

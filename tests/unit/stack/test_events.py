@@ -160,17 +160,27 @@ class TestFollow(StackEventsTestCase):
         status, reason = self.follower.follow(NAME, STACK_ID, 'UPDATE', 30)
         self.assertEqual('TIMEOUT', status)
         self.assertEqual('still in progress after 30 s', reason)
-        # The interval doubles while nothing happens, up to max_interval,
-        # and the last sleep ends on the deadline.
-        self.assertEqual([1.0, 1.0, 2.0, 4.0, 8.0, 8.0, 6.0],
+        # The interval doubles up to max_interval, and the last sleep ends
+        # on the deadline.
+        self.assertEqual([1.0, 2.0, 4.0, 8.0, 8.0, 7.0],
                          self.clock.sleeps)
         self.assertEqual(1030.0, self.clock.now)
 
-    def test_new_events_bring_the_interval_back(self):
-        self.events([], [], [event('e1', 'UPDATE_IN_PROGRESS', 'started')],
-                    [], [event('e2', 'UPDATE_COMPLETE', 'done')])
+    def test_new_events_do_not_bring_the_interval_back(self):
+        # A busy stack has new events at nearly every look: the interval
+        # grows all the same (a deploy of minutes, a few dozen requests),
+        # and every event is still shown, from the marker on.
+        self.events([event('e1', 'UPDATE_IN_PROGRESS', 'started')],
+                    [event('e2', 'UPDATE_IN_PROGRESS', '', resource='A',
+                           physical=NESTED_ID)],
+                    [event('e3', 'UPDATE_IN_PROGRESS', '', resource='B',
+                           physical=NESTED_ID)],
+                    [event('e4', 'UPDATE_IN_PROGRESS', '', resource='C',
+                           physical=NESTED_ID)],
+                    [event('e5', 'UPDATE_COMPLETE', 'done')])
         self.follower.follow(NAME, STACK_ID, 'UPDATE', 600)
-        self.assertEqual([1.0, 2.0, 1.0, 1.0], self.clock.sleeps)
+        self.assertEqual([1.0, 2.0, 4.0, 8.0], self.clock.sleeps)
+        self.assertEqual(5, len(self.lines))
 
     def test_heat_unreachable_is_asked_again_until_the_deadline(self):
         self.m.get(EVENTS_URL, exc=requests.exceptions.ConnectionError)
