@@ -120,8 +120,9 @@ class StackCommand(base.Command, command.ShowOne):
                                 % (self.action, plan), parsed_args.yes):
                 raise exceptions.CommandError(
                     'Not confirmed: nothing was changed.')
-        step = operations.execute(services, options, prepared)
-        operations.raise_if_failed(plan, step)
+        from tripleoplanclient.stack import execution
+        step = execution.execute(services, options, prepared)
+        execution.raise_if_failed(plan, step)
         return self.result(plan, step)
 
     def preview_lines(self, services, options, prepared):

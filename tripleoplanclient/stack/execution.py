@@ -1,0 +1,163 @@
+"""A stack step run: what ``operations.prepare`` worked out, written,
+handed to the deploy workflow in Mistral (which records the step before
+Heat is asked, ``mistral.stack_step``), followed to its end, and the
+outcome the command saw recorded (whoever sees the end writes it).
+"""
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import record as record_mod
+from tripleoplanclient.plan import steps
+from tripleoplanclient.stack import status
+
+# Seconds to keep following after --timeout: Heat's own stack timeout ends
+# the stack at the same moment, and its FAILED event is worth waiting for.
+_GRACE = 10
+# Seconds to wait at least for the deploy action to record the step (a
+# render included) and have Heat accept the operation.
+_ACCEPT = 600
+
+
+def execute(services, options, prepared):
+    """Write what the step changes, have the deploy workflow record the
+    step and start the stack operation, follow it, record the outcome
+    seen. Returns the step (as the deploy action answered it).
+
+    The deploy action records the step (IN_PROGRESS) before Heat is asked
+    for anything; however the command ends, its outcome says what is
+    known, and the workflow writes the end when nobody else saw it.
+    """
+    from tripleoplanclient import workflows
+
+    store, plan = services.store, prepared.plan
+    change, details = prepared.change, {}
+    if prepared.creates_plan:
+        created = steps.create(store, plan, prepared.files, services.recorder,
+                               render=services.renderer is not None)
+        error = steps.failed(plan, created)
+        if error is not None:
+            raise error
+        # All of it is stored now: the deploy step itself changes nothing.
+        change = steps.Change(steps.head_after(created).state,
+                              prepared.files.__class__(
+                                  prepared.files.templates), prepared.remove)
+        # This command began by creating the plan (and rendering it).
+        details['plan_created'] = {
+            'step': created['id'],
+            'rendered': (created.get('render') or {}).get('state')
+            == 'SUCCESS'}
+    elif prepared.with_templates:
+        details['templates'] = prepared.files.templates
+    if change.renders and services.renderer is None:
+        raise exceptions.CommandError(
+            'Plan %s needs a render before its stack can be deployed; run '
+            'the command without --no-render. Nothing was changed.' % plan)
+    services.workflows.check()
+    change.write(store, plan)
+    marker = None
+    if prepared.stack is not None and options.wait:
+        marker = services.follower.last_event(plan, prepared.stack.id)
+    request = workflows.deploy_request(
+        plan, services.swift_url, services.heat_url, change,
+        action=prepared.action, stage=prepared.stage,
+        render=services.renderer is not None, force=options.force,
+        timeout=int(max(1, round(options.timeout))),
+        validate=options.validate, command=services.recorder.command,
+        **details)
+    stack = {}
+    try:
+        result, execution = services.workflows.deploy(
+            request, max(options.timeout * 60, _ACCEPT),
+            started=lambda e: stack.update(execution=e))
+    except workflows.Unobserved as exc:
+        raise exceptions.CommandError(
+            '%s Its step is recorded by the deploy workflow in Mistral, '
+            'with its outcome once the stack ends: see "openstack overcloud '
+            'plan show-history %s".' % (exc, plan))
+    answered = result.get('step') or {}
+    step = dict(answered, state={'environments': answered.get(
+        'environments', [])})
+    if step['outcome']['status'] != 'IN_PROGRESS':
+        if result.get('operation') == 'NONE':
+            services.progress(
+                'Stack %s is up to date with the plan (nothing changed '
+                'since its last stack step): Heat was not called.' % plan)
+        return step
+    # What assembling cost: Swift GETs (0 when the action's cache held
+    # every object) and the files Heat got.
+    stack.update(id=result['stack_id'], operation=result['operation'],
+                 fingerprint=result['fingerprint'],
+                 swift_gets=result.get('swift_gets'),
+                 files=result.get('files'))
+    services.progress('Stack %s: %s started (%s).' % (
+        plan, result['operation'], result['stack_id']))
+    try:
+        _follow(services, options, plan, step, stack, marker)
+    except BaseException as exc:
+        # Ctrl-C, or anything unforeseen: the record still tells it.
+        step['outcome'].update(
+            status='UNKNOWN', reason='the command ended early (%s)' % (
+                type(exc).__name__ if not str(exc) else str(exc)))
+        _record_outcome(services, plan, step, stack, quiet=True)
+        raise
+    _record_outcome(services, plan, step, stack)
+    return step
+
+
+def _record_outcome(services, plan, step, stack, quiet=False):
+    step['stack'].update(stack)
+    try:
+        services.store.write_outcome(
+            plan, step['id'], step['outcome'], stack,
+            final=step['outcome']['status'] in record_mod.FINAL)
+    except Exception as exc:
+        if not quiet:
+            raise
+        services.progress('The outcome of step %s was not recorded (%s).'
+                          % (step['id'], exc))
+
+
+def _follow(services, options, plan, step, stack, marker):
+    """Follow the stack the deploy action started to its end (unless
+    --no-wait); fills the outcome and ``stack`` (what the outcome object
+    keeps about it)."""
+    operation, stack_id = stack['operation'], stack['id']
+    if not options.wait:
+        step['outcome'].update(stack_status='%s_IN_PROGRESS' % operation)
+        return
+    try:
+        state, reason = services.follower.follow(
+            plan, stack_id, operation, options.timeout * 60 + _GRACE, marker)
+        final = services.follower.stack(plan, stack_id)
+    except exceptions.CommandError as exc:
+        # The operation goes on in Heat: the record must still say so.
+        step['outcome'].update(status='UNKNOWN', reason=str(exc))
+        return
+    stack['updated'] = status.updated(final)
+    if state == 'TIMEOUT':
+        step['outcome'].update(
+            status='TIMEOUT', stack_status=final.stack_status,
+            reason='%s not finished after the --timeout of %s minutes; it '
+                   'goes on in Heat' % (operation, options.timeout))
+        return
+    state, reason = final.stack_status, final.stack_status_reason or reason
+    step['outcome'].update(stack_status=state, reason=reason)
+    if state.endswith('_COMPLETE'):
+        step['outcome']['status'] = 'SUCCESS'
+    else:
+        failed = services.follower.failures(plan, stack_id)
+        step['outcome'].update(status='FAILED', failed_resources=[
+            '%s: %s' % f for f in failed])
+
+
+def raise_if_failed(plan, step):
+    outcome = step['outcome']
+    if outcome['status'] == 'SUCCESS':
+        return
+    lines = ['Stack %s: step %s recorded as %s. %s' % (
+        plan, step['id'], outcome['status'], outcome.get('reason') or '')]
+    for failure in outcome.get('failed_resources', []):
+        lines.append('  failed: %s' % failure)
+    if outcome['status'] == 'IN_PROGRESS':
+        return
+    lines.append('Fix the cause and run the command again.')
+    raise exceptions.CommandError('\n'.join(lines))
