@@ -1,7 +1,7 @@
 """The deployment library's writes (bodies of the capabilities_set and
 parameters_set actions): each checks the operator's choice against the
 plan as its newest step recorded it, and records it as a step of its own,
-written here in Mistral under a name no other step has (``store.commit``),
+written here in Mistral under a name no other step has (``builder``),
 as the caller. A choice that breaks a constraint is refused with every
 problem named, and nothing is written.
 """
@@ -146,9 +146,10 @@ def set_parameters(store, plan, heat, req, execution=None):
     change = {'environments': {'add': [], 'remove': []}, 'files': {},
               'inputs': {}, 'tree': {path: md5},
               'parameters': sorted(n for n in checked)}
-    step = record_mod.make_step(
-        'parameters', change, added=[] if old is not None else [path],
-        changed=[path] if old is not None else [],
-        command=written.command(req, 'tripleoplan.parameters_set', hidden))
-    store.commit(plan.name, step, plan.head, {path: data})
+    step = builder.commit(store, plan.name, builder.build(
+        'parameters', change,
+        written.command(req, 'tripleoplan.parameters_set', hidden),
+        added=[] if old is not None else [path],
+        changed=[path] if old is not None else []),
+        plan.head, {path: data})
     return written.result(plan.name, step, step['state'])
