@@ -275,6 +275,21 @@ class LibraryTest(LibraryTestCase):
         self.assertEqual(1, create.call_count)
         self.assertNotIn('show_nested', self.validate.last_request.qs)
 
+    def test_the_deploy_check_reads_no_environment_left_out(self):
+        fakes.stack_is(self.m, None)
+        plan = self.plan()
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=plan.environments,
+            swift_url=fakes.SWIFT, heat_url=HEAT,
+            tree=plan.state['tree']))
+        self.m.reset_mock()
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'not ready to deploy'):
+            deploy.deploy(self.store, fakes.heat_client(), req)
+        read = [r.path for r in self.m.request_history if r.method == 'GET']
+        self.assertIn('/v1/auth_t/p/environments/mode-b.yaml', read)
+        self.assertNotIn('/v1/auth_t/p/environments/mode-c.yaml', read)
+
     def test_a_caller_heat_refuses_is_told_why_and_nothing_is_kept(self):
         self.m.post(HEAT + '/validate', status_code=403, headers=fakes.JSON,
                     json={'error': {'message': 'You are not authorized'}})
