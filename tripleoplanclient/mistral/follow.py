@@ -24,6 +24,10 @@ def follow(store, heat, req, started):
     if not started.get('stack_id'):
         # No stack operation began (the step failed before Heat).
         return {'done': True}
+    if ((started.get('step') or {}).get('outcome') or {}).get(
+            'status') in record_mod.FINAL:
+        # The deploy task knew the end (nothing changed) and wrote it.
+        return {'done': True, 'recorded_by': 'mistral'}
     # By the stack's id: one request (by its name, Heat redirects).
     ident = '%s/%s' % (plan, started['stack_id'])
     stack = None

@@ -51,6 +51,15 @@ class TestFollow(fakes.HttpTestCase):
             [('GET', '/v1/admin/stacks/p/' + test_deploy.STACK_ID)],
             [(h.method, h.path) for h in self.m.request_history])
 
+    def test_an_end_the_deploy_task_wrote_costs_no_request(self):
+        # A redeploy with nothing changed: its outcome is on record.
+        started = dict(STARTED, operation='NONE', step={
+            'id': 'abc', 'outcome': {'status': 'SUCCESS'}})
+        self.assertEqual({'done': True, 'recorded_by': 'mistral'},
+                         follow.follow(self.store, fakes.heat_client(),
+                                       self.req, started))
+        self.assertEqual([], self.m.request_history)
+
     def test_a_stack_deleted_meanwhile_ends_the_following(self):
         # Heat still shows a deleted stack by its id.
         self.stack_is('DELETE_COMPLETE')
