@@ -200,7 +200,8 @@ def main():
             files.environments = [path]
             files.objects[path] = b'parameter_defaults: {Bench: %d}\n' % i
             files.sources[path] = '/bench/env-%02d.yaml' % (i % 10)
-            result = steps_mod.amend(store, plan, head, files, record_here,
+            result = steps_mod.amend(store, plan, head, files,
+                                     record=record_here,
                                      no_render=True)
             head = steps_mod.head_after(result)
         print('%d more steps committed in %.1f s; waiting %d s until Swift\'s'

@@ -6,8 +6,13 @@ import os
 import signal
 import subprocess
 import time
+import uuid
 
+import yaml
+
+from tests.functional import base
 from tests.functional import test_deploy
+from tests.functional import test_library
 
 WRITERS = 16
 ROUNDS = 5
@@ -178,3 +183,67 @@ class TestInterruptedClient(SlowDeployTest):
                                       self.plan)
         self.assertEqual((step['id'], 'SUCCESS'), (
             history[-1]['id'], history[-1]['outcome']['status']))
+
+
+class TestCard(base.FunctionalTest):
+    """user-environments/environments.yaml, downloaded as a script does
+    (a plain GET, a plain YAML loader), right after each kind of step,
+    with no reader of the log in between."""
+
+    def card(self, plan):
+        status, _, body = self.swift.request(
+            'GET', '%s/user-environments/environments.yaml' % plan)
+        self.assertEqual(200, status)
+        return yaml.safe_load(body)
+
+    def assert_current(self, plan, result, environments):
+        card = self.card(plan)
+        last = card['history'][-1]
+        self.assertEqual(environments, card['environments'])
+        self.assertEqual((result['id'], result['action'], environments),
+                         (last['id'], last['action'], last['environments']))
+        self.assertEqual(len(card['history']), last['step'])
+        self.assertEqual(card['steps'], len(card['history']))
+        for field in ('time', 'user', 'command'):
+            self.assertTrue(last[field], field)
+        self.assertEqual('SUCCESS', last['outcome']['status'])
+        return card
+
+    def test_current_after_create_amend_settings_and_restore(self):
+        templates = base.write_tree(os.path.join(self.tmp, 'card'),
+                                    test_library.TEMPLATES)
+        plan = 'card-%s' % uuid.uuid4().hex[:8]
+        self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete', '-y',
+                        plan)
+        registry = 'overcloud-resource-registry-puppet.yaml'
+        created = self.openstack_json(
+            'overcloud', 'plan', 'create', plan, '--templates', templates,
+            '-e', os.path.join(templates, registry), '--no-render')
+        card = self.assert_current(plan, created, [registry])
+        self.assertEqual(templates, card['templates'])
+        self.assertIn('digest', card['release'])
+        mine = self.write('mine/x.yaml', 'parameter_defaults: {Needed: x}\n')
+        amended = self.openstack_json('overcloud', 'plan', 'amend', plan,
+                                      '-e', mine, '--no-render')
+        every = [registry, 'user-files' + mine]
+        self.assert_current(plan, amended, every)
+        enabled = self.openstack_json(
+            'overcloud', 'plan', 'capabilities', 'set', plan, '--enable',
+            'environments/mode-a.yaml')
+        every.append('environments/mode-a.yaml')
+        self.assert_current(plan, enabled, every)
+        values = self.openstack_json('overcloud', 'plan', 'parameters',
+                                     'set', plan, 'Needed=card')
+        card = self.assert_current(plan, values, every)
+        self.assertEqual(['create', 'amend', 'capabilities', 'parameters'],
+                         [r['action'] for r in card['history']])
+        restored = self.openstack_json('overcloud', 'plan', 'restore', plan,
+                                       '--step', '1')
+        card = self.assert_current(plan, restored, [registry])
+        self.assertEqual(5, len(card['history']))
+        # What the log says, row for row.
+        shown = self.openstack_json('overcloud', 'plan', 'show-history',
+                                    plan)
+        self.assertEqual([(r['id'], r['environments']) for r in shown],
+                         [(r['id'], r['environments'])
+                          for r in self.card(plan)['history']])
