@@ -77,7 +77,7 @@ if [ "$what" = all ]; then
     "${r3[@]}" python3 tools/loopback start --clean swift >&2
     "${r3[@]}" python3 tools/loopback down swift-object-server-2 >&2
     FUNCTIONAL_SWIFT_URL=$r3_swift \
-        functional 'test_record\.TestConcurrentWriters|test_past'
+        functional 'test_record\.TestConcurrentWriters|test_past|test_concurrent_settings'
 
     # Without Keystone (Swift without auth, Heat noauth, Mistral auth
     # off): the same services restarted so, and one deploy story.

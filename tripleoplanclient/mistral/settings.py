@@ -6,6 +6,8 @@ as the caller. A choice that breaks a constraint is refused with every
 problem named, and nothing is written.
 """
 
+import logging
+
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
@@ -14,9 +16,12 @@ from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import capabilities as capabilities_mod
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import parameter_file
 from tripleoplanclient.plan import parameter_values
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
+
+LOG = logging.getLogger(__name__)
 
 
 def set_capabilities(store, plan, req):
@@ -32,13 +37,14 @@ def set_capabilities(store, plan, req):
         return written.result(plan.name, None, plan.state)
     added = [e for e in after if e not in environments]
     removed = [e for e in environments if e not in after]
-    if record_mod.amended(environments, added, removed) == after:
-        # Additions and removals: they compose with any other step
-        # written at the same time.
-        change = {'environments': {'add': added, 'remove': removed}}
-    else:
-        # The root environment went first (capabilities.check): the list
-        # as a whole.
+    # Additions and removals (the root environment put first,
+    # capabilities.check): they compose with any other step written at the
+    # same time, as a whole list would not.
+    first = [e for e in after[:1] if e in added]
+    change = {'environments': {'add': added, 'remove': removed}}
+    if first:
+        change['environments']['first'] = first
+    if record_mod.amended(environments, added, removed, first) != after:
         change = {'environments': {'set': after}}
     change.update(files={}, inputs={}, tree={})
     step = builder.commit(store, plan.name, builder.build(
@@ -126,9 +132,8 @@ def set_parameters(store, plan, heat, req, execution=None):
     old = plan.read(path) if path in plan.objects else None
     current = {}
     if old is not None:
-        loaded = content.load_yaml(old, '%s of plan %s' % (path, plan.name),
-                                   quote=False) or {}
-        current = dict(loaded.get('parameter_defaults') or {})
+        current = parameter_file.load(old, '%s of plan %s' % (
+            path, plan.name))
     values = dict(current)
     for name, value in checked.items():
         if value is None:
@@ -137,19 +142,32 @@ def set_parameters(store, plan, heat, req, execution=None):
             values[name] = value
     if values == current:
         return written.result(plan.name, None, plan.state)
-    data = content.dump_yaml({'parameter_defaults': values})
+    data = parameter_file.dump(values)
     md5 = content.md5(data)
-    if old is not None:
-        # What it replaces stays readable for past steps (plan.tree).
-        store.keep(plan.name, {path: content.md5(old)},
-                   tree_mod.kept(plan.objects.listing))
+    # The file and its copy under its MD5, which the record names as the
+    # home of the values set here (parameter_file): a concurrent step
+    # overwrites the file, never the copy. What it replaces stays
+    # readable for past steps (plan.tree): every such file has its copy
+    # but one written before this client kept them.
+    objects = {path: data, tree_mod.kept_name(md5): data}
+    base = None if old is None else content.md5(old)
+    if base and tree_mod.kept_name(base) not in plan.objects.listing:
+        objects[tree_mod.kept_name(base)] = old
     change = {'environments': {'add': [], 'remove': []}, 'files': {},
               'inputs': {}, 'tree': {path: md5},
-              'parameters': sorted(n for n in checked)}
+              'parameters': sorted(n for n in checked),
+              parameter_file.KEY: parameter_file.change(
+                  plan.state, base, data, checked)}
     step = builder.commit(store, plan.name, builder.build(
         'parameters', change,
         written.command(req, 'tripleoplan.parameters_set', hidden),
         added=[] if old is not None else [path],
         changed=[path] if old is not None else []),
-        plan.head, {path: data})
+        plan.head, objects)
+    try:
+        parameter_file.settle(store, plan.name)
+    except exceptions.CommandError as exc:
+        # The step is on record: the next reader mends the file.
+        LOG.warning('plan %s: parameters file not mended: %s', plan.name,
+                    exc)
     return written.result(plan.name, step, step['state'])

@@ -11,6 +11,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
 from tripleoplanclient.plan import card as card_mod
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import parameter_file
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
 
@@ -78,7 +79,8 @@ class Journal(object):
                 LOG.warning('reading the log of plan %s: %s', plan, exc)
                 head = None
             if head is not None:
-                return head
+                return head._replace(state=parameter_file.current(
+                    self, plan, head.state))
         found = self.log(plan)
         if found is not None and found[1]:
             return self._history(plan, found, data)[1]
@@ -160,6 +162,7 @@ class Journal(object):
             state = _replayed(fetch, keep, ids) if keep else \
                 record_mod.new_state()
         self._outcomes(plan, rows, listing)
+        state = parameter_file.current(self, plan, state)
         frozen = card_mod.settled(rows[len(imported):], entries, date)
         head = record_mod.Head(state, len(entries), ids[-1] if ids else None,
                                [] if entries else imported, rows,

@@ -42,6 +42,7 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import parameter_file
 from tripleoplanclient.plan import shapes
 from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.plan import tree as tree_mod
@@ -73,14 +74,16 @@ def new_state(templates=None):
             'created': False, 'tree': None}
 
 
-def amended(current, add, remove):
+def amended(current, add, remove, first=()):
     """The environment list after adding ``add`` and removing ``remove``.
 
-    A file already in the list keeps its place; new ones go last.
+    A file already in the list keeps its place; new ones go last, but
+    those of ``first`` (the root environment) go first.
     """
     result = [e for e in current if e not in remove]
     result.extend(e for e in add if e not in result)
-    return result
+    ahead = [e for e in first if e in result]
+    return ahead + [e for e in result if e not in ahead]
 
 
 def apply(state, step):
@@ -98,7 +101,7 @@ def apply(state, step):
     else:
         state['environments'] = amended(
             state['environments'], envs.get('add') or (),
-            envs.get('remove') or ())
+            envs.get('remove') or (), envs.get('first') or ())
     state['files'].update(change.get('files') or {})
     if step['action'] != 'restore':
         # What the client last read from each local source: a restore puts
@@ -110,6 +113,7 @@ def apply(state, step):
     for kind in change.get('drop_inputs') or ():
         state['inputs'].pop(kind, None)
     state['tree'] = tree_mod.after(state.get('tree'), change)
+    parameter_file.replay(state, change)
     if change.get('templates'):
         state['templates'] = change['templates']
     if 'release' in change:

@@ -118,18 +118,24 @@ RECORDED_TREE = Fields({'base': (MD5, None),
                         'changes': Map(TREE_PATH, (str, None))})
 TREE = (None, RECORDED_TREE)
 RELEASE = (None, Fields({}, {'version': TEXT, 'digest': TEXT}))
+# Which kept file holds each parameter's value (plan.parameter_file).
+_NAMES = Map(str, (MD5, None))
+PARAMETER_VALUES = Fields({'file': MD5, 'names': _NAMES, 'stale': bool})
 STATE = Fields({'environments': [PATH], 'files': Map(PATH, FILE),
                 'inputs': Map(str, PATH), 'templates': TEXT,
                 'render': TEXT, 'stack': TEXT, 'created': bool},
-               {'tree': TREE, 'read': Map(PATH, FILE), 'release': RELEASE})
+               {'tree': TREE, 'read': Map(PATH, FILE), 'release': RELEASE,
+                'parameter_values': (None, PARAMETER_VALUES)})
 CHANGE = Fields({}, {
     'environments': Fields({}, {'set': [PATH], 'add': [PATH],
-                                'remove': [PATH]}),
+                                'remove': [PATH], 'first': [PATH]}),
     'files': Map(PATH, FILE), 'drop_files': [PATH],
     'inputs': Map(str, PATH), 'drop_inputs': [str],
     'tree': Map(TREE_PATH, (str, None)), 'tree_base': (MD5, None),
     'templates': TEXT,
-    'release': RELEASE, 'render_state': TEXT})
+    'release': RELEASE, 'render_state': TEXT,
+    'parameter_values': Fields({'base': (MD5, None), 'file': MD5,
+                                'names': _NAMES}, {'imported': [str]})})
 OUTCOME = Fields({'status': str})
 STACK = Fields({}, {'environments': [PATH]})
 RENDER = Fields({}, {'state': TEXT})

@@ -9,12 +9,15 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.mistral import test_library
+from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import protocol
 from tripleoplanclient.mistral import settings
+from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import tree
 
 HEAT = fakes.HEAT
 
@@ -149,6 +152,57 @@ class SettingsTest(SettingsTestCase):
                 book['workflows'][name]['tasks'][name]['action'])
 
 
+class ConcurrentTest(SettingsTestCase):
+    """Writers that read the plan at the same time (as Mistral's
+    executors do) lose nothing (issue 27): the record names the file of
+    each value; whoever finds the file behind derives and mends it."""
+
+    def side_by_side(self, *assignments):
+        plans = [self.plan() for _ in assignments]     # the same head
+        for plan, given in zip(plans, assignments):
+            req = self.req('parameters_set', assignments=list(given))
+            settings.set_parameters(self.store, plan, fakes.heat_client(),
+                                    req)
+
+    def stored(self):
+        return yaml.safe_load(self.swift.objects[layout.PLAN_PARAMETERS][0])[
+            'parameter_defaults']
+
+    def test_values_set_side_by_side_are_all_in_the_file(self):
+        self.set_parameters('Mode=c', 'AdminPassword=first')
+        self.side_by_side(['Needed=a'], ['Mode=b'], ['AdminPassword='])
+        self.assertEqual({'Needed': 'a', 'Mode': 'b'}, self.stored())
+        # the record names that file, and readers read it
+        state = self.store.history('p')[1].state
+        self.assertEqual(content.md5(self.swift.objects[
+            layout.PLAN_PARAMETERS][0]), state['tree']['changes'][
+            layout.PLAN_PARAMETERS])
+        self.assertFalse(state['parameter_values']['stale'])
+        self.assertEqual(self.swift.objects[layout.PLAN_PARAMETERS][0],
+                         self.plan().read(layout.PLAN_PARAMETERS))
+        self.assertEqual(['parameters'] * 4,
+                         [r['action'] for r in self.history()[1:]])
+
+
+class ConcurrentCapabilitiesTest(SettingsTestCase):
+
+    def test_the_root_environment_enabled_beside_another_loses_none(self):
+        root = 'overcloud-resource-registry-puppet.yaml'
+        self.write('t/' + root, 'resource_registry: {}\n')
+        self.cmd(plan_cmd.AmendPlan, 'p', '--no-render', '--upload-file',
+                 '%s/%s=%s' % (self.templates, root, root))
+        plans = [self.plan(), self.plan()]     # the same head
+        # the later step, in the record's order, is the root's
+        for plan, path in zip(plans, ['environments/mode-c.yaml', root]):
+            req = protocol.read('capabilities_set', protocol.request(
+                'capabilities_set', container='p', swift_url=fakes.SWIFT,
+                enable=[path], disable=['environments/mode-b.yaml']
+                if path != root else []))
+            settings.set_capabilities(self.store, plan, req)
+        self.assertEqual([root, 'registry.yaml', 'environments/mode-c.yaml'],
+                         self.store.history('p')[1].state['environments'])
+
+
 class HiddenTest(SettingsTestCase):
     """A GUI's parameters_set workflow: Mistral keeps its input, so hidden
     values come in an object the client staged in the plan."""
@@ -168,9 +222,14 @@ class HiddenTest(SettingsTestCase):
         self.swift.store(self.STAGED, text.encode())
 
     def everything_but_the_parameters_file(self):
+        # (and its copies under their MD5, which the record names as the
+        # home of each value: plan.parameter_file)
+        names = self.store.history('p')[1].state['parameter_values']['names']
+        copies = {tree.kept_name(m) for m in names.values()}
         return json.dumps({n: d.decode('utf-8', 'replace') for n, (d, _) in
                            self.swift.objects.items()
-                           if n != layout.PLAN_PARAMETERS})
+                           if n != layout.PLAN_PARAMETERS and
+                           n not in copies})
 
     def test_a_workflow_sets_hidden_values_from_a_staged_object(self):
         self.stage('HashSuffix: staged-suffix-1\nNeeded: x\n')
