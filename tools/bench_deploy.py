@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Benchmark ``openstack overcloud deploy`` on THT 18.0.0.
 
-One plan, 8 environment files (5 from THT, 3 of our own outside the tree),
-deployed as deployed servers on the loopback Heat. Prints, in one run, for
-a first ``deploy --templates`` (plan create + render + stack create) and a
-redeploy with nothing changed:
+The demo's plan (``bench_plan.demo_environments``: 5 environment files
+from THT, 3 of our own outside the tree), deployed as deployed servers on
+the loopback Heat. Prints, in one run, for a first ``deploy --templates``
+(plan create + render + stack create; ``--plan-first``: the plan made by
+``plan create`` before it, not counted) and a redeploy with nothing
+changed, each next to its goal (<= 300 and <= 6 requests):
 
-* every Swift request to the plan's container (client and Mistral side:
-  the proxy's access log) and every Heat request to the stack API (client
-  and Mistral side: Heat's uWSGI access log), by method;
+* every Swift request to the plan's container and the account (client
+  and Mistral side: the proxy's access log) and every Heat request to the
+  stack API and template validation (client and Mistral side, Heat's
+  event polling and the follow task included: Heat's uWSGI access log),
+  grouped by method and path;
 * renders per deploy (render steps in the plan record);
 * wall time of the command, next to Heat's own stack create time (first
   and last event of the stack itself).
@@ -23,8 +27,8 @@ requests first deploy, ~5,700 redeploy, 7-8 renders.
 Needs the loopback Swift, Mistral and Heat (``python3 tools/loopback
 start swift mistral heat``) and the workbook (``openstack overcloud
 workbook install``). Usage: ``python3 tools/bench_deploy.py [--keep]
-[--warm]``: --keep leaves the stack and plan for a look; Mistral is
-restarted first (an empty content cache) unless --warm.
+[--warm] [--plan-first]``: --keep leaves the stack and plan for a look;
+Mistral is restarted first (an empty content cache) unless --warm.
 """
 
 import collections
