@@ -216,6 +216,9 @@ def main():
         for label, limit in ((first, 300), ('redeploy, nothing changed', 6)):
             marks = [log.mark() for log, _ in logs]
             seconds, result, counts = counted(logs, cmd, env)
+            # Before the record is read here (its requests are ours).
+            groups = [log.groups(mark, path) for (log, path), mark in zip(
+                logs, marks)]
             record = _history(env, plan)
             n_renders = sum(1 for s in record[step - 1:]
                             if s['action'] in ('create', 'amend', 'deploy')
@@ -229,9 +232,7 @@ def main():
                 label, swift_n, heat_n, swift_n + heat_n, n_renders,
                 seconds, '%.0f' % heat_s if heat_s is not None else '-',
                 bench_plan.goal(swift_n + heat_n, limit)))
-            rows.append((label, result['operation'], [
-                log.groups(mark, path) for (log, path), mark in zip(
-                    logs, marks)]))
+            rows.append((label, result['operation'], groups))
         for label, operation, (swift_g, heat_g) in rows:
             print('  %s (Heat operation %s):\n    Swift: %s\n    Heat: %s'
                   % (label, operation, bench_plan.grouped(swift_g),
