@@ -43,6 +43,11 @@ def plan_store(context, url, session=None):
                     retries=2)
         return local.conn
 
+    def actor():
+        # The user Keystone validated; without Keystone (auth off) only
+        # the login name this service runs as is known.
+        return caller.actor() or {'user': _login()}
+
     return store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
 
 
