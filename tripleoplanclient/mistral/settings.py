@@ -40,8 +40,8 @@ def set_capabilities(store, plan, req):
     # Additions and removals (the root environment put first,
     # capabilities.check): they compose with any other step written at the
     # same time, as a whole list would not.
-    first = [e for e in after[:1] if e in added]
     change = {'environments': {'add': added, 'remove': removed}}
+    first = [e for e in [caps.get('root_environment')] if e in added]
     if first:
         change['environments']['first'] = first
     if record_mod.amended(environments, added, removed, first) != after:
