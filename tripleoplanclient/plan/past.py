@@ -34,6 +34,10 @@ class At(object):
 def find(plan, rows, which):
     """The history row of ``which``: a step number or a step id."""
     text = str(which).strip()
+    # An id first: one in ~300 is all digits, and no step number has 12.
+    for row in rows:
+        if row['id'] == text:
+            return row
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(rows):
@@ -42,9 +46,6 @@ def find(plan, rows, which):
             'Plan %s has no step %s: its history has steps 1 to %d. See '
             '"openstack overcloud plan show-history %s".' % (
                 plan, text, len(rows), plan))
-    for row in rows:
-        if row['id'] == text:
-            return row
     raise exceptions.CommandError(
         'Plan %s has no step with id %r; give a step number or id from '
         '"openstack overcloud plan show-history %s".' % (plan, text, plan))

@@ -257,3 +257,15 @@ class TestOlderPlans(PastTestCase):
                           'user-files' + os.path.join(self.dir, 'env.yaml'):
                           content.md5(b'{}\n')}, files)
         self.assertIn('overcloud.yaml', self.members(self.exported('2')))
+
+
+class TestFind(fakes.PlanTestCase):
+
+    def test_an_id_of_digits_alone_is_an_id(self):
+        # One random id in ~300 is all digits: it must not be read as a
+        # step number (and refused as out of range).
+        rows = [{'id': 'a1b2c3d4e5f6', 'step': 1},
+                {'id': '123456789012', 'step': 2}]
+        self.assertIs(rows[1], past.find('p', rows, '123456789012'))
+        self.assertIs(rows[0], past.find('p', rows, '1'))
+        self.assertRaises(exceptions.CommandError, past.find, 'p', rows, '3')
