@@ -438,6 +438,15 @@ class Workflows(object):
         return None
 
 
+def preview_request(plan, swift_url, heat_url, objects, **fields):
+    """The preview action's request: ``objects`` (``{plan path: bytes}``,
+    what the step would write) carried as its overlay."""
+    return protocol.request('preview', container=plan, swift_url=swift_url,
+                            heat_url=heat_url,
+                            overlay=protocol.encode_overlay(objects),
+                            **fields)
+
+
 def deploy_request(plan, swift_url, heat_url, change, **fields):
     """The deploy workflow's request for a stack step whose files
     ``change`` (``steps.Change``) wrote: what it wrote, as plan_amend's,

@@ -20,7 +20,6 @@ stands, and the history says what each stack operation did.
 """
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import sources
@@ -307,18 +306,18 @@ def preview(services, options, prepared):
     change = prepared.change
     if change is None:
         return None
+    from tripleoplanclient import workflows
+
     inputs = change.render_inputs
-    request = protocol.request(
-        'preview', container=prepared.plan,
-        environments=change.environments + (
+    request = workflows.preview_request(
+        prepared.plan, services.swift_url, services.heat_url,
+        change.objects(), environments=change.environments + (
             [prepared.lifecycle] if prepared.lifecycle else []),
-        swift_url=services.swift_url, heat_url=services.heat_url,
         plan_environment=inputs.get('plan_environment'),
         tree=prepared.head.state.get('tree'),
         unchanged=None if options.force or prepared.lifecycle else
         record_mod.last_stack(prepared.rows or []),
         timeout=int(max(1, round(options.timeout))),
-        overlay=protocol.encode_overlay(change.objects()),
         deleted=change.deleted,
         render={'roles_data': inputs.get('roles_data'),
                 'network_data': inputs.get('network_data')}
