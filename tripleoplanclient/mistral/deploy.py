@@ -278,15 +278,20 @@ def prepare(objects, req):
     return fields, summary
 
 
-def current_stack(heat, req, summary):
+_LOOK_UP = object()
+
+
+def current_stack(heat, req, summary, stack=_LOOK_UP):
     """``(stack or None, unchanged)``: the plan's stack, refused while an
     operation runs on it; ``unchanged`` when the fields have the
     fingerprint of the last successful deploy (``req['unchanged']``) and
     the stack is COMPLETE and untouched since: then ``summary`` says
-    operation NONE."""
+    operation NONE. ``stack``: as the caller just looked it up (None: no
+    stack), else it is looked up here."""
     plan = req['container']
-    stack = status.check_idle(status.lookup(heat, plan, req['heat_url']),
-                              plan)
+    if stack is _LOOK_UP:
+        stack = status.lookup(heat, plan, req['heat_url'])
+    stack = status.check_idle(stack, plan)
     unchanged = req['unchanged']
     if stack is not None and unchanged and \
             unchanged.get('fingerprint') == summary['fingerprint'] and \
@@ -323,7 +328,7 @@ def _check(objects, req, fields):
     return check
 
 
-def deploy(store, heat, req, cache=None):
+def deploy(store, heat, req, cache=None, stack=_LOOK_UP):
     """Create or update stack ``container`` from the plan; a summary.
 
     ``req``: what the recorded step gives Heat (``stack_step.run``:
@@ -332,11 +337,13 @@ def deploy(store, heat, req, cache=None):
     of the last successful deploy: when the assembled fields have that
     fingerprint and the stack is COMPLETE and untouched since, Heat is not
     called (operation NONE). ``cache``: as for ``render.render_plan``.
+    ``stack``: the plan's stack as the caller just found it idle (a stack
+    busy since is refused by Heat itself), else looked up here.
     """
     plan, heat_url = req['container'], req['heat_url']
     objects = open_plan(store, req, cache)
     fields, summary = _prepared(objects, req)
-    stack, unchanged = current_stack(heat, req, summary)
+    stack, unchanged = current_stack(heat, req, summary, stack)
     if unchanged:
         return summary
     check = _check(objects, req, fields) if req['validate'] else None

@@ -176,7 +176,9 @@ def run(store, heat, req, cache, execution=None):
              last_stack(store, plan, head.state)}
     found = {'execution': execution} if execution else {}
     try:
-        summary = deploy_mod.deploy(store, heat, inner, cache)
+        # The stack found idle above (a moment ago, before the commit):
+        # one that got busy since is refused by Heat, and so recorded.
+        summary = deploy_mod.deploy(store, heat, inner, cache, stack)
     except exceptions.CommandError as exc:
         # Heat refused, or the plan is not ready: the step is on record,
         # its outcome too.

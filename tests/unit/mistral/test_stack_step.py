@@ -116,7 +116,13 @@ class TestStackStep(StackStepTestCase):
         self.store.write_outcome('p', first['id'], {'status': 'SUCCESS'}, {
             'fingerprint': self.fingerprint(),
             'updated': '2024-05-01T12:00:00Z'})
+        before = len(self.m.request_history)
         answer = self.ask('deploy', container='p')
+        # the stack looked up once (its name, then its id), not again
+        # after the commit
+        self.assertEqual(2, len([
+            r for r in self.m.request_history[before:]
+            if r.method == 'GET' and '/stacks/p' in r.path]))
         self.assertEqual(('NONE', 'SUCCESS'), (
             answer['operation'], answer['step']['outcome']['status']))
         self.assertEqual(1, self.create.call_count)
