@@ -8,6 +8,7 @@ are not running.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -237,6 +238,27 @@ class FunctionalTest(unittest.TestCase):
     def openstack_json(self, *args, timeout=600):
         out, _ = self.openstack(*(args + ('-f', 'json')), timeout=timeout)
         return json.loads(out)
+
+    def killed_once_started(self, *args):
+        """Run ``openstack args`` and kill it (SIGKILL, its whole process
+        group) once it says its Mistral execution started: the files are
+        written and Mistral has the request, the client never sees the
+        answer. Returns its stderr lines up to then."""
+        proc = subprocess.Popen(
+            ['openstack'] + [str(a) for a in args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, env=self.env, text=True,
+            start_new_session=True)
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if 'Mistral execution' in line and 'started' in line:
+                break
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        self.assertTrue(lines and 'started' in lines[-1], lines)
+        self.assertEqual(-signal.SIGKILL, proc.returncode)
+        return lines
 
     def gui_workflow(self, name, request, timeout=300):
         """Start our workflow ``name`` with ``request`` as a GUI does (the

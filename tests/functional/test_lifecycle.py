@@ -10,8 +10,6 @@ runs the same action.
 import hashlib
 import json
 import os
-import signal
-import subprocess
 import time
 import uuid
 
@@ -180,24 +178,11 @@ class TestLifecycleParity(base.FunctionalTest):
         self.addCleanup(base.subprocess.run, [
             'openstack', 'overcloud', 'plan', 'delete', '-y', plan],
             env=self.env, capture_output=True)
-        proc = subprocess.Popen(
-            ['openstack', 'overcloud', 'plan', 'create', plan,
-             '--templates', self.templates, '-e',
-             os.path.join(self.templates, REGISTRY)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL, env=self.env, text=True,
-            start_new_session=True)
-        lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            if 'Mistral execution' in line and 'started' in line:
-                break
         # The files are written and Mistral has the request: the client
         # dies before it sees the answer.
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        self.assertTrue(lines and 'started' in lines[-1], lines)
-        self.assertEqual(-signal.SIGKILL, proc.returncode)
+        self.killed_once_started(
+            'overcloud', 'plan', 'create', plan, '--templates',
+            self.templates, '-e', os.path.join(self.templates, REGISTRY))
         deadline = time.monotonic() + 120
         history = []
         while time.monotonic() < deadline:

@@ -4,8 +4,6 @@ same recorded steps; a client killed before it saw the deploy task's
 answer, and two deploys of one plan at once (small templates)."""
 
 import hashlib
-import os
-import signal
 import subprocess
 import time
 import uuid
@@ -141,21 +139,10 @@ class TestKilledBeforeTheAnswer(test_deploy.DeployTest):
         self.first_deploy()
         extra = self.write('%s/extra.yaml' % self.plan,
                            'parameter_defaults:\n  Extra: late\n')
-        proc = subprocess.Popen(
-            ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
-             extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL, env=self.env, text=True,
-            start_new_session=True)
-        lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            if 'Mistral execution' in line and 'started' in line:
-                break
         # The files are written and Mistral has the request: the client
         # dies before the deploy task answered (no step id known to it).
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        self.assertTrue(lines and 'started' in lines[-1], lines)
+        self.killed_once_started('overcloud', 'deploy', '--stack', self.plan,
+                                 '-e', extra)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             step = self.record()['history'][-1]
