@@ -189,7 +189,7 @@ def connection(url, auth=None):
 
 def plan_store(url, auth=None):
     """The project's PlanStore on ``url``."""
-    from tripleoplanclient.plan import store as store_mod
+    from tripleoplanclient.record import store as store_mod
     return store_mod.PlanStore(connection(url, auth))
 
 
@@ -236,8 +236,8 @@ def gui_create(env, url, plan, objects, environments):
     from mistralclient.api import client as mistral_client
 
     from tests.functional import base
-    from tripleoplanclient import workflows
-    from tripleoplanclient.mistral import protocol
+    from tripleoplanclient import protocol
+    from tripleoplanclient.workflows import executions
 
     connect = connection(url)
 
@@ -254,7 +254,7 @@ def gui_create(env, url, plan, objects, environments):
                 auth=noauth.NoAuth()),
             mistral_url=env['LOOPBACK_MISTRAL_URL'])
         start = time.monotonic()
-        result = workflows.Workflows(
+        result = executions.Workflows(
             client, env['LOOPBACK_MISTRAL_URL'], lambda line: None
         ).run_workflow('plan_create', protocol.request(
             'plan_create', container=plan, swift_url=url,
@@ -275,7 +275,7 @@ def main():
     url = env['LOOPBACK_SWIFT_URL']
 
     from tripleoplanclient.plan import files as files_mod
-    from tripleoplanclient.plan import steps
+    from tripleoplanclient.record import steps
 
     connect = connection(url)
     store = plan_store(url)

@@ -14,7 +14,7 @@ the plan per step, and the size of the card
 (``user-environments/environments.yaml``, every row readable on its own)
 next to the same rows with environment lists as indices into one table.
 The 998 steps in between are real amends through the project's own code
-(``plan.steps.amend`` and the plan_amend action's body,
+(``record.steps.amend`` and the plan_amend action's body,
 ``mistral.lifecycle.amend``, run here), each replacing one of ten files,
 not through the CLI, to save twenty minutes of start-ups. Readers trust
 the card's rows without their step objects once Swift stamped them SETTLE
@@ -88,7 +88,7 @@ def card_size(store, plan):
     release's cache form)."""
     import json
 
-    from tripleoplanclient.plan import record
+    from tripleoplanclient.record import record
 
     data = store.get(plan, record.PATH)
     card = json.loads(data)
@@ -146,12 +146,12 @@ def main():
     log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
+    from tripleoplanclient import protocol
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
-    from tripleoplanclient.mistral import protocol
-    from tripleoplanclient.plan import card
     from tripleoplanclient.plan import files as files_mod
-    from tripleoplanclient.plan import steps as steps_mod
+    from tripleoplanclient.record import card
+    from tripleoplanclient.record import steps as steps_mod
 
     store = bench_plan.plan_store(url)
     tmp = tempfile.mkdtemp(prefix='bench-record-')

@@ -122,7 +122,7 @@ def mistral_render(env, tht, log):
     from keystoneauth1 import session as ksa_session
     from mistralclient.api import client as mistral_client
 
-    from tripleoplanclient import workflows
+    from tripleoplanclient.workflows import executions
 
     suffix = uuid.uuid4().hex[:6]
     plan, bare = 'bench-render-' + suffix, 'bench-bare-' + suffix
@@ -137,8 +137,8 @@ def mistral_render(env, tht, log):
         session=base.keystone_session(env) or ksa_session.Session(
             auth=noauth.NoAuth()),
         mistral_url=env['LOOPBACK_MISTRAL_URL'])
-    wf = workflows.Workflows(client, env['LOOPBACK_MISTRAL_URL'],
-                             lambda line: None)
+    wf = executions.Workflows(client, env['LOOPBACK_MISTRAL_URL'],
+                              lambda line: None)
     for label in ('first render (writes every output)',
                   'render again, nothing changed'):
         mark = log.mark()

@@ -264,7 +264,7 @@ class FunctionalTest(unittest.TestCase):
         """Start our workflow ``name`` with ``request`` as a GUI does (the
         CLI's ``workflow execution create``) and wait for its end:
         ``(id, execution as shown)``."""
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         created = self.openstack_json(
             'workflow', 'execution', 'create', protocol.workflow(name),
             json.dumps({'request': request}))
@@ -312,7 +312,7 @@ class FunctionalTest(unittest.TestCase):
         state after the last step (environments, files, inputs...)."""
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.plan import store
+        from tripleoplanclient.record import store
 
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'

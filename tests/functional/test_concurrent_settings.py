@@ -94,12 +94,12 @@ class TestConcurrentSettings(base.PlanTest):
         from heatclient import client as heat_client
         from swiftclient import client as swift_client
 
+        from tripleoplanclient import protocol
         from tripleoplanclient.common import exceptions
         from tripleoplanclient.mistral import library
         from tripleoplanclient.mistral import objects
-        from tripleoplanclient.mistral import protocol
         from tripleoplanclient.mistral import settings
-        from tripleoplanclient.plan import store as store_mod
+        from tripleoplanclient.record import store as store_mod
 
         swift_url = self.env['LOOPBACK_SWIFT_URL']
         heat_url = self.env['LOOPBACK_HEAT_URL']

@@ -81,7 +81,7 @@ class TestHiddenStaysHidden(base.PlanTest):
             if k == 'action' and item.get('task_execution_id') in tasks}
 
     def test_a_gui_and_the_cli_set_a_hidden_parameter(self):
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         mark = uuid.uuid4().hex[:10]
         gui, cli, inline = ('%s-value-%s' % (who, mark)
                             for who in ('gui', 'cli', 'inline'))

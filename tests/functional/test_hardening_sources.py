@@ -59,8 +59,8 @@ class TestRecordedSources(base.PlanTest):
         name, with the files and sources it likes."""
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.plan import record
-        from tripleoplanclient.plan import store
+        from tripleoplanclient.record import record
+        from tripleoplanclient.record import store
 
         token, _ = self.openstack('token', 'issue', '-f', 'value', '-c',
                                   'id', env=self.member_env)

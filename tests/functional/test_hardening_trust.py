@@ -21,7 +21,7 @@ import uuid
 
 from tests.functional import base
 from tests.functional import test_deploy
-from tripleoplanclient.mistral import protocol
+from tripleoplanclient import protocol
 
 WAIT = 75   # seconds Heat spends on the deployer's stack
 

@@ -188,7 +188,7 @@ class TestLibrary(base.PlanTest):
 
     def execution(self, name, **fields):
         """A workflow execution of ours, as a GUI starts it: its output."""
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         execution, shown = self.gui_workflow(name, protocol.request(
             name, container=self.plan, **fields))
         self.assertEqual('SUCCESS', shown['State'])
@@ -328,7 +328,7 @@ class TestLibraryWrites(_DeployedPlanTest):
         self.assertNotIn('set-by-operator', files)
 
     def test_a_workflow_execution_records_the_same_step(self):
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         plan, mine = ('lib%s-%s' % (who, uuid.uuid4().hex[:8])
                       for who in ('wf', 'cli'))
         registry = os.path.join(self.templates,

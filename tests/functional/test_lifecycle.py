@@ -24,7 +24,7 @@ STACK = ('heat_template_version: rocky\n'
 
 def unmarked(value, key):
     """A record's ``files`` without the marks a CLI gives the sources it
-    read (``plan.origin``: its machine and a tag only it can make, so that
+    read (``record.origin``: its machine and a tag only it can make, so that
     it reads them again later); a GUI has none to give."""
     if key != 'files':
         return value
@@ -44,7 +44,7 @@ class TestLifecycleParity(base.FunctionalTest):
     def execution(self, name, fields, ok=True):
         """A workflow execution of ours, started as a GUI starts one: its
         ``(state, output or state info)``."""
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         execution, shown = self.gui_workflow(
             name, protocol.request(name, **fields))
         self.assertEqual('SUCCESS' if ok else 'ERROR', shown['State'],
@@ -69,7 +69,7 @@ class TestLifecycleParity(base.FunctionalTest):
     def tree(self, plan, state):
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.plan import store
+        from tripleoplanclient.record import store
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'
         return store.PlanStore(lambda: swift_client.Connection(
@@ -124,7 +124,7 @@ class TestLifecycleParity(base.FunctionalTest):
         theirs, ours = self.plan_record(gui), self.plan_record(cli)
         for key in ('environments', 'files', 'inputs', 'render'):
             self.assertEqual(unmarked(ours[key], key), theirs[key], key)
-        # the CLI's sources carry its marks (plan.origin), the GUI's none
+        # the CLI's sources carry its marks (record.origin), the GUI's none
         self.assertTrue(ours['files'][path].get('tag'))
         self.assertNotIn('tag', theirs['files'][path])
         self.assertEqual([('create', 'SUCCESS'), ('amend', 'SUCCESS')],

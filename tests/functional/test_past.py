@@ -120,7 +120,7 @@ class TestPastSteps(test_deploy.DeployTest):
         """The plan's objects once a listing shows step ``step_id`` and
         its outcome object: a replica's listing may lag a write just
         made."""
-        from tripleoplanclient.plan import record
+        from tripleoplanclient.record import record
         deadline = time.monotonic() + timeout
         while True:
             found = self.snapshot(self.plan)

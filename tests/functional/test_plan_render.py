@@ -7,7 +7,7 @@ import uuid
 
 
 from tests.functional import base
-from tripleoplanclient.mistral import protocol
+from tripleoplanclient import protocol
 
 
 class TestRenderInMistral(base.FunctionalTest):

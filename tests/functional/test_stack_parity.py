@@ -42,7 +42,7 @@ class TestStackParity(test_deploy.DeployTest):
         """One step as a GUI takes it: the deploy workflow with
         ``fields``, waited for to its end (the stack's too); the newest
         history row."""
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         _, shown = self.gui_workflow('deploy', protocol.request(
             'deploy', container=self.gui, **fields), timeout=300)
         self.assertEqual('SUCCESS' if ok else 'ERROR', shown['State'],
@@ -125,7 +125,7 @@ class TestStackParity(test_deploy.DeployTest):
                 ({'action': 'update'}, 'Stack %s does not exist'
                  % self.gui),
                 ({'remove': ['nope.yaml']}, 'nope.yaml not in its')):
-            from tripleoplanclient.mistral import protocol
+            from tripleoplanclient import protocol
             _, shown = self.gui_workflow('deploy', protocol.request(
                 'deploy', container=self.gui, **fields))
             self.assertEqual('ERROR', shown['State'])

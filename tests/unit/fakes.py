@@ -71,7 +71,7 @@ def swift_connection(url=SWIFT):
 
 
 def plan_store(url=SWIFT, **kwargs):
-    from tripleoplanclient.plan import store
+    from tripleoplanclient.record import store
     return store.PlanStore(lambda: swift_connection(url), **kwargs)
 
 
@@ -177,7 +177,7 @@ class HttpTestCase(unittest.TestCase):
         self.m = requests_mock.Mocker()
         self.m.start()
         self.addCleanup(self.m.stop)
-        # The key that marks recorded sources (plan.origin): the test's own.
+        # The key that marks recorded sources (record.origin): the test's own.
         config = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, config)
         patcher = mock.patch.dict(os.environ, {'XDG_CONFIG_HOME': config})
@@ -428,9 +428,9 @@ def run_ours(store, request, action, heat=None):
     (``mistral.lifecycle``, ``render``, ``preview``, ``deploy``) run here,
     on ``store`` (and Heat at HEAT), after the request is read as the
     action reads it."""
+    from tripleoplanclient import protocol
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
-    from tripleoplanclient.mistral import protocol
 
     name = action.split('.', 1)[1]
     req = protocol.read(name, request)
@@ -459,7 +459,7 @@ def run_ours(store, request, action, heat=None):
 
 
 class Recorder(object):
-    """``workflows.Recorder`` with the action bodies run here (run_ours):
+    """``workflows.calls.Recorder`` with the action bodies run here (run_ours):
     the plan steps' own code, with no Mistral between."""
 
     def __init__(self, store, command=None):
@@ -471,7 +471,7 @@ class Recorder(object):
         pass
 
     def __call__(self, plan, name, fields, renders=False):
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         request = protocol.request(name, container=plan, swift_url=SWIFT,
                                    command=self.command, **fields)
         self.asked.append((name, renders))
@@ -487,7 +487,7 @@ class FakeMistral(object):
     def __init__(self, mocker, store):
         import re
 
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         self.store = store
         self.executions = {}
         self.runs = []          # (action, 'sync' or 'workflow')
@@ -529,7 +529,7 @@ class FakeMistral(object):
                 'output': json.dumps({'result': result})}
 
     def _start(self, request, context):
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient import protocol
         body = request.json()
         name = body['workflow_name'].rsplit('.', 1)[1]
         action = protocol.action(name)

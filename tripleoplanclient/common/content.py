@@ -171,11 +171,12 @@ class _Checks(object):
 
 def _guarded(construct):
     """A scalar constructor whose refusal is an error with a line: PyYAML's
-    raise ValueError (2001-13-45), KeyError (!!bool maybe) and the like."""
+    raise ValueError (2001-13-45), KeyError (!!bool maybe), IndexError
+    (an empty !!int) and the like."""
     def guarded(loader, node):
         try:
             return construct(loader, node)
-        except (ValueError, TypeError, KeyError, AttributeError,
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError,
                 OverflowError):
             raise StructureError(
                 'a %s there is not valid; quote it to keep it a string'

@@ -13,10 +13,10 @@ import threading
 
 from mistral_lib import actions
 
+from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
-from tripleoplanclient.mistral import protocol
 
 LOG = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ def plan_store(context, url, session=None):
     its token, or on ``session`` (a trust)."""
     from swiftclient import client as swift_client
 
-    from tripleoplanclient.plan import store as store_mod
+    from tripleoplanclient.record import store as store_mod
 
     caller = auth.Caller(context)
     local = threading.local()
@@ -175,7 +175,7 @@ class PreviewStack(_PlanAction):
     step would make on top of the plan (``mistral.preview``).
 
     The client runs it on its own, synchronously, its execution not saved
-    (``workflows.Workflows.preview``): the request may carry secrets.
+    (``executions.Workflows.preview``): the request may carry secrets.
     Writes nothing.
     """
 

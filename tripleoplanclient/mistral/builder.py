@@ -13,9 +13,10 @@ to upload; what to record is decided here, whoever the client is.
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import shapes
-from tripleoplanclient.plan import steps
+from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import steps
 
 # Above this many claimed objects, one listing costs less than asking
 # Swift about each (``landed``).
@@ -76,7 +77,7 @@ def manifest(plan, req, tree):
             'Bad request for plan %s: files %s must each be {source, md5} '
             'of an object in tree. Nothing was recorded.'
             % (plan, ', '.join(bad[:10])))
-    # A source's mark (plan.origin) goes on record as the client made it:
+    # A source's mark (record.origin) goes on record as the client made it:
     # only that client can tell whether it is its own.
     return {p: dict({k: e[k] for k in ('machine', 'tag')
                      if isinstance(e.get(k), str)},
@@ -131,7 +132,7 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
         landed(store, plan, tree)
     view = store.view(plan, head.state.get('tree'))
     written = {p: m for p, m in tree.items() if m is not None}
-    out = steps.Change(head.state, steps.Described(
+    out = steps.Change(head.state, Described(
         written, {p: e['source'] for p, e in files.items()}, add,
         inputs(plan, req), marks={
             p: {k: v for k, v in e.items() if k in ('machine', 'tag')}
@@ -165,3 +166,82 @@ def commit(store, plan, step, head, objects=None):
     """Commit ``step`` on ``head`` as the caller, after ``objects``
     (written in the same pass); returns the step as committed."""
     return store.commit(plan, step, head, objects)
+
+
+class Described(object):
+    """Files a request describes, already in Swift: MD5s, not bytes (what
+    the plan_create and plan_amend actions build their step from)."""
+
+    def __init__(self, md5s, sources=None, environments=(), inputs=None,
+                 marks=None):
+        self._md5s = dict(md5s)
+        self.sources = dict(sources or {})
+        self.environments = list(environments)
+        self.inputs = dict(inputs or {})
+        self._marks = dict(marks or {})
+
+    def md5s(self):
+        return dict(self._md5s)
+
+    def marks(self):
+        return dict(self._marks)
+
+
+def step(change, action, **details):
+    """The step (not yet committed) that ``change`` (``steps.Change``)
+    makes, as ``action``; ``details``: as for ``record.make_step``."""
+    recorded = {'environments': {'add': list(change.files.environments),
+                                 'remove': change.remove},
+                'files': steps.manifest(change.files, change.md5s,
+                                        change.noted),
+                'inputs': change.inputs,
+                'tree': dict({p: None for p in change.deleted}, **{
+                    p: change.md5s[p] for p in change.noted})}
+    if change.templates:
+        recorded['templates'] = change.templates
+    if change.release:
+        recorded['release'] = change.release
+    return record_mod.make_step(action, recorded, change.added,
+                                change.changed, change.deleted, **details)
+
+
+def render_step(render, plan, step, inputs, view=None):
+    """Render after the objects landed; the entry and outcome go in the step.
+
+    ``inputs``: the roles / networks paths in force once the step lands.
+    ``view``: the tree before the step (``tree.View``); what the render
+    wrote and removed is the step's change of the tree too.
+
+    ``render`` is None with --no-render: the step says SKIPPED and the next
+    step that can render will.
+    """
+    if render is None:
+        step['render'] = {'state': 'SKIPPED'}
+        return step
+    step['render'] = render(plan, inputs, tree_mod.after(
+        view.tree if view is not None else None, step['change']))
+    hashes = step['render'].pop('hashes', None)
+    removed = step['render'].pop('removed_paths', None) or ()
+    if hashes is not None:
+        delta = view.delta(hashes, removed) if view is not None and \
+            view.known else dict(hashes, **{p: None for p in removed})
+        tree = step['change'].setdefault('tree', {})
+        tree.update((p, h) for p, h in delta.items() if p not in tree)
+    if step['render']['state'] != 'SUCCESS':
+        step['outcome']['status'] = 'FAILED'
+        step['outcome']['reason'] = 'render %s: %s' % (
+            step['render']['state'], step['render'].get('info'))
+    return step
+
+
+def adopt(store, plan, step, state, listing=None):
+    """Give a plan made before trees were recorded its tree, on its next
+    step: the container as it is (one listing, when none is at hand),
+    written at once as a snapshot (a render may read it)."""
+    if state.get('tree') is not None or not state.get('created'):
+        return
+    if listing is None:
+        _, listing = store.listing(plan)
+    name, data, md5 = tree_mod.snapshot(tree_mod.of_listing(listing or {}))
+    store.write(plan, {name: data})
+    step['change']['tree_base'] = md5

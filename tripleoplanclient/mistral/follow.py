@@ -8,8 +8,8 @@ the outcome whether the client waited, returned (``--no-wait``), died, or
 was never ours (any client of the workflow that names a step).
 """
 
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.stack import status
+from tripleoplanclient.common import status
+from tripleoplanclient.record import record as record_mod
 
 
 def recorded_step(req, started):

@@ -23,14 +23,14 @@ import time
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
-from tripleoplanclient.mistral import deploy
-from tripleoplanclient.plan import capabilities as capabilities_mod
-from tripleoplanclient.plan import capability_parts
-from tripleoplanclient.plan import derived_capabilities
-from tripleoplanclient.plan import hidden as hidden_mod
+from tripleoplanclient.library import capabilities as capabilities_mod
+from tripleoplanclient.library import capability_parts
+from tripleoplanclient.library import derived_capabilities
+from tripleoplanclient.library import hidden as hidden_mod
+from tripleoplanclient.library import parameters as parameters_mod
+from tripleoplanclient.library import roles as roles_mod
+from tripleoplanclient.mistral import assembly
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import parameters as parameters_mod
-from tripleoplanclient.plan import roles as roles_mod
 from tripleoplanclient.plan import tree as plan_tree
 
 # validations kept (each a THT schema of a few hundred KB)
@@ -46,7 +46,7 @@ class Plan(object):
         self.name = req['container']
         self.head = store.head(self.name)       # what a new step builds on
         self.state = self.head.state
-        self.objects = deploy.open_plan(
+        self.objects = assembly.open_plan(
             store, dict(req, tree=self.state.get('tree')), cache)
         self.environments = list(self.state['environments'])
         self.plan_environment = self.state['inputs'].get('plan_environment')
@@ -74,7 +74,7 @@ def merged_defaults(objects, environments, plan_environment):
     level of ``parameter_defaults``: generated passwords < the plan
     environment < each environment file in order (no Heat needed;
     merge strategies aside, enough for counts and plain values)."""
-    values = deploy.parameter_defaults(objects, plan_environment)
+    values = assembly.parameter_defaults(objects, plan_environment)
     for path in layout.parameter_environments(environments, objects):
         if path not in objects:
             continue
@@ -145,16 +145,16 @@ VALIDATIONS = Validations()
 def validation(plan, heat, req, validations=VALIDATIONS):
     """``(entry, cached)``: Heat's validation of ``plan`` with its nested
     stacks, reduced to ``{'schema', 'values', 'seconds'}`` (``schema`` of
-    ``plan.parameters.schema``; ``values`` the merged parameters Heat
+    ``library.parameters.schema``; ``values`` the merged parameters Heat
     reports, of the declared names only), or ``{'error': Heat's
     message}`` when Heat refuses the plan."""
-    base_url = deploy.container_url(req)
+    base_url = assembly.container_url(req)
     key = (base_url, plan.digest)
     found = validations.get(key)
     if found is not None:
         return found, True
     started = time.monotonic()
-    fields, _ = deploy.prepare(plan.objects, dict(
+    fields, _ = assembly.prepare(plan.objects, dict(
         req, environments=plan.environments,
         plan_environment=plan.plan_environment))
     from heatclient import exc as heat_exc
@@ -168,15 +168,15 @@ def validation(plan, heat, req, validations=VALIDATIONS):
             'Heat at %s does not let this user validate templates (%s): '
             'its policy stacks:validate_template wants the member role in '
             'the plan\'s project.'
-            % (req['heat_url'], deploy.heat_message(exc)))
+            % (req['heat_url'], assembly.heat_message(exc)))
     except heat_exc.HTTPBadRequest as exc:    # the plan's content: kept
         entry = {'error': unquoted(
-            deploy.heat_message(exc), plan.objects, plan.environments,
+            assembly.heat_message(exc), plan.objects, plan.environments,
             plan.plan_environment, fields)}
     except heat_exc.HTTPException as exc:
         raise exceptions.CommandError('Heat at %s failed the validation: %s'
                                       % (req['heat_url'],
-                                         deploy.heat_message(exc)))
+                                         assembly.heat_message(exc)))
     except Exception as exc:
         if exceptions.unreachable(exc):
             raise exceptions.CommandError('Heat is unreachable at %s (%s).'
@@ -284,10 +284,10 @@ def validate(plan, heat, req, validations=VALIDATIONS):
     ``{'kind', 'what', 'problem'}``: environments missing from the plan
     or referencing files it lacks, Heat's refusal, required parameters
     without a value, broken capability constraints."""
-    base_url = deploy.container_url(req)
+    base_url = assembly.container_url(req)
     found = [('environment', path, text) for path, text in
-             deploy.environment_problems(plan.objects, base_url,
-                                         plan.environments)]
+             assembly.environment_problems(plan.objects, base_url,
+                                           plan.environments)]
     if not found:
         try:
             entry, _ = validation(plan, heat, req, validations)
@@ -308,7 +308,7 @@ def refuse_to_deploy(objects, req, fields, result):
     on Heat's validation ``result`` of what it is about to send: the same
     required parameters and capability constraints as ``validate``, all
     of them in one CommandError."""
-    base_url = deploy.container_url(req)
+    base_url = assembly.container_url(req)
     schema = parameters_mod.schema(result, fields, base_url)
     found = _required_problems(schema, _merged_values(result))
     found += _capability_problems(set(objects.listing), objects.read,

@@ -2,7 +2,7 @@
 plan_amend, plan_list and plan_delete actions, the same for every client.
 
 The files reach Swift from whoever has them (the CLI writes them in one
-pass, ``plan.steps``; a GUI may PUT them itself) and never travel through
+pass, ``record.steps``; a GUI may PUT them itself) and never travel through
 Mistral. The request names what was written (``tree``: path -> MD5) and
 what to make of it: the create action checks that Swift holds exactly that,
 decides the step against the plan's newest record (``builder``),
@@ -11,26 +11,27 @@ it, and records the step as the caller (``store.commit``). A client that
 dies after asking still gets its step on record.
 """
 
+from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import status
 from tripleoplanclient.mistral import builder
+from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import objects as plan_objects
-from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.stack import status
+from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import steps
 
 
 def renderer(store, cache, execution=None):
-    """The render hook of ``steps.render_step``, here in Mistral: a failed
+    """The render hook of ``builder.render_step``, here in Mistral: a failed
     render is an entry on record, not a lost step. ``execution``: the
     workflow execution rendering, named in the entry."""
     from tripleoplanclient.mistral import render as render_mod
 
     def render(plan, inputs, tree):
         try:
-            entry = render_mod.entry(render_mod.render_plan(
+            entry = protocol.render_entry(render_mod.render_plan(
                 store, plan, inputs, tree=tree, cache=cache))
         except exceptions.CommandError as exc:
             entry = {'state': 'ERROR', 'info': str(exc)}
@@ -42,7 +43,7 @@ def renderer(store, cache, execution=None):
 
 def _answer(plan, step):
     """The step's summary, with why it failed and how its render went."""
-    out = written.result(plan, step, step['state'])
+    out = protocol.result(plan, step, step['state'])
     if step['outcome'].get('reason'):
         out['reason'] = step['outcome']['reason']
     render = step.get('render') or {}
@@ -117,10 +118,10 @@ def create(store, req, cache, execution=None):
                    'templates': req['templates'],
                    'release': release,
                    'tree_base': base},
-        written.command(req, 'tripleoplan.plan_create'), sorted(full))
+        command_line.command(req, 'tripleoplan.plan_create'), sorted(full))
     render = renderer(store, cache, execution) if req['render'] else None
-    steps.render_step(render, plan, step, inputs,
-                      tree_mod.View.of_full(full))
+    builder.render_step(render, plan, step, inputs,
+                        tree_mod.View.of_full(full))
     builder.commit(store, plan, step, head)
     return _answer(plan, step)
 
@@ -138,15 +139,15 @@ def amend(store, req, cache, execution=None):
     head = store.head(plan)
     change = builder.change(store, plan, req, head, landed_check=False)
     if change.empty:
-        return written.result(plan, None, head.state)
-    step = change.step('amend', command=written.command(
+        return protocol.result(plan, None, head.state)
+    step = builder.step(change, 'amend', command=command_line.command(
         req, 'tripleoplan.plan_amend'))
-    steps.adopt(store, plan, step, head.state)
+    builder.adopt(store, plan, step, head.state)
     if change.renders:
         render = renderer(store, cache, execution) if req['render'] \
             else None
-        steps.render_step(render, plan, step, change.render_inputs,
-                          change.view)
+        builder.render_step(render, plan, step, change.render_inputs,
+                            change.view)
     builder.commit(store, plan, step, head)
     return _answer(plan, step)
 

@@ -5,10 +5,10 @@ step would make, and nothing written anywhere.
 The step's changes are not in Swift: the request carries them as an
 *overlay* (``protocol.encode_overlay``: the content of each object the
 step would add or change) and a list of paths it would delete. They lie
-on top of the plan as its step recorded it (``deploy.open_plan``); when
+on top of the plan as its step recorded it (``assembly.open_plan``); when
 the step would render, the render runs here in memory and its outputs
 join the overlay. Then Heat gets exactly what a deploy would give it
-(``deploy.prepare`` and ``deploy.merged``), asked for a preview.
+(``assembly.prepare`` and ``deploy.merged``), asked for a preview.
 
 What Heat answers (read in Heat 27's ``heat/engine/service.py`` and
 ``heat/api/openstack/v1/stacks.py``):
@@ -47,10 +47,11 @@ it cannot place keeps Heat's name.
 
 import re
 
+from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import objects as plan_objects
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
 
@@ -84,7 +85,7 @@ def preview(store, heat, req, cache=None):
     added = overlay(req)
     deleted = _deleted(req, added)
     inputs = _render_inputs(req['render'])
-    objects = plan_objects.Overlaid(deploy.open_plan(store, req, cache),
+    objects = plan_objects.Overlaid(assembly.open_plan(store, req, cache),
                                     added, deleted)
     rendered = []
     if inputs is not None:
@@ -92,7 +93,7 @@ def preview(store, heat, req, cache=None):
         if not changes.done:
             objects = objects.changed(changes.changed, changes.stale)
             rendered = sorted(changes.changed)
-    fields, summary = deploy.prepare(objects, req)
+    fields, summary = assembly.prepare(objects, req)
     stack, unchanged = deploy.current_stack(heat, req, summary)
     result = {'fingerprint': summary['fingerprint'],
               'files': summary['files'],
@@ -107,9 +108,9 @@ def preview(store, heat, req, cache=None):
     common = dict(deploy.merged(heat, heat_url, fields, what + ' preview'),
                   timeout_mins=int(req['timeout']), disable_rollback=True)
     if stack is None:
-        found = deploy.heat_call(heat_url, 'create preview',
-                                 heat.stacks.preview, stack_name=plan,
-                                 **common)
+        found = assembly.heat_call(heat_url, 'create preview',
+                                   heat.stacks.preview, stack_name=plan,
+                                   **common)
         result.update(operation='CREATE', stack_id=None,
                       resources=_created(found.to_dict(), plan))
         return result
@@ -179,8 +180,8 @@ def _update_changes(heat, heat_url, stack_id, common, show_nested):
             if getattr(exc, 'code', None) not in (400, 500):
                 raise exceptions.CommandError(
                     'Heat refused the stack update preview: %s'
-                    % deploy.heat_message(exc))
-            error = ' '.join(deploy.heat_message(exc).split())
+                    % assembly.heat_message(exc))
+            error = ' '.join(assembly.heat_message(exc).split())
             if len(error) > NESTED_ERROR_CHARS:
                 error = error[:NESTED_ERROR_CHARS - 3] + '...'
         except Exception as exc:
@@ -191,9 +192,9 @@ def _update_changes(heat, heat_url, stack_id, common, show_nested):
             raise
     else:
         error = None
-    body = deploy.heat_call(heat_url, 'update preview',
-                            heat.stacks.preview_update, stack_id,
-                            existing=False, **common)
+    body = assembly.heat_call(heat_url, 'update preview',
+                              heat.stacks.preview_update, stack_id,
+                              existing=False, **common)
     return body.get('resource_changes') or {}, error
 
 

@@ -179,19 +179,6 @@ def _last_render(store, plan, listing):
     return dict(last, outputs=outputs), ignored
 
 
-def entry(summary):
-    """A step's render entry from a render's summary (``hashes`` and
-    ``removed_paths`` go into the step's tree, not into the entry)."""
-    out = {'state': 'SUCCESS', 'outputs': summary.get('outputs', 0),
-           'written': len(summary.get('written', [])),
-           'removed': len(summary.get('removed', [])),
-           'hashes': summary.get('hashes') or {},
-           'removed_paths': summary.get('removed', [])}
-    if summary.get('ignored'):
-        out['info'] = '; '.join(summary['ignored'])
-    return out
-
-
 def _summary(outputs, written, removed, roles, networks, ignored=()):
     """``hashes``: every output's MD5, for the step's record of the tree;
     ``ignored``: what of the last manifest was not trusted."""

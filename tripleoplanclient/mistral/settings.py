@@ -8,18 +8,19 @@ problem named, and nothing is written.
 
 import logging
 
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
+from tripleoplanclient.library import capabilities as capabilities_mod
+from tripleoplanclient.library import parameter_file
+from tripleoplanclient.library import parameter_values
 from tripleoplanclient.mistral import builder
+from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import library
-from tripleoplanclient.mistral import written
-from tripleoplanclient.plan import capabilities as capabilities_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import parameter_file
-from tripleoplanclient.plan import parameter_values
-from tripleoplanclient.plan import record as record_mod
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import record as record_mod
 
 LOG = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ def set_capabilities(store, plan, req):
     after = capabilities_mod.check(caps, environments, req['enable'] or (),
                                    req['disable'] or ())
     if after == environments:
-        return written.result(plan.name, None, plan.state)
+        return protocol.result(plan.name, None, plan.state)
     added = [e for e in after if e not in environments]
     removed = [e for e in environments if e not in after]
     # Additions and removals (the root environment put first,
@@ -49,8 +50,8 @@ def set_capabilities(store, plan, req):
     change.update(files={}, inputs={}, tree={})
     step = builder.commit(store, plan.name, builder.build(
         'capabilities', change,
-        written.command(req, 'tripleoplan.capabilities_set')), plan.head)
-    return written.result(plan.name, step, step['state'])
+        command_line.command(req, 'tripleoplan.capabilities_set')), plan.head)
+    return protocol.result(plan.name, step, step['state'])
 
 
 def _staged(store, plan, name):
@@ -82,7 +83,7 @@ def _refuse_inline(plan, req, given, hidden):
     input and its task's): a hidden value there is refused, pointing to
     the staged object."""
     inline = set(given) | {
-        written.parameter_assignment(a, hidden)
+        command_line.parameter_assignment(a, hidden)
         for a in (str(a) for a in req['command'] or [])
         if a.partition('=')[2] not in ('', masking.MASK)}
     found = sorted(n for n in inline if n is not None and (
@@ -141,7 +142,7 @@ def set_parameters(store, plan, heat, req, execution=None):
         else:
             values[name] = value
     if values == current:
-        return written.result(plan.name, None, plan.state)
+        return protocol.result(plan.name, None, plan.state)
     data = parameter_file.dump(values)
     md5 = content.md5(data)
     # The file and its copy under its MD5, which the record names as the
@@ -160,7 +161,7 @@ def set_parameters(store, plan, heat, req, execution=None):
                   plan.state, base, data, checked)}
     step = builder.commit(store, plan.name, builder.build(
         'parameters', change,
-        written.command(req, 'tripleoplan.parameters_set', hidden),
+        command_line.command(req, 'tripleoplan.parameters_set', hidden),
         added=[] if old is not None else [path],
         changed=[path] if old is not None else []),
         plan.head, objects)
@@ -170,4 +171,4 @@ def set_parameters(store, plan, heat, req, execution=None):
         # The step is on record: the next reader mends the file.
         LOG.warning('plan %s: parameters file not mended: %s', plan.name,
                     exc)
-    return written.result(plan.name, step, step['state'])
+    return protocol.result(plan.name, step, step['state'])

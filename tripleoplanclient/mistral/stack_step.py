@@ -14,14 +14,13 @@ client killed at any point after asking leaves a complete record.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import status
 from tripleoplanclient.mistral import builder
+from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import deploy as deploy_mod
 from tripleoplanclient.mistral import lifecycle
-from tripleoplanclient.mistral import written
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.plan import steps
-from tripleoplanclient.stack import status
+from tripleoplanclient.record import record as record_mod
 
 ACTIONS = ('deploy', 'update', 'upgrade')
 STAGES = ('prepare', 'converge')
@@ -152,12 +151,12 @@ def run(store, heat, req, cache, execution=None):
     details = {'lifecycle': lifecycle_env} if lifecycle_env else {}
     if req['plan_created']:
         details['plan_created'] = dict(req['plan_created'])
-    step = change.step(req['action'], command=written.command(
+    step = builder.step(change, req['action'], command=command_line.command(
         req, 'tripleoplan.deploy'), **details)
-    steps.adopt(store, plan, step, head.state)
+    builder.adopt(store, plan, step, head.state)
     if change.renders:
-        steps.render_step(lifecycle.renderer(store, cache, execution), plan,
-                          step, change.render_inputs, change.view)
+        builder.render_step(lifecycle.renderer(store, cache, execution),
+                            plan, step, change.render_inputs, change.view)
     if step['outcome']['status'] != 'SUCCESS':
         return answer(plan, builder.commit(store, plan, step, head))
     environments = change.environments + (

@@ -41,7 +41,7 @@ class Command(command.Command):
         """This run's arguments (after ``openstack``) to record, every
         secret value masked as ``openstack`` read them: by OSC's global
         option parser (abbreviations included), then this command's."""
-        from tripleoplanclient.plan import record
+        from tripleoplanclient.record import record
 
         return record.masked_argv(sys.argv[1:], (
             getattr(self.app, 'parser', None),
@@ -68,7 +68,7 @@ class Command(command.Command):
         return self.app.client_manager.tripleoplan
 
     def plan_store(self, read_only=False):
-        from tripleoplanclient.plan import store
+        from tripleoplanclient.record import store
         return store.PlanStore(self.clients.object_store,
                                progress=self.progress, read_only=read_only,
                                actor=self.actor)
@@ -76,29 +76,29 @@ class Command(command.Command):
     def origin(self, plan):
         """Who records and reads the local sources of ``plan``'s user
         files, where: this Keystone user on this machine (plan.origin)."""
-        from tripleoplanclient.plan import origin
+        from tripleoplanclient.record import origin
         return origin.Origin(plan, self.clients.user_id())
 
     def workflows(self):
         """The Mistral side (it says so on first use when none is set)."""
-        from tripleoplanclient import workflows
+        from tripleoplanclient.workflows import executions
         client, url = self.clients.workflow_engine()
-        return workflows.Workflows(client, url, self.progress)
+        return executions.Workflows(client, url, self.progress)
 
     def renderer(self, parsed_args, workflows=None):
         """The render hook of a plan step, or None with --no-render."""
         if parsed_args.no_render:
             return None
-        from tripleoplanclient import workflows as workflows_mod
-        return workflows_mod.PlanRenderer(
+        from tripleoplanclient.workflows import calls
+        return calls.PlanRenderer(
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60)
 
     def recorder(self, parsed_args, workflows=None):
         """Records plan create and amend steps in Mistral, with this
         command line (masked)."""
-        from tripleoplanclient import workflows as workflows_mod
-        return workflows_mod.Recorder(
+        from tripleoplanclient.workflows import calls
+        return calls.Recorder(
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60,
             self.command_line())
@@ -114,9 +114,9 @@ class Command(command.Command):
     def check_idle(self, store, plan, rows):
         """Refuse while a stack operation of the plan runs (asked of Heat;
         without Heat, while a stack step is still open)."""
+        from tripleoplanclient.common import status
         from tripleoplanclient.stack import operations
         from tripleoplanclient.stack import outcomes
-        from tripleoplanclient.stack import status
 
         heat = self.clients.orchestration()
         if heat is None:

@@ -79,7 +79,7 @@ class StackCommand(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import sources
+        from tripleoplanclient.record import sources
         from tripleoplanclient.stack import operations
 
         plan = layout.check_name(parsed_args.stack)
@@ -169,7 +169,7 @@ class StackCommand(base.Command, command.ShowOne):
     def result(self, plan, step):
         from osc_lib.cli import format_columns
 
-        from tripleoplanclient.plan import record as record_mod
+        from tripleoplanclient.record import record as record_mod
         outcome = step['outcome']
         stack = step.get('stack') or {}
         envs = record_mod.heat_environments(dict(

@@ -47,14 +47,14 @@ class _LibraryCommand(base.Command):
         return parser
 
     def ask(self, parsed_args, **fields):
-        from tripleoplanclient.mistral import protocol
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.workflows import calls
 
         plan = layout.check_name(parsed_args.plan)
         fields['swift_url'] = self.clients.endpoint('object-store')
         if self.uses_heat:
             fields['heat_url'] = self.clients.endpoint('orchestration')
-        request = protocol.request(self.operation, container=plan, **fields)
+        request = calls.library_request(self.operation, plan, **fields)
         return self.workflows().run_action(self.operation, request,
                                            parsed_args.timeout * 60)
 
@@ -243,7 +243,7 @@ class SetParameters(_SetCommand):
     def take_action(self, parsed_args):
         values = None
         if parsed_args.file:
-            from tripleoplanclient.plan import parameter_values
+            from tripleoplanclient.library import parameter_values
             try:
                 with open(parsed_args.file, 'rb') as f:
                     data = f.read()

@@ -29,12 +29,12 @@ def add_step_option(parser, required, what):
 
 def step_result(plan, state, step):
     """ShowOne columns of the step a command recorded (or the plan now)."""
-    from tripleoplanclient.mistral import written
-    return summary_result(written.result(plan, step, state))
+    from tripleoplanclient import protocol
+    return summary_result(protocol.result(plan, step, state))
 
 
 def summary_result(result):
-    """ShowOne columns of a step's summary (``mistral.written.result``).
+    """ShowOne columns of a step's summary (``protocol.result``).
 
     ``id`` names the step for good: no other step has it, whoever writes
     at the same time (its number in the history is its place in Swift's
@@ -47,7 +47,7 @@ def summary_result(result):
 
 
 def _raise_if_failed(plan, result):
-    from tripleoplanclient.plan import steps
+    from tripleoplanclient.record import steps
     error = steps.failed(plan, result)
     if error is not None:
         raise error
@@ -71,7 +71,7 @@ class CreatePlan(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import steps
+        from tripleoplanclient.record import steps
 
         plan = layout.check_name(parsed_args.plan)
         files = base.plan_files(parsed_args, parsed_args.templates,
@@ -111,7 +111,7 @@ class AmendPlan(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import steps
+        from tripleoplanclient.record import steps
 
         plan = layout.check_name(parsed_args.plan)
         if not (parsed_args.environment_files or parsed_args.upload_files
@@ -157,12 +157,12 @@ class ShowPlanHistory(base.Command, command.Lister):
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import record as record_mod
+        from tripleoplanclient.record import record as record_mod
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
         if parsed_args.step is not None:
-            from tripleoplanclient.plan import past
+            from tripleoplanclient.record import past
             at = past.at(store, plan, parsed_args.step)
             files = past.files(store, at)
             self.progress('Plan %s after step %d (%s, %s): %d files, %d '
@@ -182,8 +182,8 @@ class ShowPlanHistory(base.Command, command.Lister):
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
         there to ask (the history is shown either way)."""
+        from tripleoplanclient.common import status
         from tripleoplanclient.stack import outcomes
-        from tripleoplanclient.stack import status
 
         heat = self.clients.orchestration()
         if heat is None or outcomes.open_step(rows) is None:
@@ -223,9 +223,9 @@ class DiffPlan(base.Command, command.ShowOne):
     def take_action(self, parsed_args):
         from osc_lib.cli import format_columns
 
-        from tripleoplanclient.plan import diff
-        from tripleoplanclient.plan import hidden
+        from tripleoplanclient.library import hidden
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.record import diff
 
         plan = layout.check_name(parsed_args.plan)
         result = diff.compare(self.plan_store(read_only=True), plan,
@@ -257,11 +257,10 @@ class ListPlans(base.Command, command.Lister):
     _description = 'List deployment plans'
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.mistral import protocol
+        from tripleoplanclient.workflows import calls
         result = self.workflows().run_action(
-            'plan_list', protocol.request(
-                'plan_list', swift_url=self.clients.endpoint('object-store')),
-            MISTRAL_WAIT)
+            'plan_list', calls.plan_list_request(
+                self.clients.endpoint('object-store')), MISTRAL_WAIT)
         return (('Plan', 'Objects', 'Bytes'),
                 ((p['name'], p['objects'], p['bytes'])
                  for p in result['plans']))
@@ -278,19 +277,19 @@ class DeletePlan(base.Command):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.mistral import protocol
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.workflows import calls
 
         names = [layout.check_name(p) for p in parsed_args.plans]
         workflows = self.workflows()
 
         def ask(check_only):
             # The action checks every plan (and Heat) before deleting any.
-            return workflows.run_action('plan_delete', protocol.request(
-                'plan_delete', containers=names,
-                swift_url=self.clients.endpoint('object-store'),
-                heat_url=self.clients.endpoint('orchestration'),
-                check_only=check_only), MISTRAL_WAIT)
+            return workflows.run_action(
+                'plan_delete', calls.plan_delete_request(
+                    names, self.clients.endpoint('object-store'),
+                    self.clients.endpoint('orchestration'), check_only),
+                MISTRAL_WAIT)
 
         if not parsed_args.yes:
             found = ask(True)['plans']
@@ -333,7 +332,7 @@ class ExportPlan(base.Command, command.ShowOne):
                 'it.' % output)
         store = self.plan_store()
         if parsed_args.step is not None:
-            from tripleoplanclient.plan import past
+            from tripleoplanclient.record import past
             at = past.at(store, plan, parsed_args.step)
             count = _write_atomically(
                 output, lambda f: past.export(store, at, f))
@@ -379,7 +378,7 @@ class RestorePlan(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.plan import past
+        from tripleoplanclient.record import past
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()

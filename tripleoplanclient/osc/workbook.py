@@ -15,15 +15,15 @@ class InstallWorkbook(base.Command, command.ShowOne):
                     'and check the actions')
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.mistral import protocol
-        from tripleoplanclient import workflows
+        from tripleoplanclient import protocol
+        from tripleoplanclient.workflows import workbook
 
         client, url = self.clients.workflow_engine()
         if client is None:
             raise exceptions.CommandError(
                 'No workflow (Mistral) endpoint: add one to the catalog or '
                 'set workflow_endpoint_override in clouds.yaml.')
-        status, actions = workflows.install_workbook(client, url)
+        status, actions = workbook.install_workbook(client, url)
         return (('workbook', 'status', 'protocol', 'actions_protocol',
                  'mistral'),
                 (protocol.WORKBOOK, status, protocol.PROTOCOL, actions, url))

@@ -5,9 +5,9 @@ outcome the command saw recorded (whoever sees the end writes it).
 """
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.plan import steps
-from tripleoplanclient.stack import status
+from tripleoplanclient.common import status
+from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import steps
 
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
@@ -26,7 +26,8 @@ def execute(services, options, prepared):
     for anything; however the command ends, its outcome says what is
     known, and the workflow writes the end when nobody else saw it.
     """
-    from tripleoplanclient import workflows
+    from tripleoplanclient.workflows import calls
+    from tripleoplanclient.workflows import executions
 
     store, plan = services.store, prepared.plan
     change, details = prepared.change, {}
@@ -56,7 +57,7 @@ def execute(services, options, prepared):
     marker = None
     if prepared.stack is not None and options.wait:
         marker = services.follower.last_event(plan, prepared.stack.id)
-    request = workflows.deploy_request(
+    request = calls.deploy_request(
         plan, services.swift_url, services.heat_url, change,
         action=prepared.action, stage=prepared.stage,
         render=services.renderer is not None, force=options.force,
@@ -68,7 +69,7 @@ def execute(services, options, prepared):
         result, execution = services.workflows.deploy(
             request, max(options.timeout * 60, _ACCEPT),
             started=lambda e: stack.update(execution=e))
-    except workflows.Unobserved as exc:
+    except executions.Unobserved as exc:
         raise exceptions.CommandError(
             '%s Its step is recorded by the deploy workflow in Mistral, '
             'with its outcome once the stack ends: see "openstack overcloud '

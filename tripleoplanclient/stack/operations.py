@@ -20,13 +20,13 @@ stands, and the history says what each stack operation did.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.common import status
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.plan import sources
-from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import templates as templates_mod
+from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import sources
+from tripleoplanclient.record import steps
 from tripleoplanclient.stack import outcomes
-from tripleoplanclient.stack import status
 
 LIFECYCLE_DIR = layout.LIFECYCLE_DIR
 lifecycle_path = layout.lifecycle_path
@@ -38,11 +38,11 @@ _PREVIEW_WAIT = 900
 class Services(object):
     """What the steps talk to, built by the command.
 
-    :param store: plan.store.PlanStore
+    :param store: record.store.PlanStore
     :param heat: heatclient v1 client (None: no Heat configured)
-    :param workflows: workflows.Workflows
-    :param renderer: workflows.PlanRenderer or None (--no-render)
-    :param recorder: workflows.Recorder (a plan the command creates)
+    :param workflows: workflows.executions.Workflows
+    :param renderer: workflows.calls.PlanRenderer or None (--no-render)
+    :param recorder: workflows.calls.Recorder (a plan the command creates)
     :param follower: stack.events.StackFollower
     :param progress: line -> stderr
     """
@@ -306,10 +306,10 @@ def preview(services, options, prepared):
     change = prepared.change
     if change is None:
         return None
-    from tripleoplanclient import workflows
+    from tripleoplanclient.workflows import calls
 
     inputs = change.render_inputs
-    request = workflows.preview_request(
+    request = calls.preview_request(
         prepared.plan, services.swift_url, services.heat_url,
         change.objects(), environments=change.environments + (
             [prepared.lifecycle] if prepared.lifecycle else []),

@@ -12,8 +12,8 @@ call Heat.
 import time
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.plan import record as record_mod
-from tripleoplanclient.stack import status
+from tripleoplanclient.common import status
+from tripleoplanclient.record import record as record_mod
 
 # Seconds a command may take between recording its step and Heat taking
 # the operation (writes, a render, Mistral starting the workflow).

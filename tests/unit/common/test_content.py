@@ -72,6 +72,10 @@ class TestLoadYaml(unittest.TestCase):
     def test_a_value_a_constructor_refuses(self):
         self.refused(b'a: 2001-13-45\n', 'line 1', 'timestamp', 'quote it')
 
+    def test_an_empty_tagged_int(self):
+        # PyYAML's int constructor indexes the empty text (IndexError).
+        self.refused(b'a: !!int #1e9\n', 'line 1', 'int', 'quote it')
+
     def test_text_that_is_not_utf8(self):
         self.refused('a: caf\xe9\n'.encode('latin-1'), 'UTF-8')
         self.refused(b'a: \x00\n', 'control characters')

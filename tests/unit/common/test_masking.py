@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.unit import fakes
 from tripleoplanclient.common import masking
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.plan import record
+from tripleoplanclient.record import record
 
 # A value no generated argument holds by chance (lower case only there).
 SECRET = 'S3CRET'

@@ -8,11 +8,12 @@ import json
 import unittest
 
 from tests.unit import fakes
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import objects
-from tripleoplanclient.mistral import protocol
 
 SWIFT = fakes.SWIFT
 BASE = SWIFT + '/p/'
@@ -97,7 +98,7 @@ class PlanTestCase(fakes.HttpTestCase):
 class TestAssemble(PlanTestCase):
 
     def assemble(self, environments, **kwargs):
-        return deploy.assemble(self.objects(), BASE, environments, **kwargs)
+        return assembly.assemble(self.objects(), BASE, environments, **kwargs)
 
     def test_template_nested_files_and_registry_are_resolved(self):
         self.plan(plan_objects())
@@ -154,8 +155,8 @@ class TestAssemble(PlanTestCase):
         stored['user-files/pe.yaml'] = (b'parameter_defaults:\n'
                                         b'  Shared: custom\n')
         self.plan(stored)
-        merged = deploy.parameter_defaults(self.objects(),
-                                           'user-files/pe.yaml')
+        merged = assembly.parameter_defaults(self.objects(),
+                                             'user-files/pe.yaml')
         self.assertEqual('custom', merged['Shared'])
         self.assertEqual('generated', merged['AdminPassword'])
 
@@ -257,26 +258,26 @@ class TestCache(PlanTestCase):
         self.plan(plan_objects())
         envs = ['environments/other.yaml', 'environments/registry.yaml']
         first = self.objects()
-        fields = deploy.assemble(first, BASE, envs)
+        fields = assembly.assemble(first, BASE, envs)
         fetched = len(self.object_gets())
         # Every object but the record was read, once.
         self.assertEqual(7, fetched)
         self.assertEqual((7, 0), (first.gets, first.hits))
         second = self.objects()
-        again = deploy.assemble(second, BASE, envs)
+        again = assembly.assemble(second, BASE, envs)
         self.assertEqual(fetched, len(self.object_gets()))
         self.assertEqual((0, 7), (second.gets, second.hits))
-        self.assertEqual(deploy.fingerprint(fields),
-                         deploy.fingerprint(again))
+        self.assertEqual(assembly.fingerprint(fields),
+                         assembly.fingerprint(again))
 
     def test_a_changed_object_is_read_again(self):
         stored = plan_objects()
         self.plan(stored)
-        deploy.assemble(self.objects(), BASE, [])
+        assembly.assemble(self.objects(), BASE, [])
         stored['nested/a.yaml'] = NESTED + b'# edited\n'
         self.plan(stored)
         second = self.objects()
-        deploy.assemble(second, BASE, [])
+        assembly.assemble(second, BASE, [])
         self.assertEqual(1, second.gets)
 
     def test_least_recently_used_content_goes_first(self):
@@ -300,7 +301,7 @@ class TestCache(PlanTestCase):
         self.m.get(SWIFT + '/p/nested/a.yaml', status_code=404)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'nested/a.yaml vanished from plan p'):
-            deploy.assemble(plan, BASE, [])
+            assembly.assemble(plan, BASE, [])
 
 
 class TestFingerprint(PlanTestCase):
@@ -308,17 +309,17 @@ class TestFingerprint(PlanTestCase):
     def fields(self, stored, envs=('environments/other.yaml',
                                    'environments/registry.yaml')):
         self.plan(stored)
-        return deploy.assemble(self.objects(), BASE, list(envs))
+        return assembly.assemble(self.objects(), BASE, list(envs))
 
     def test_stable(self):
-        one = deploy.fingerprint(self.fields(plan_objects()))
+        one = assembly.fingerprint(self.fields(plan_objects()))
         self.cache = objects.ContentCache()
-        two = deploy.fingerprint(self.fields(plan_objects()))
+        two = assembly.fingerprint(self.fields(plan_objects()))
         self.assertEqual(one, two)
         self.assertRegex(one, '^[0-9a-f]{64}$')
 
     def test_changes_with_any_file_the_stack_uses(self):
-        base = deploy.fingerprint(self.fields(plan_objects()))
+        base = assembly.fingerprint(self.fields(plan_objects()))
         edits = [('scripts/run.sh', b'echo hi', b'echo ho'),
                  ('nested/a.yaml', b'OS::Heat::None', b'OS::Heat::Value'),
                  ('extra/thing.yaml', b'{}', b'{X: {type: OS::Heat::None}}'),
@@ -329,24 +330,24 @@ class TestFingerprint(PlanTestCase):
             stored = plan_objects()
             self.assertIn(old, stored[path])
             stored[path] = stored[path].replace(old, new)
-            self.assertNotEqual(base, deploy.fingerprint(
+            self.assertNotEqual(base, assembly.fingerprint(
                 self.fields(stored)), path)
 
     def test_changes_with_the_environment_order(self):
-        one = deploy.fingerprint(self.fields(plan_objects()))
-        two = deploy.fingerprint(self.fields(
+        one = assembly.fingerprint(self.fields(plan_objects()))
+        two = assembly.fingerprint(self.fields(
             plan_objects(), ('environments/registry.yaml',
                              'environments/other.yaml')))
         self.assertNotEqual(one, two)
 
     def test_ignores_what_heat_is_not_given(self):
-        one = deploy.fingerprint(self.fields(plan_objects()))
+        one = assembly.fingerprint(self.fields(plan_objects()))
         stored = plan_objects()
         # A comment in a nested template: Heat gets the parsed template.
         stored['extra/thing.yaml'] += b'# a comment\n'
         stored['user-environments/environments.yaml'] = b'version: 1\n#\n'
         stored['unused.yaml'] = b'a: 1\n'
-        self.assertEqual(one, deploy.fingerprint(self.fields(stored)))
+        self.assertEqual(one, assembly.fingerprint(self.fields(stored)))
 
 
 def checked_defaults(body):
@@ -405,7 +406,7 @@ class TestDeploy(PlanTestCase):
                 and not r.path.endswith('/validate')]
 
     def digest(self):
-        return deploy.fingerprint(deploy.assemble(
+        return assembly.fingerprint(assembly.assemble(
             self.objects(), BASE, self.ENVS))
 
     def test_no_stack_is_a_create(self):

@@ -3,9 +3,9 @@ outcome recorded once the stack has ended."""
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
+from tripleoplanclient import protocol
 from tripleoplanclient.mistral import follow
-from tripleoplanclient.mistral import protocol
-from tripleoplanclient.plan import record
+from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
 STARTED = {'stack_id': test_deploy.STACK_ID, 'operation': 'UPDATE',

@@ -6,11 +6,11 @@ import json
 import re
 
 from tests.unit import fakes
+from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import objects
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.osc import plan as plan_cmd
 
 HEAT = fakes.HEAT

@@ -8,13 +8,13 @@ import yaml
 from osc_lib import exceptions
 
 from tests.unit import fakes
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import objects as plan_objects
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record
-from tripleoplanclient.plan import steps
+from tripleoplanclient.record import record
+from tripleoplanclient.record import steps
 
 TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
             b'  AdminPassword: {type: string, hidden: true}\n'

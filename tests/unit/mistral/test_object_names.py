@@ -7,13 +7,13 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.plan import test_object_names as names
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record
+from tripleoplanclient.record import record
 
 ROLES = b'- name: Controller\n'
 
@@ -78,7 +78,7 @@ class TestStaleOutputs(RenderTestCase):
         self.assertEqual(len(kept), len(summary['ignored']))
         # The step's render entry says what was left alone.
         self.assertIn(layout.PLAN_ENVIRONMENT,
-                      render.entry(summary)['info'])
+                      protocol.render_entry(summary)['info'])
         self.assertStayedInPlan()
 
     def test_a_request_tree_outside_the_plan_reads_nothing(self):

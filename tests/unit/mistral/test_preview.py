@@ -13,11 +13,11 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import preview
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
 from tripleoplanclient.plan import tree as plan_tree

@@ -9,11 +9,12 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.mistral import test_library
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
-from tripleoplanclient.mistral import protocol
 from tripleoplanclient.mistral import settings
 from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient.plan import layout
@@ -120,7 +121,7 @@ class SettingsTest(SettingsTestCase):
         req = protocol.read('deploy', protocol.request(
             'deploy', container='p', environments=plan.environments,
             swift_url=fakes.SWIFT, heat_url=HEAT, tree=plan.state['tree']))
-        fields, _ = deploy.prepare(plan.objects, req)
+        fields, _ = assembly.prepare(plan.objects, req)
         self.assertEqual(self.base + layout.PLAN_PARAMETERS,
                          fields['environment_files'][-1])
         stack = deploy.merged(fakes.heat_client(), HEAT, fields, 'create')
@@ -223,7 +224,7 @@ class HiddenTest(SettingsTestCase):
 
     def everything_but_the_parameters_file(self):
         # (and its copies under their MD5, which the record names as the
-        # home of each value: plan.parameter_file)
+        # home of each value: library.parameter_file)
         names = self.store.history('p')[1].state['parameter_values']['names']
         copies = {tree.kept_name(m) for m in names.values()}
         return json.dumps({n: d.decode('utf-8', 'replace') for n, (d, _) in

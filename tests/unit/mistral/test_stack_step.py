@@ -9,10 +9,10 @@ from osc_lib import exceptions
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
+from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import follow
-from tripleoplanclient.mistral import protocol
-from tripleoplanclient.plan import record
+from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
 STACK_ID = test_deploy.STACK_ID
@@ -134,10 +134,10 @@ class TestStackStep(StackStepTestCase):
         self.assertEqual('UPDATE', forced['operation'])
 
     def fingerprint(self):
-        from tripleoplanclient.mistral import deploy
+        from tripleoplanclient.mistral import assembly
         from tripleoplanclient.mistral import objects
         _, listing = self.store.listing('p')
-        return deploy.fingerprint(deploy.assemble(objects.PlanObjects(
+        return assembly.fingerprint(assembly.assemble(objects.PlanObjects(
             self.store, 'p', listing, objects.ContentCache()),
             fakes.SWIFT + '/p/', ['environments/env.yaml']))
 

@@ -12,7 +12,7 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.plan import diff as plan_diff
+from tripleoplanclient.record import diff as plan_diff
 
 SWIFT = fakes.SWIFT
 HEAT = fakes.HEAT

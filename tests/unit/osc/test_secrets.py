@@ -11,7 +11,7 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.plan import record
+from tripleoplanclient.record import record
 
 
 class TestRecordedCommandLine(fakes.HttpTestCase):

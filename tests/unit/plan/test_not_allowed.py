@@ -8,8 +8,8 @@ from swiftclient import client as swift_client
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
-from tripleoplanclient.plan import record
-from tripleoplanclient.plan import store as store_mod
+from tripleoplanclient.record import record
+from tripleoplanclient.record import store as store_mod
 
 SWIFT = 'http://swift.test/v1/AUTH_p1'
 NOT_ALLOWED = r'Swift refused %s on plan p \(HTTP 403\): not allowed'

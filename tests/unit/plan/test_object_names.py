@@ -22,13 +22,13 @@ from tests.unit import fakes
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
-from tripleoplanclient.plan import diff
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import past
-from tripleoplanclient.plan import record
-from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree
+from tripleoplanclient.record import diff
+from tripleoplanclient.record import past
+from tripleoplanclient.record import record
+from tripleoplanclient.record import steps
 
 ACCOUNT = parse.urlsplit(fakes.SWIFT).path
 SWIFT_HOST = fakes.SWIFT[:-len(ACCOUNT)]

@@ -14,8 +14,8 @@ from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import past
-from tripleoplanclient.plan import steps
+from tripleoplanclient.record import past
+from tripleoplanclient.record import steps
 from tripleoplanclient.stack import operations
 
 TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'

@@ -8,8 +8,8 @@ import unittest
 from tests.unit import fakes
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import record
 from tripleoplanclient.plan import templates
+from tripleoplanclient.record import record
 
 
 class TestRemoved(unittest.TestCase):

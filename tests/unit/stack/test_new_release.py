@@ -10,12 +10,13 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.common import content
+from tripleoplanclient.mistral import builder
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import origin
-from tripleoplanclient.plan import steps
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import origin
+from tripleoplanclient.record import steps
 from tripleoplanclient.stack import operations
 
 TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
@@ -92,7 +93,7 @@ class TestNewRelease(ReleaseTestCase):
         self.assertEqual('18.0.0', change.release['version'])
         old_md5 = content.md5(self.swift.objects['gone.yaml'][0])
         change.write(self.store, 'p')
-        step = change.step('upgrade')
+        step = builder.step(change, 'upgrade')
         self.assertNotIn('gone.yaml', self.swift.objects)
         # What the old release held stays readable for its steps.
         self.assertIn(tree_mod.kept_name(old_md5), self.swift.objects)

@@ -1,7 +1,7 @@
 """What a stack step shows before it runs: Prepared.differences() and
 describe().
 
-Both read a record and a plan.steps.Change; the Change here is the real
+Both read a record and a record.steps.Change; the Change here is the real
 one, worked out from real files on disk, as the commands build it.
 """
 
@@ -9,9 +9,10 @@ import os
 import tempfile
 import unittest
 
+from tripleoplanclient.mistral import builder
 from tripleoplanclient.plan import files as files_mod
-from tripleoplanclient.plan import record
-from tripleoplanclient.plan import steps
+from tripleoplanclient.record import record
+from tripleoplanclient.record import steps
 from tripleoplanclient.stack import operations
 
 LIFECYCLE = operations.lifecycle_path('update', 'prepare')
@@ -32,9 +33,9 @@ class OperationsTestCase(unittest.TestCase):
         # The plan as its last step left it: a, b and n.
         files = self.files('a.yaml', 'b.yaml', 'n.yaml')
         change = steps.Change(record.new_state(), files)
-        step = change.step('create', argv=[])
-        steps.render_step(lambda plan, inputs, tree: {'state': 'SUCCESS'}, 'p',
-                          step, change.render_inputs)
+        step = builder.step(change, 'create', argv=[])
+        builder.render_step(lambda plan, inputs, tree: {'state': 'SUCCESS'},
+                            'p', step, change.render_inputs)
         empty = record.Head(record.new_state(), 0, None, [])
         self.head = steps.after(empty, record.seal(step, empty))
         self.rows = [record.row(step, 1)]

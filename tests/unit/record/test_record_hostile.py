@@ -1,0 +1,204 @@
+"""Hostile record objects from Swift: a clear error, never a traceback.
+
+Anyone with the account can PUT a step object, the cache or an outcome.
+Whatever the bytes, the loaders give a CommandError or a value every
+reader of the record can use.
+"""
+
+import copy
+import json
+import unittest
+
+import hypothesis
+from hypothesis import strategies as st
+from osc_lib import exceptions
+import yaml
+
+from tests.unit import fakes
+from tripleoplanclient.plan import tree
+from tripleoplanclient.record import card
+from tripleoplanclient.record import record
+
+EMPTY = record.Head(record.new_state(), 0, None, [])
+SETTINGS = hypothesis.settings(max_examples=500, deadline=None)
+
+# Any value YAML or JSON can hold.
+LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
+                 st.text(max_size=12),
+                 st.sampled_from(['../x', '/abs', 'SUCCESS', 'a.yaml', '']))
+VALUE = st.recursive(LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner,
+                    max_size=4)), max_leaves=12)
+
+
+def good_step():
+    step = record.make_step('deploy', {
+        'environments': {'add': ['a.yaml'], 'remove': []},
+        'files': {'user-files/a.yaml': {'source': '/a.yaml', 'md5': 'm'}},
+        'inputs': {'roles_data': 'r.yaml'}, 'tree': {'a.yaml': 'm'}},
+        ['a.yaml'], argv=[])
+    step['render'] = {'state': 'SUCCESS'}
+    step['stack'] = {'operation': 'UPDATE', 'environments': ['a.yaml']}
+    return record.seal(step, EMPTY)
+
+
+def paths(node, prefix=()):
+    """Every key path into a nested structure."""
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from paths(value, prefix + (i,))
+
+
+@st.composite
+def mutated(draw, base, values=VALUE):
+    """``base`` with one to three places replaced by any of ``values`` (or
+    removed)."""
+    value = copy.deepcopy(base)
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(list(paths(value))))
+        if not where:
+            value = draw(values)
+            continue
+        parent = value
+        for key in where[:-1]:
+            parent = parent[key]
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[where[-1]]
+        else:
+            parent[where[-1]] = draw(values)
+        if not isinstance(value, (dict, list)):
+            break
+    return value
+
+
+def dumped(value):
+    try:
+        return yaml.safe_dump(value).encode()
+    except yaml.YAMLError:
+        return b'{'
+
+
+RAW = st.one_of(st.binary(max_size=200), st.text(max_size=200).map(
+    str.encode), VALUE.map(dumped))
+
+
+def use_rows(test, rows, state):
+    """What the commands do with a history and a state."""
+    for row in rows:
+        record.heat_environments(row)
+        record.seconds(row.get('time'))
+        '%s %s %s' % (row['step'], row['action'], row['outcome']['status'])
+    record.last_stack(rows)
+    card.dump_cache('p', rows, state, 'x', [])
+    record.apply(state, record.make_step('amend', {}, argv=[]))
+    tree.after(state.get('tree'), {})
+    test.assertIsInstance(state['environments'], list)
+
+
+class TestHostileRecord(unittest.TestCase):
+
+    def check_step(self, data):
+        try:
+            step = record.load_step(data, 'p', 'user-environments/log/x')
+        except exceptions.CommandError as exc:
+            self.assertIn('plan p', str(exc))
+            return
+        state = record.apply(record.new_state(), step)
+        row = record.row(dict(step, state=state), 1)
+        use_rows(self, [row] + list(step.get('imported') or []), state)
+        record.merge_outcome(row, {'outcome': step['outcome']})
+
+    @SETTINGS
+    @hypothesis.given(mutated(good_step()))
+    def test_damaged_step_objects(self, value):
+        self.check_step(dumped(value))
+
+    @SETTINGS
+    @hypothesis.given(RAW)
+    def test_any_bytes_as_a_step_object(self, data):
+        self.check_step(data)
+
+    def check_cache(self, data):
+        try:
+            rows, state, _, imported = card.load_cache(data, 'p')
+        except exceptions.CommandError as exc:
+            self.assertIn('plan p', str(exc))
+            return
+        use_rows(self, rows + imported, state)
+
+    @SETTINGS
+    @hypothesis.given(mutated(json.loads(card.dump_cache(
+        'p', [record.row(good_step(), 1)], good_step()['state'], 'x', []))))
+    def test_damaged_caches(self, value):
+        self.check_cache(json.dumps(value).encode())
+
+    @SETTINGS
+    @hypothesis.given(mutated({
+        'version': 1, 'templates': '/t', 'environments': ['a'],
+        'inputs': {'roles_data': 'r'}, 'files': {'a': {'md5': 'm'}},
+        'history': [{'id': 1, 'action': 'create', 'environments': ['a'],
+                     'render': {'state': 'SUCCESS'}, 'lifecycle': 'l',
+                     'stack': {'fingerprint': 'f'},
+                     'outcome': {'status': 'SUCCESS'}}]}))
+    def test_damaged_version_1_records(self, value):
+        self.check_cache(dumped(value))
+
+    @SETTINGS
+    @hypothesis.given(RAW)
+    def test_any_bytes_as_the_cache(self, data):
+        self.check_cache(data)
+
+    @SETTINGS
+    @hypothesis.given(st.one_of(RAW, mutated({
+        'outcome': {'status': 'SUCCESS', 'reason': 'r'},
+        'stack': {'updated': 'u'}}).map(dumped)))
+    def test_outcome_objects(self, data):
+        row = record.row(good_step(), 1)
+        try:
+            found = record.load_outcome(data, 'o', 'p')
+        except exceptions.CommandError:
+            return
+        record.merge_outcome(row, found)
+        use_rows(self, [row], record.new_state())
+
+    def test_the_loaders_name_what_is_damaged(self):
+        step = good_step()
+        step['state']['environments'] = ['../../etc/x']
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'state.environments\[0\].*"\.\."'):
+            record.load_step(record.dump(step), 'p', 'n')
+        with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
+            record.load_step(b'&a [*a]', 'p', 'n')
+        with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
+            record.load_outcome(None, 'o', 'p')
+
+
+class TestHostileRecordInSwift(fakes.HttpTestCase):
+    """The same through PlanStore.history and head, as commands read."""
+
+    def setUp(self):
+        super().setUp()
+        self.swift = fakes.FakeSwift(self.m)
+        self.store = fakes.plan_store()
+
+    @hypothesis.settings(max_examples=200, deadline=None)
+    @hypothesis.given(mutated(good_step()), RAW, RAW)
+    def test_history_and_head(self, step, cache, outcome):
+        self.swift.objects.clear()
+        good = good_step()
+        good['outcome']['status'] = 'IN_PROGRESS'
+        self.swift.store(good['name'], record.dump(good))
+        self.swift.store(record.LOG_PREFIX + '20261123T110000000000Z-'
+                         'aaaaaaaaaaaa.yaml', dumped(step))
+        self.swift.store(record.PATH, cache)
+        self.swift.store(record.outcome_path(good['id']), outcome)
+        for read in (self.store.history, self.store.head):
+            try:
+                read('p')
+            except exceptions.CommandError:
+                pass

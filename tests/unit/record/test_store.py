@@ -1,0 +1,316 @@
+"""The plan store against Swift's HTTP API, faked with requests-mock."""
+
+import io
+import tarfile
+
+from osc_lib import exceptions
+import requests
+import requests_mock
+import yaml
+
+from tests.unit import fakes
+from tripleoplanclient.common import content
+from tripleoplanclient.mistral import builder
+from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient.plan import layout
+from tripleoplanclient.record import record
+from tripleoplanclient.record import steps
+
+URL = fakes.SWIFT
+bulk_body = fakes.bulk_body
+
+
+class SwiftTestCase(fakes.HttpTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.store = fakes.plan_store()
+
+    info = fakes.HttpTestCase.swift_info
+
+    def tar_members(self, request):
+        with tarfile.open(fileobj=io.BytesIO(request.body)) as tar:
+            return {m.name: tar.extractfile(m).read() for m in tar}
+
+
+class TestWrite(SwiftTestCase):
+
+    def test_bulk_upload_is_one_request_with_every_member(self):
+        self.info()
+        put = self.m.put(URL + '/p?extract-archive=tar',
+                         text=bulk_body(2))
+        self.store.write('p', {'a.yaml': b'a', 'dir/b.yaml': b'b'})
+        self.assertEqual(1, put.call_count)
+        self.assertEqual({'a.yaml': b'a', 'dir/b.yaml': b'b'},
+                         self.tar_members(put.last_request))
+        self.assertEqual(b'application/json',
+                         put.last_request.headers['Accept'])
+
+    def test_large_writes_go_as_a_few_archives_side_by_side(self):
+        self.info()
+        put = self.m.put(URL + '/p?extract-archive=tar', text=lambda r, c:
+                         bulk_body(len(self.tar_members(r))))
+        objects = {'f%04d' % i: b'x' * (i % 7) for i in range(4005)}
+        self.store.write('p', objects)
+        self.assertEqual(5, put.call_count)     # 1,000 objects at most each
+        sent = {}
+        for request in put.request_history:
+            members = self.tar_members(request)
+            self.assertLessEqual(len(members), bulk.MAX_OBJECTS)
+            sent.update(members)
+        self.assertEqual(objects, sent)
+
+    def test_a_small_write_is_one_archive(self):
+        self.info()
+        put = self.m.put(URL + '/p?extract-archive=tar', text=bulk_body(3))
+        self.store.write('p', {'a': b'1', 'b': b'2', 'c': b'3'})
+        self.assertEqual(1, put.call_count)
+
+    def test_short_count_without_errors_is_a_failure(self):
+        self.info()
+        self.m.put(URL + '/p?extract-archive=tar', text=bulk_body(1))
+        with self.assertRaisesRegex(exceptions.CommandError, 'rejected'):
+            self.store.write('p', {'a': b'1', 'b': b'2'})
+
+    def test_a_rejected_member_fails_the_write_and_names_it(self):
+        self.info()
+        self.m.put(URL + '/p?extract-archive=tar', text=bulk_body(
+            1, [('/p/b.yaml', '413 Request Entity Too Large')]))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'rejected 1 of 2 .*b\.yaml: 413'):
+            self.store.write('p', {'a.yaml': b'a', 'b.yaml': b'b'})
+
+    def test_without_bulk_every_object_is_put_with_its_md5(self):
+        self.info(bulk=False)
+        a = self.m.put(URL + '/p/a.yaml', status_code=201)
+        b = self.m.put(URL + '/p/b.yaml', status_code=201)
+        self.store.write('p', {'a.yaml': b'a', 'b.yaml': b'b'})
+        self.assertEqual(content.md5(b'a').encode(),
+                         a.last_request.headers['ETag'])
+        self.assertEqual(1, b.call_count)
+
+    def test_failed_puts_are_reported(self):
+        self.info(bulk=False)
+        self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.m.put(URL + '/p/b.yaml', status_code=507)
+        with self.assertRaisesRegex(exceptions.CommandError, 'b.yaml: 507'):
+            self.store.write('p', {'a.yaml': b'a', 'b.yaml': b'b'})
+
+    def test_unreachable_swift_is_a_clear_error(self):
+        self.m.get(URL + '/p', exc=requests.exceptions.ConnectionError)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Swift is unreachable at ' + URL):
+            self.store.listing('p')
+
+
+class TestListing(SwiftTestCase):
+
+    def test_listing_follows_every_page(self):
+        first = [{'name': 'o%05d' % i, 'hash': 'h', 'bytes': 1}
+                 for i in range(10000)]
+        get = self.m.get(URL + '/p', [
+            {'json': first, 'headers': {layout.PLAN_META: 'plan'}},
+            {'json': [{'name': 'z', 'hash': 'h', 'bytes': 1}]}])
+        headers, listing = self.store.listing('p')
+        self.assertEqual(10001, len(listing))
+        self.assertTrue(layout.is_plan(headers))
+        # A short page is the last one: no extra request to find the end.
+        self.assertEqual(2, get.call_count)
+        self.assertEqual(['o09999'], get.last_request.qs['marker'])
+
+    def test_a_small_plan_is_listed_in_one_request(self):
+        get = self.m.get(URL + '/p', json=[{'name': 'a', 'hash': 'h'}])
+        self.store.listing('p')
+        self.assertEqual(1, get.call_count)
+
+    def test_a_single_object_is_one_put_without_asking_info(self):
+        put = self.m.put(URL + '/p/a.yaml', status_code=201)
+        self.store.write('p', {'a.yaml': b'a'})
+        self.assertEqual([put.last_request], self.m.request_history)
+
+    def test_missing_container(self):
+        self.m.get(URL + '/p', status_code=404)
+        self.assertEqual((None, None), self.store.listing('p'))
+
+
+class RecordTestCase(fakes.HttpTestCase):
+    """Steps written to and read from a stateful fake Swift container."""
+
+    def setUp(self):
+        super().setUp()
+        self.swift = fakes.FakeSwift(self.m)
+        self.store = fakes.plan_store()
+
+    def amend(self, head, *names, remove=(), data=b'x: 1\n'):
+        files = files_mod.PlanFiles()
+        for name in names:
+            files.environments.append(name)
+            files.objects[name] = data
+            files.sources[name] = '/home/' + name
+        change = steps.Change(head.state, files, remove)
+        step = builder.step(change, 'amend', argv=[])
+        objects = {n: data for n in names}
+        return self.store.commit('p', step, head, objects)
+
+    def created(self):
+        step = record.make_step('create', {'environments': {'set': [
+            'base.yaml']}}, argv=[])
+        self.store.commit('p', step, self.store.head('p', required=False))
+        return step
+
+
+class TestCommit(RecordTestCase):
+
+    def test_an_amend_is_two_requests(self):
+        self.created()
+        self.swift.requests.clear()
+        head = self.store.head('p')
+        step = self.amend(head, 'one.yaml')
+        # The card, one archive (file, step, card).
+        self.assertEqual([('GET', record.PATH), ('ARCHIVE', None)],
+                         self.swift.requests)
+        self.assertEqual(b'x: 1\n', self.swift.objects['one.yaml'][0])
+        stored = yaml.safe_load(self.swift.objects[step['name']][0])
+        self.assertEqual(['base.yaml', 'one.yaml'],
+                         stored['state']['environments'])
+        self.assertEqual(1, stored['seen'])
+
+    def test_writers_that_saw_the_same_plan_lose_nothing(self):
+        self.created()
+        heads = [self.store.head('p') for _ in range(3)]
+        ids = [self.amend(h, 'f%d.yaml' % i)['id']
+               for i, h in enumerate(heads)]
+        rows, head = self.store.history('p')
+        self.assertEqual([2, 3, 4], [r['step'] for r in rows[1:]])
+        self.assertEqual(ids, [r['id'] for r in rows[1:]])
+        self.assertEqual(['base.yaml', 'f0.yaml', 'f1.yaml', 'f2.yaml'],
+                         head.state['environments'])
+        self.assertEqual(rows[-1]['environments'],
+                         head.state['environments'])
+        # A writer after them builds on all three.
+        self.assertEqual(head.state['environments'],
+                         self.store.head('p').state['environments'])
+
+    def test_a_write_that_arrived_first_comes_first_whenever_it_lands(self):
+        self.created()
+        head = self.store.head('p')
+        self.swift.tick += 1
+        early_time = self.swift.tick
+        late = self.amend(head, 'late.yaml')
+        # Swift stamped this one on arrival, before the one above.
+        self.swift.stamp = (record.LOG_PREFIX, early_time)
+        early = self.amend(head, 'early.yaml', remove=['base.yaml'])
+        rows, head = self.store.history('p')
+        self.assertEqual([early['id'], late['id']],
+                         [r['id'] for r in rows[1:]])
+        self.assertEqual(['early.yaml', 'late.yaml'],
+                         head.state['environments'])
+        self.assertEqual(['early.yaml', 'late.yaml'],
+                         self.store.head('p').state['environments'])
+
+    def test_a_refused_member_takes_the_step_back(self):
+        self.created()
+        self.m.put(fakes.SWIFT + '/p?extract-archive=tar',
+                   text=fakes.bulk_body(1, [('/p/one.yaml', '413 Too '
+                                                            'Large')]))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'one.yaml: 413'):
+            self.amend(self.store.head('p'), 'one.yaml')
+        self.assertEqual(1, len(self.store.history('p')[0]))
+
+    def test_without_bulk_the_file_goes_before_the_step(self):
+        self.m.stop()
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.swift = fakes.FakeSwift(self.m, bulk=False)
+        self.m.get(fakes.SWIFT_INFO, json={'swift': {}})
+        self.created()
+        self.swift.requests.clear()
+        step = self.amend(self.store.head('p'), 'one.yaml')
+        self.assertEqual([('PUT', 'one.yaml'), ('PUT', step['name']),
+                          ('PUT', record.PATH)],
+                         [r for r in self.swift.requests
+                          if r[0] == 'PUT'])
+
+
+class TestHistory(RecordTestCase):
+
+    def test_a_plan_without_record_does_not_exist(self):
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Plan p does not exist'):
+            self.store.history('p')
+        self.assertIsNone(self.store.head('p', required=False).last_id)
+
+    def test_the_cache_is_mended_with_settled_steps_only(self):
+        self.created()
+        self.amend(self.store.head('p'), 'a.yaml')
+        self.swift.tick = 3500      # an hour later: the third is young
+        self.created()              # (a create again: just a step here)
+        rows, head = self.store.history('p')
+        self.assertEqual(3, len(rows))
+        cache = yaml.safe_load(self.swift.objects[record.PATH][0])
+        # Every row, the third provisional: after "through".
+        self.assertEqual(rows, cache['history'])
+        self.assertEqual(rows[1]['id'], cache['through'])
+        # Read again: the cache answers for the settled steps, only the
+        # newest step object is fetched.
+        self.swift.requests.clear()
+        again, head2 = self.store.history('p')
+        self.assertEqual(rows, again)
+        self.assertEqual(head.state, head2.state)
+        self.assertEqual(1, len([r for r in self.swift.requests
+                                 if r[0] == 'GET' and r[1] != record.PATH]))
+
+    def test_a_final_outcome_wins_over_a_partial_one(self):
+        self.created()
+        step = record.make_step('deploy', {}, argv=[],
+                                stack={'operation': 'CREATE'})
+        step['outcome']['status'] = 'IN_PROGRESS'
+        self.store.commit('p', step, self.store.head('p'))
+        self.store.write_outcome('p', step['id'], {'status': 'UNKNOWN'},
+                                 final=False)
+        self.assertEqual('UNKNOWN', self.store.history('p')[0][-1][
+            'outcome']['status'])
+        self.store.write_outcome('p', step['id'], {'status': 'SUCCESS'},
+                                 {'updated': 'u'})
+        row = self.store.history('p')[0][-1]
+        self.assertEqual('SUCCESS', row['outcome']['status'])
+        self.assertEqual('u', row['stack']['updated'])
+
+    def test_a_version_1_plan_keeps_its_history(self):
+        self.swift.store(record.PATH, yaml.safe_dump({
+            'version': 1, 'plan': 'p', 'templates': '/t',
+            'environments': ['a'], 'files': {}, 'inputs': {},
+            'history': [{'id': 1, 'action': 'create', 'environments': ['a'],
+                         'outcome': {'status': 'SUCCESS'}}]}).encode())
+        rows, head = self.store.history('p')
+        self.assertEqual(['1'], [r['id'] for r in rows])
+        step = self.amend(self.store.head('p'), 'b.yaml')
+        self.swift.objects.pop(record.PATH)     # the cache is not needed
+        rows, head = self.store.history('p')
+        self.assertEqual(['1', step['id']], [r['id'] for r in rows])
+        self.assertEqual([1, 2], [r['step'] for r in rows])
+        self.assertEqual(['a', 'b.yaml'], head.state['environments'])
+
+
+class TestDelete(fakes.HttpTestCase):
+
+    def test_a_container_a_replica_still_lists_is_asked_again(self):
+        sleeps = []
+        store = fakes.plan_store(sleep=sleeps.append)
+        container = self.m.delete(fakes.SWIFT + '/p', [
+            {'status_code': 409}, {'status_code': 409},
+            {'status_code': 204}])
+        store.delete('p', [])
+        self.assertEqual(3, container.call_count)
+        self.assertEqual([1, 2], sleeps)
+
+    def test_a_conflict_that_stays_is_a_clear_error(self):
+        store = fakes.plan_store(sleep=lambda s: None)
+        self.m.delete(fakes.SWIFT + '/p', status_code=409)
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'Cannot delete container p.*Its objects '
+                                    'are deleted; run the command again'):
+            store.delete('p', [])

@@ -1,0 +1,162 @@
+"""When two Heat environments of a plan's templates are mutually exclusive:
+whichever comes later in the environment list would silently undo the
+other's choice (derived_capabilities lists each pair in ``excludes``).
+
+Exclusive: two environments whose ``resource_registry`` maps one resource
+type to different targets (relative targets read as plan paths from the
+environment's own directory), or whose ``parameter_defaults`` give one
+parameter different values. Not counted as different: the same list
+written as a list or a comma-separated string, and a list holding every
+item of the other (a feature environment restating the base list plus its
+own items, such as ``neutron-ovn-sriov`` over ``neutron-ovn-ha``); under a
+``merge`` / ``deep_merge`` strategy either file declares, lists add up
+and mappings differ only where both set one key differently (THT 18: 252
+pairs by the registry alone, 610 with every differing parameter, 529 with
+these exceptions; 626 once rendered).
+"""
+
+import posixpath
+
+from tripleoplanclient.library import capability_parts as parts
+from tripleoplanclient.plan import heat_environment
+
+_MERGING = frozenset(['merge', 'deep_merge'])
+# How many keys a reason names before it counts the rest.
+_REASON_KEYS = 3
+
+
+def _registry(path, registry):
+    """``{resource type: target}``, targets as plan paths (relative ones
+    read from the environment's directory); types nested under
+    ``resources`` keyed ``resources/<name>/<type>``."""
+    base = posixpath.dirname(path)
+    found = {}
+    for mapping, key, keys in heat_environment.registry_entries(registry):
+        name = '/'.join(map(str, keys))
+        value = mapping[key]
+        if isinstance(value, str):
+            value = value.strip()
+            if not ('::' in value or heat_environment.URL.match(value)
+                    or value.startswith('/')):
+                value = posixpath.normpath(posixpath.join(base, value))
+            found[name] = value
+        elif value is None or isinstance(value, (bool, int, float)):
+            found[name] = value
+        else:
+            raise parts.malformed(
+                path, 'it maps %s to a %s, not a template or a type' % (
+                    name, type(value).__name__))
+    return found
+
+
+def _scalar(value):
+    """A scalar as Heat reads it: ``True``, ``'true'`` and ``'True'`` are
+    one value, so are ``1`` and ``'1'``."""
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        text = value.strip()
+        return text.lower() if text.lower() in ('true', 'false') else text
+    return value
+
+
+def _items(value):
+    """A list or comma-separated string as its items, else None."""
+    if isinstance(value, str):
+        return [i.strip() for i in value.split(',')] if value.strip() else []
+    if isinstance(value, list) and not any(
+            isinstance(v, (dict, list)) for v in value):
+        return [_scalar(v) for v in value]
+    return None
+
+
+def _differ(a, b, strategy):
+    """True when one parameter's values ``a`` and ``b`` cannot both stand:
+    the later would undo the earlier's choice (see the module's doc)."""
+    if _scalar(a) == _scalar(b):
+        return False
+    items_a, items_b = _items(a), _items(b)
+    if items_a is not None and items_b is not None:
+        if items_a == items_b or strategy:
+            return False
+        set_a, set_b = set(map(str, items_a)), set(map(str, items_b))
+        return not (items_a and items_b
+                    and (set_a <= set_b or set_b <= set_a))
+    if isinstance(a, dict) and isinstance(b, dict) and strategy:
+        deeper = strategy if strategy == 'deep_merge' else None
+        return any(_differ(a[k], b[k], deeper) for k in set(a) & set(b))
+    return True
+
+
+def _strategy(strategies, key):
+    value = strategies.get(key, strategies.get('default'))
+    return value if value in _MERGING else None
+
+
+def _section(data, key, path):
+    value = data.get(key)
+    if value is None:
+        return {}
+    return parts.mapping(value, path, 'its %s' % key)
+
+
+def settings(data, env, source):
+    """What environment ``env`` (read from ``source``) sets: ``(registry,
+    parameters, strategies)``, or None when the document ``data`` is no
+    Heat environment."""
+    if data is None:
+        return {}, {}, {}
+    if not isinstance(data, dict) or any(
+            k not in heat_environment.SECTIONS for k in data):
+        return None
+    return (_registry(env, _section(data, 'resource_registry', source)),
+            _section(data, 'parameter_defaults', source),
+            _section(data, 'parameter_merge_strategies', source))
+
+
+def _named(keys):
+    keys = sorted(keys)
+    shown = ', '.join(keys[:_REASON_KEYS])
+    if len(keys) > _REASON_KEYS:
+        shown += ' and %d more' % (len(keys) - _REASON_KEYS)
+    return shown
+
+
+def conflicts(environments):
+    """``{(a, b): reason}`` for every mutually exclusive pair, a < b, of
+    ``environments`` (``{path: what settings() found it sets}``)."""
+    found = {}
+
+    def add(a, b, kind, key):
+        pair = (a, b) if a < b else (b, a)
+        found.setdefault(pair, ({}, {}))[kind].setdefault(key, None)
+
+    by_type, by_param = {}, {}
+    for env, (registry, params, strategies) in sorted(environments.items()):
+        for key, target in registry.items():
+            by_type.setdefault(key, []).append((env, target))
+        for key, value in params.items():
+            by_param.setdefault(key, []).append(
+                (env, value, _strategy(strategies, key)))
+    for key, entries in by_type.items():
+        for i, (a, target_a) in enumerate(entries):
+            for b, target_b in entries[i + 1:]:
+                if target_a != target_b:
+                    add(a, b, 0, key)
+    for key, entries in by_param.items():
+        for i, (a, value_a, strategy_a) in enumerate(entries):
+            for b, value_b, strategy_b in entries[i + 1:]:
+                if _differ(value_a, value_b, strategy_a or strategy_b):
+                    add(a, b, 1, key)
+    reasons = {}
+    for pair, (types, params) in found.items():
+        said = []
+        if types:
+            said.append('map ' + _named(types))
+        if params:
+            said.append('set parameter%s %s' % (
+                's' if len(params) > 1 else '', _named(params)))
+        reasons[pair] = 'both %s differently' % ' and '.join(said)
+    return reasons

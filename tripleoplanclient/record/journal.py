@@ -1,0 +1,366 @@
+"""The record in Swift: what a step builds on, the history, and the one
+writer of steps (``commit``), which writes the card with each step.
+
+A mixin of ``store.PlanStore``: it reads and writes through the store's
+one door to Swift (``_swift``, ``get``, ``write``...).
+"""
+
+import logging
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.library import parameter_file
+from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import card as card_mod
+from tripleoplanclient.record import record as record_mod
+
+LOG = logging.getLogger(__name__)
+# Whatever a card is, our readers can do without it: the log tells all.
+_UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
+
+
+def _client_exception():
+    from swiftclient import exceptions as swift_exceptions
+    return swift_exceptions.ClientException
+
+
+class Journal(object):
+    """The record's reads and writes (see ``record`` and ``card``)."""
+
+    def log(self, plan):
+        """``(Swift's date, [step entries in order])``; None: no plan."""
+        try:
+            headers, page = self._swift('get_container', plan,
+                                        prefix=record_mod.LOG_PREFIX,
+                                        limit=self.LISTING_LIMIT)
+        except _client_exception() as exc:
+            if self._status(exc) == 404:
+                return None
+            raise exceptions.CommandError(
+                'Cannot list plan %s: %s' % (plan, exc))
+        if len(page) >= self.LISTING_LIMIT:
+            _, rest = self.listing(plan, prefix=record_mod.LOG_PREFIX,
+                                   marker=page[-1]['name'])
+            page = page + list(rest.values())
+        if not layout.is_plan(headers):
+            return None
+        return headers.get('date'), record_mod.ordered(page)
+
+    def step(self, plan, entry):
+        name = entry['name']
+        data = self.get(plan, name)
+        if data is None:
+            raise exceptions.CommandError(
+                'Step object %s of plan %s vanished; restore it from an '
+                'export.' % (name, plan))
+        return record_mod.load_step(data, plan, name)
+
+    def _missing(self, plan):
+        return exceptions.CommandError(
+            'Plan %s does not exist (no record under %s). See "openstack '
+            'overcloud plan list"; create it with "openstack overcloud plan '
+            'create".' % (plan, layout.RECORD_DIR))
+
+    def head(self, plan, required=True):
+        """What a writer builds on: the card, one GET.
+
+        A card that is missing, damaged or of an older form is left for
+        the log (``history``, which mends it). A card left behind by two
+        writers at once is harmless for the truth: the step built on it
+        records what it saw (``seen``, ``base``), and readers replay it.
+        None (or a clear error when ``required``) when there is no plan.
+        """
+        data = self.get(plan, record_mod.PATH)
+        if data is not None:
+            try:
+                head = card_mod.head(data, plan)
+            except _UNREADABLE as exc:
+                LOG.warning('reading the log of plan %s: %s', plan, exc)
+                head = None
+            if head is not None:
+                return head._replace(state=parameter_file.current(
+                    self, plan, head.state))
+        found = self.log(plan)
+        if found is not None and found[1]:
+            return self._history(plan, found, data)[1]
+        if data is None or found is None:
+            if required or found is not None:
+                if required:
+                    raise self._missing(plan)
+                return record_mod.Head(record_mod.new_state(), 0, None, [],
+                                       [], None)
+            return None
+        # A plan of version 1: its record is all there is.
+        rows, state, _, imported = card_mod.load_cache(data, plan)
+        return record_mod.Head(state, 0, None, imported, imported, None)
+
+    def history(self, plan, listed=None, steps=None):
+        """``(rows, head)``: every step as a history row, and what a next
+        step builds on.
+
+        Reads the card and the list of steps, fetches only the steps after
+        the card's settled rows, fills in outcomes written since, and
+        mends the card when it is not what the log says (not a
+        ``read_only`` store: then nothing is written).
+        ``listed``: the plan's whole listing (``listing()``), when the
+        caller has it: the steps and outcomes are taken from it.
+        ``steps``: a ``steps()`` of that listing's step entries, to share
+        the step objects read with later ``state_after`` calls.
+        """
+        if listed is None:
+            found = self.log(plan)
+        elif listed[1] is None or not layout.is_plan(listed[0]):
+            found = None
+        else:
+            found = (listed[0].get('date'),
+                     record_mod.ordered(listed[1].values()))
+        data = None if found is None else self.get(plan, record_mod.PATH)
+        return self._history(plan, found, data, listed and listed[1], steps)
+
+    def _history(self, plan, found, data, listing=None, steps=None):
+        if found is None or (data is None and not found[1]):
+            raise self._missing(plan)
+        date, entries = found
+        fetch = steps if steps is not None else _Fetch(self, plan, entries)
+        cached, state, through, imported = [], None, None, None
+        if data is not None:
+            try:
+                cached, state, through, imported = card_mod.load_cache(
+                    data, plan)
+            except _UNREADABLE as exc:
+                if not entries:
+                    raise       # a version 1 record is all there is
+                # Only a card: the step objects tell it all again.
+                LOG.warning('ignoring the card of plan %s: %s', plan, exc)
+        if imported is None:
+            imported = fetch(0).get('imported') or [] if entries else []
+        ids = [record_mod.id_of(e['name']) for e in entries]
+        # Only settled rows are trusted without their step objects.
+        ready = [r['id'] for r in cached]
+        ready = ready[:ready.index(through) + 1] if through in ready else []
+        keep = 0
+        while keep < min(len(ready), len(ids)) and ready[keep] == ids[keep]:
+            keep += 1
+        if keep < len(cached) or (keep and through != ids[keep - 1]):
+            # Provisional rows after the settled ones, or a step landed
+            # before settled rows (a write in flight longer than the
+            # settling time): the state after ``keep`` is replayed.
+            state = None
+        rows = list(imported) + cached[:keep]
+        for i in range(keep, len(entries)):
+            step = fetch(i)
+            if record_mod.trusted(step, i, ids):
+                state = step['state']
+            else:
+                if state is None:
+                    state = _replayed(fetch, i, ids)
+                state = record_mod.apply(state, step)
+            rows.append(record_mod.row(dict(step, state=state),
+                                       len(rows) + 1))
+        if state is None:
+            state = _replayed(fetch, keep, ids) if keep else \
+                record_mod.new_state()
+        self._outcomes(plan, rows, listing)
+        state = parameter_file.current(self, plan, state)
+        frozen = card_mod.settled(rows[len(imported):], entries, date)
+        head = record_mod.Head(state, len(entries), ids[-1] if ids else None,
+                               [] if entries else imported, rows,
+                               ids[frozen - 1] if frozen else None)
+        if entries and not self.read_only:
+            mended = card_mod.dump_cache(plan, rows[len(imported):], state,
+                                         head.through, imported)
+            if mended != data:
+                self._put_card(plan, mended)
+        return rows, head
+
+    def _put_card(self, plan, data):
+        try:
+            self._swift('put_object', plan, record_mod.PATH, data)
+        except _client_exception() as exc:
+            LOG.warning('the card of plan %s is behind its log: %s', plan,
+                        exc)
+
+    def _outcomes(self, plan, rows, listing=None):
+        """Outcomes written after their step (stack operations)."""
+        open_rows = {r['id']: r for r in rows if r.get('stack') and
+                     r['outcome']['status'] not in record_mod.FINAL}
+        if not open_rows:
+            return
+        if listing is None:
+            _, listing = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
+        names = [n for n in listing or ()
+                 if n.startswith(record_mod.OUTCOME_PREFIX)]
+        best = {}
+        for name in sorted(names or ()):       # final after partial
+            step_id, _ = record_mod.outcome_id(name)
+            if step_id in open_rows:
+                best[step_id] = name
+        for step_id, name in best.items():
+            record_mod.merge_outcome(open_rows[step_id], record_mod.
+                                     load_outcome(self.get(plan, name),
+                                                  name, plan))
+
+    def write_outcome(self, plan, step_id, outcome, stack=None, final=True):
+        """The outcome of a stack step: the final one, by whoever saw the
+        end, or what a client knew when it stopped following (kept apart,
+        so that it can never hide a final one). A final one goes on the
+        card too."""
+        if self.read_only:
+            return
+        name, = self._checked(
+            plan, [record_mod.outcome_path(step_id, final)])
+        found = {'outcome': outcome, 'stack': stack or {}}
+        try:
+            self._swift('put_object', plan, name, record_mod.dump(found))
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot record the outcome of step %s in plan %s: %s'
+                % (step_id, plan, exc))
+        if final:
+            self._card_outcome(plan, step_id, found)
+
+    def _card_outcome(self, plan, step_id, found):
+        """The card with a final outcome in its step's row."""
+        data = self.get(plan, record_mod.PATH)
+        try:
+            head = card_mod.head(data, plan) if data else None
+        except _UNREADABLE:
+            head = None
+        rows = [r for r in (head.rows if head else ()) if r['id'] == step_id]
+        if not rows:
+            return          # the next reader of the log mends it
+        record_mod.merge_outcome(rows[0], found)
+        imported = len(head.rows) - head.count
+        self._put_card(plan, card_mod.dump_cache(
+            plan, head.rows[imported:], head.state, head.through,
+            head.rows[:imported]))
+
+    def commit(self, plan, step, head, objects=None):
+        """Write ``objects``, then ``step`` under its own name, then the
+        card once the step is on it.
+
+        A small change goes as one archive with the step and the card as
+        its last members (one request); when a member is refused, the step
+        is taken back. Nothing is overwritten but the card, so no
+        concurrent writer can lose a step.
+        """
+        who = self._actor() if self._actor else None
+        if who:
+            step.update(who)
+        record_mod.seal(step, head)
+        objects = dict(objects or {})
+        tree = step['state'].get('tree')
+        if tree and len(tree['changes']) > tree_mod.COMPACT:
+            # Fold the changes into a new snapshot: the next reader of this
+            # state needs one small step object and one snapshot.
+            name, snap, md5 = tree_mod.snapshot(self.view(plan, tree).full())
+            objects[name] = snap
+            step['state']['tree'] = {'base': md5, 'changes': {}}
+        data = record_mod.dump(step)
+        self._checked(plan, list(objects) + [step['name']])
+        if head.rows is None and not head.count:
+            # No step yet: the history is a version 1 record's, if any.
+            head = head._replace(rows=list(head.imported))
+        known = head if head.rows is not None and \
+            len(head.rows) >= head.count else self._card_head(plan, head)
+        card = card_mod.after(plan, known, step)[0] if known else None
+        members = dict(objects)
+        members[step['name']] = data
+        if card is not None:
+            members[record_mod.PATH] = card
+        # Asked without /info first: a cluster without bulk answers with no
+        # verdict, and the files then go one by one.
+        if (self._info is None or 'bulk_upload' in self._info) \
+                and len(bulk.batches(members)) == 1:
+            failed = bulk.extract_archive(self._connection(), plan, members)
+            refused = [f for f in failed if f[0] != record_mod.PATH]
+            if not refused:
+                return self._mended(plan, step, known)
+            if not bulk.no_verdict(failed):
+                names = dict(failed)
+                # The step, and the card that names it, taken back.
+                for name in (step['name'], record_mod.PATH):
+                    if name in members and name not in names:
+                        self.delete_objects(plan, [name], record=True)
+                self._rejected(plan, objects, [
+                    f for f in refused if f[0] != step['name']] or refused)
+            self._info = {}
+        self.write(plan, objects)
+        try:
+            self._swift('put_object', plan, step['name'], data)
+        except _client_exception() as exc:
+            raise exceptions.CommandError(
+                'Cannot record the step in plan %s (%s); the files it wrote '
+                'are stored, the record is unchanged: run the command '
+                'again.' % (plan, exc))
+        if card is not None:
+            self._put_card(plan, card)
+        return self._mended(plan, step, known)
+
+    def _card_head(self, plan, head):
+        """``head`` with its rows from the card, when the card is what
+        ``head`` saw; else None."""
+        data = self.get(plan, record_mod.PATH)
+        try:
+            found = card_mod.head(data, plan) if data else None
+        except _UNREADABLE:
+            found = None
+        if found is not None and (found.count, found.last_id) == (
+                head.count, head.last_id):
+            return head._replace(rows=found.rows, through=found.through)
+        return None
+
+    def _mended(self, plan, step, known):
+        """The committed step; a card written without the rows before it
+        is mended from the log first."""
+        if known is None and not self.read_only:
+            try:
+                self.history(plan)
+            except exceptions.CommandError as exc:
+                LOG.warning('the card of plan %s is behind its log: %s',
+                            plan, exc)
+        return step
+
+    def state_after(self, plan, entries, count, steps=None):
+        """The plan's state after the first ``count`` steps (``entries``:
+        the step objects' listing entries, in order; ``steps``: a
+        ``steps()`` of them, when the caller keeps one)."""
+        return _replayed(steps if steps is not None else
+                         _Fetch(self, plan, entries), count,
+                         [record_mod.id_of(e['name']) for e in entries])
+
+    def steps(self, plan, entries):
+        """The step objects of ``entries`` (listing entries, in order) by
+        index, each read at most once however often asked."""
+        return _Fetch(self, plan, entries)
+
+
+class _Fetch(object):
+    """Step objects by their index in the order, each read at most once."""
+
+    def __init__(self, store, plan, entries):
+        self._store, self._plan, self._entries = store, plan, entries
+        self._steps = {}
+
+    def __call__(self, i):
+        if i not in self._steps:
+            self._steps[i] = self._store.step(self._plan, self._entries[i])
+        return self._steps[i]
+
+
+def _replayed(fetch, count, ids):
+    """The state after the first ``count`` steps.
+
+    The newest step whose writer saw exactly the steps before it stores
+    that state (``record.trusted``); the steps after it (written side by
+    side with others) are replayed on it. The first step always
+    qualifies.
+    """
+    i = count - 1
+    while i > 0 and not record_mod.trusted(fetch(i), i, ids):
+        i -= 1
+    state = fetch(i)['state']
+    for j in range(i + 1, count):
+        state = record_mod.apply(state, fetch(j))
+    return state
