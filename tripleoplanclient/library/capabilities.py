@@ -9,9 +9,11 @@ the plan's environment list and refuses one that breaks a constraint.
 Where the capabilities come from, in this order:
 
 ``capabilities-map.yaml`` at the plan root (releases before 17)
-    Read here. Authoritative, in the map's own order. A group of several
-    environments is a choice of one (the map says so): each excludes the
-    others. An environment's ``requires`` are kept when they name an
+    Read here. Authoritative, in the map's own order. A group the map
+    flags ``mutually_exclusive: true`` is a choice of one: each of its
+    environments excludes the others; any other group is a list of
+    environments that combine (several Cinder or Manila backends). An
+    environment's ``requires`` are kept when they name an
     environment of the map. An entry whose file the templates do not hold
     (nor render) is listed with ``available: false``: it shows the map is
     out of date, and ``check`` refuses to enable it.
@@ -140,9 +142,10 @@ def _from_map(paths, read, enabled):
                     path in provided))
             label = ('"%s"' % title if title else
                      '%d of topic "%s"' % (g, parts.text(topic.get('title'))))
-            for env in members:
-                groups_of.setdefault(env['file'], []).append(
-                    (label, [m['file'] for m in members]))
+            if group.get('mutually_exclusive') is True:
+                for env in members:
+                    groups_of.setdefault(env['file'], []).append(
+                        (label, [m['file'] for m in members]))
             groups.append({
                 'title': title,
                 'description': parts.text(group.get('description')),
@@ -159,7 +162,7 @@ def _from_map(paths, read, enabled):
                 env['requires'] = sorted(
                     r for r in requires_of[path] if r in known and r != path)
                 excludes = {}
-                for label, files in groups_of[path]:
+                for label, files in groups_of.get(path, ()):
                     for other in files:
                         if other != path:
                             excludes.setdefault(other, []).append(
@@ -206,6 +209,26 @@ def _way_out(a, b, asked):
         new, old = (a, b) if a in asked else (b, a)
         return 'do not enable %s, or --disable %s' % (new, old)
     return 'both are enabled already: --disable one of them'
+
+
+def overrides(caps, current):
+    """The warnings of an environment list: ``'later file overrides
+    earlier: <later> overrides <earlier> (<what both set>)'`` for each
+    enabled pair of ``overlaps`` that ``check`` does not refuse (a
+    warning: a later ``-e`` overriding an earlier one is how TripleO is
+    configured), in list order."""
+    envs = environments(caps)
+    on = [p for p in dict.fromkeys(current) if p in envs]
+    found = []
+    for i, later in enumerate(on):
+        reasons = {o['file']: o['reason']
+                   for o in envs[later].get('overlaps', ())}
+        refused = {e['file'] for e in envs[later]['excludes']}
+        for earlier in on[:i]:
+            if earlier in reasons and earlier not in refused:
+                found.append('later file overrides earlier: %s overrides '
+                             '%s (%s)' % (later, earlier, reasons[earlier]))
+    return found
 
 
 def check(caps, current, enable=(), disable=()):

@@ -83,4 +83,5 @@ def environment(title, description, path, enabled, available=True):
     """An environment's entry in the result (its constraints empty)."""
     return {'file': path, 'title': title or path,
             'description': description, 'enabled': path in enabled,
-            'available': available, 'requires': [], 'excludes': []}
+            'available': available, 'requires': [], 'excludes': [],
+            'overlaps': []}

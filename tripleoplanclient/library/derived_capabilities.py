@@ -22,7 +22,9 @@ children is one group (its title); any other environment is a group of
 its own. A group is no constraint here: the ``excludes`` of each
 environment are (see environment_conflicts; the root environment is never
 part of one, and an environment known only by its jinja2 source, the
-plan not rendered yet, has none). ``requires``: none (THT 18 states them
+plan not rendered yet, has none); ``overlaps``: the environments it
+overrides, or is overridden by, when both are enabled (a warning, never
+a refusal). ``requires``: none (THT 18 states them
 only in prose). Order: ``General`` first, then topics by title; groups by
 title; a generator's group in its entries' order.
 """
@@ -182,15 +184,18 @@ def derive(paths, read, enabled):
             group = path
         envs.append((topic, group, parts.environment(
             title, description, path, enabled)))
-    reasons = environment_conflicts.conflicts(settings)
-    excludes = {}
-    for (a, b), reason in sorted(reasons.items()):
-        excludes.setdefault(a, []).append({'file': b, 'reason': reason})
-        excludes.setdefault(b, []).append({'file': a, 'reason': reason})
+    # exclusive pairs, then overlapping ones: {file: [{'file', 'reason'}]}
+    by_file = [{}, {}]
+    for found, reasons in zip(by_file,
+                              environment_conflicts.conflicts(settings)):
+        for (a, b), reason in sorted(reasons.items()):
+            found.setdefault(a, []).append({'file': b, 'reason': reason})
+            found.setdefault(b, []).append({'file': a, 'reason': reason})
     topics = {}
     for topic, group, env in envs:
-        env['excludes'] = sorted(excludes.get(env['file'], []),
-                                 key=lambda e: e['file'])
+        for key, found in zip(('excludes', 'overlaps'), by_file):
+            env[key] = sorted(found.get(env['file'], []),
+                              key=lambda e: e['file'])
         sources, groups = topics.setdefault(topic, (set(), {}))
         if isinstance(group, tuple):
             sources.add(group[0])
@@ -219,8 +224,11 @@ def derive(paths, read, enabled):
                 g['title'].lower(), g['environments'][0]['file']))})
     note = ('Derived from %s and the environment files\' headers (the '
             'templates have no %s): two environments are mutually '
-            'exclusive when they map one resource type or set one parameter '
-            'differently.' % (GENERATOR_DIR, parts.MAP))
+            'exclusive when they map one resource type to two different '
+            'implementations (base profiles such as standalone/ aside); '
+            'where they otherwise map one resource type or set one '
+            'parameter differently, the later in the list overrides the '
+            'earlier.' % (GENERATOR_DIR, parts.MAP))
     if unrendered:
         note += (' %d environment file(s) are known only by their jinja2 '
                  'source (the plan is not rendered): no constraints for '

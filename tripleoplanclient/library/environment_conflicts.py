@@ -1,18 +1,26 @@
-"""When two Heat environments of a plan's templates are mutually exclusive:
-whichever comes later in the environment list would silently undo the
-other's choice (derived_capabilities lists each pair in ``excludes``).
+"""When two Heat environments of a plan's templates are real alternatives
+(mutually exclusive), and when the later of two merely overrides the
+earlier (a warning: in TripleO a later ``-e`` overriding an earlier one is
+the design).
 
-Exclusive: two environments whose ``resource_registry`` maps one resource
-type to different targets (relative targets read as plan paths from the
-environment's own directory), or whose ``parameter_defaults`` give one
-parameter different values. Not counted as different: the same list
-written as a list or a comma-separated string, and a list holding every
-item of the other (a feature environment restating the base list plus its
-own items, such as ``neutron-ovn-sriov`` over ``neutron-ovn-ha``); under a
-``merge`` / ``deep_merge`` strategy either file declares, lists add up
-and mappings differ only where both set one key differently (THT 18: 252
-pairs by the registry alone, 610 with every differing parameter, 529 with
-these exceptions; 626 once rendered).
+Mutually exclusive: two environments that map one resource type to two
+different real implementations (templates or resource types, not
+``OS::Heat::None`` nor null), such as two Neutron ML2 backends, unless one
+of them is a base profile (``undercloud.yaml``, ``docker-ha.yaml``,
+``podman-ha.yaml``, ``standalone/*``, ``composable-roles/*``: the others
+are meant to override them).
+
+Overlapping (the later overrides the earlier): every other pair that maps
+one resource type to different targets (relative targets read as plan
+paths from the environment's own directory; a service turned off then on,
+as ``standalone-tripleo.yaml`` and ``ssl/enable-internal-tls.yaml`` do
+with IpaClient), or gives one parameter different values. Not counted as
+different: the same list written as a list or a comma-separated string,
+and a list holding every item of the other (a feature environment
+restating the base list plus its own items, such as ``neutron-ovn-sriov``
+over ``neutron-ovn-ha``); under a ``merge`` / ``deep_merge`` strategy
+either file declares, lists add up and mappings differ only where both
+set one key differently.
 """
 
 import posixpath
@@ -21,6 +29,14 @@ from tripleoplanclient.library import capability_parts as parts
 from tripleoplanclient.plan import heat_environment
 
 _MERGING = frozenset(['merge', 'deep_merge'])
+# Profiles the other environments are meant to override (environments/).
+BASE_PROFILES = frozenset(['environments/undercloud.yaml',
+                           'environments/docker-ha.yaml',
+                           'environments/podman-ha.yaml'])
+BASE_PROFILE_DIRS = ('environments/standalone/',
+                     'environments/composable-roles/')
+# Targets that turn a resource off: no implementation of their own.
+_OFF = (None, 'OS::Heat::None')
 # How many keys a reason names before it counts the rest.
 _REASON_KEYS = 3
 
@@ -124,14 +140,31 @@ def _named(keys):
     return shown
 
 
+def base_profile(path):
+    """True for an environment the others are meant to override."""
+    return path in BASE_PROFILES or path.startswith(BASE_PROFILE_DIRS)
+
+
+def _reason(types, params):
+    said = []
+    if types:
+        said.append('map ' + _named(types))
+    if params:
+        said.append('set parameter%s %s' % (
+            's' if len(params) > 1 else '', _named(params)))
+    return 'both %s differently' % ' and '.join(said)
+
+
 def conflicts(environments):
-    """``{(a, b): reason}`` for every mutually exclusive pair, a < b, of
-    ``environments`` (``{path: what settings() found it sets}``)."""
+    """``(exclusive, overlapping)``: ``{(a, b): reason}`` for every pair,
+    a < b, of ``environments`` (``{path: what settings() found it
+    sets}``) that are real alternatives, and for every other pair whose
+    settings differ (the later in a list overrides the earlier)."""
     found = {}
 
     def add(a, b, kind, key):
         pair = (a, b) if a < b else (b, a)
-        found.setdefault(pair, ({}, {}))[kind].setdefault(key, None)
+        found.setdefault(pair, ({}, {}, {}))[kind].setdefault(key, None)
 
     by_type, by_param = {}, {}
     for env, (registry, params, strategies) in sorted(environments.items()):
@@ -143,20 +176,20 @@ def conflicts(environments):
     for key, entries in by_type.items():
         for i, (a, target_a) in enumerate(entries):
             for b, target_b in entries[i + 1:]:
-                if target_a != target_b:
-                    add(a, b, 0, key)
+                if target_a == target_b:
+                    continue
+                real = (target_a not in _OFF and target_b not in _OFF
+                        and not base_profile(a) and not base_profile(b))
+                add(a, b, 0 if real else 1, key)
     for key, entries in by_param.items():
         for i, (a, value_a, strategy_a) in enumerate(entries):
             for b, value_b, strategy_b in entries[i + 1:]:
                 if _differ(value_a, value_b, strategy_a or strategy_b):
-                    add(a, b, 1, key)
-    reasons = {}
-    for pair, (types, params) in found.items():
-        said = []
-        if types:
-            said.append('map ' + _named(types))
-        if params:
-            said.append('set parameter%s %s' % (
-                's' if len(params) > 1 else '', _named(params)))
-        reasons[pair] = 'both %s differently' % ' and '.join(said)
-    return reasons
+                    add(a, b, 2, key)
+    exclusive, overlapping = {}, {}
+    for pair, (real, types, params) in found.items():
+        if real:
+            exclusive[pair] = _reason(real, ())
+        if types or params:
+            overlapping[pair] = _reason(types, params)
+    return exclusive, overlapping

@@ -253,7 +253,11 @@ def _required_problems(schema, values):
             for name in required(schema, values)]
 
 
-def _capability_problems(paths, read, environments):
+def capability_check(paths, read, environments):
+    """``(problems, warnings)`` of the plan's environment list against
+    its capabilities: a broken constraint (real alternatives both
+    enabled, a requirement missing) is a problem; a later file
+    overriding an earlier one a warning."""
     # Nothing is enabled or disabled here: only a constraint among the
     # enabled environments can break (an exclusion is a pair's), so the
     # environment files not in the list are left out, unread (THT 18:
@@ -264,12 +268,13 @@ def _capability_problems(paths, read, environments):
         capability_parts.rendered(p) in enabled]
     caps = capabilities_mod.build(paths, read, environments)
     if not caps.get('topics'):
-        return []
+        return [], []
+    warnings = capabilities_mod.overrides(caps, environments)
     try:
         capabilities_mod.check(caps, environments)
     except exceptions.CommandError as exc:
-        return [('capabilities', 'environments', str(exc))]
-    return []
+        return [('capabilities', 'environments', str(exc))], warnings
+    return [], warnings
 
 
 def _merged_values(result):
@@ -283,7 +288,8 @@ def validate(plan, heat, req, validations=VALIDATIONS):
     """Every problem the plan has before a deploy, each a dict
     ``{'kind', 'what', 'problem'}``: environments missing from the plan
     or referencing files it lacks, Heat's refusal, required parameters
-    without a value, broken capability constraints."""
+    without a value, broken capability constraints; and ``warnings``
+    (text: a later environment file overriding an earlier one)."""
     base_url = assembly.container_url(req)
     found = [('environment', path, text) for path, text in
              assembly.environment_problems(plan.objects, base_url,
@@ -297,22 +303,26 @@ def validate(plan, heat, req, validations=VALIDATIONS):
             found.append(('heat', layout.TEMPLATE, entry['error']))
         else:
             found += _required_problems(entry['schema'], entry['values'])
-    found += _capability_problems(plan.paths, plan.read, plan.environments)
+    problems, warnings = capability_check(plan.paths, plan.read,
+                                          plan.environments)
+    found += problems
     problems = [{'kind': k, 'what': w, 'problem': p} for k, w, p in found]
     return {'valid': not problems, 'problems': problems,
-            'digest': plan.digest}
+            'warnings': warnings, 'digest': plan.digest}
 
 
 def refuse_to_deploy(objects, req, fields, result):
     """The deploy action's check (unless the client said --no-validate),
     on Heat's validation ``result`` of what it is about to send: the same
     required parameters and capability constraints as ``validate``, all
-    of them in one CommandError."""
+    of them in one CommandError; else ``validate``'s warnings (a later
+    environment file overriding an earlier one)."""
     base_url = assembly.container_url(req)
     schema = parameters_mod.schema(result, fields, base_url)
     found = _required_problems(schema, _merged_values(result))
-    found += _capability_problems(set(objects.listing), objects.read,
-                                  req['environments'])
+    problems, warnings = capability_check(
+        set(objects.listing), objects.read, req['environments'])
+    found += problems
     if found:
         raise exceptions.CommandError(
             'Plan %s is not ready to deploy (%d problems): %s. Fix them '
@@ -320,3 +330,4 @@ def refuse_to_deploy(objects, req, fields, result):
             'the command with --no-validate to skip these checks.' % (
                 objects.plan, len(found), '; '.join(
                     '%s %s: %s' % f for f in found), objects.plan))
+    return warnings

@@ -274,6 +274,9 @@ class ValidatePlan(_LibraryCommand, command.Lister):
         result = self.ask(parsed_args)
         problems = result.get('problems') or []
         self._problems = len(problems)
+        # Overrides are how TripleO is configured: said, never refused.
+        for warning in result.get('warnings') or ():
+            self.app.stderr.write('Warning: %s\n' % warning)
         if problems:
             self.progress('Plan %s is not valid: %d problems.'
                           % (parsed_args.plan, len(problems)))

@@ -23,6 +23,7 @@ topics:
       - title: Isolation
         description: >
           Isolated networks
+        mutually_exclusive: true
         environments:
           - file: environments/net-iso.yaml
             title: Network isolation
@@ -61,6 +62,50 @@ def by_file(caps):
 
 def excluded(caps, path):
     return {e['file']: e['reason'] for e in by_file(caps)[path]['excludes']}
+
+
+def overlapped(caps, path):
+    return {e['file']: e['reason'] for e in by_file(caps)[path]['overlaps']}
+
+
+# A map shaped as tripleo-heat-templates' own before 17 (Train, 11.x):
+# only groups flagged mutually_exclusive are a choice of one; the Cinder
+# backends, the Neutron plugins and the Ceph options combine.
+TRAIN_MAP = b"""topics:
+  - title: Network Configuration
+    environment_groups:
+      - title: NICs, Bonding, VLANs Configuration
+        mutually_exclusive: true
+        environments:
+          - file: environments/net-bond-with-vlans.j2.yaml
+          - file: environments/net-single-nic-with-vlans.j2.yaml
+  - title: Neutron Plugin Configuration
+    environment_groups:
+      - title: Neutron Plugins
+        environments:
+          - file: environments/neutron-ovs-dpdk.yaml
+          - file: environments/neutron-ovs-dvr.yaml
+  - title: Storage
+    environment_groups:
+      - title: Cinder backends
+        environments:
+          - file: environments/cinder-netapp-config.yaml
+          - file: environments/cinder-pure-config.yaml
+          - file: environments/cinder-iser.yaml
+      - title: Ceph
+        mutually_exclusive: true
+        environments:
+          - file: environments/ceph-ansible/ceph-ansible.yaml
+          - file: environments/ceph-ansible/ceph-ansible-external.yaml
+      - title: Additional Ceph Options
+        environments:
+          - file: environments/ceph-ansible/ceph-mds.yaml
+          - file: environments/ceph-ansible/ceph-rgw.yaml
+          - file: environments/manila-cephfsnative-config.yaml
+      - title: Manila with NetApp
+        environments:
+          - file: environments/manila-netapp-config.yaml
+"""
 
 
 GENERATOR = b"""environments:

@@ -4,6 +4,8 @@ environments checked against them."""
 import json
 import unittest
 
+import yaml
+
 from tests.unit.library import capability_trees as trees
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.library import capabilities
@@ -69,14 +71,14 @@ class TestMap(unittest.TestCase):
         self.assertFalse(envs['environments/gone.yaml']['available'])
         self.assertIn('environments/gone.yaml', caps['note'])
 
-    def test_a_group_of_several_is_a_choice_of_one(self):
+    def test_a_mutually_exclusive_group_is_a_choice_of_one(self):
         caps, _ = self.build()
         self.assertEqual(
             {'environments/net-iso-v6.yaml':
              'same group "Isolation" of capabilities-map.yaml'},
             excluded(caps, 'environments/net-iso.yaml'))
-        self.assertEqual({'environments/gone.yaml'},
-                         set(excluded(caps, 'environments/bond.yaml')))
+        # "NIC layout" is not flagged mutually_exclusive: its files combine.
+        self.assertEqual({}, excluded(caps, 'environments/bond.yaml'))
         self.assertEqual({}, excluded(caps, ROOT))
 
     def test_requires_name_environments_of_the_map_only(self):
@@ -229,3 +231,51 @@ class TestCheck(unittest.TestCase):
                          capabilities.check(
                              self.caps, current,
                              enable=['environments/net-iso.yaml']))
+
+
+class TestTrainMap(unittest.TestCase):
+    """A map shaped as THT's own before 17: documented combinations of a
+    group without ``mutually_exclusive`` pass, flagged groups refuse."""
+
+    def setUp(self):
+        files = {'capabilities-map.yaml': trees.TRAIN_MAP}
+        data = yaml.safe_load(trees.TRAIN_MAP)
+        for topic in data['topics']:
+            for group in topic['environment_groups']:
+                for env in group['environments']:
+                    files[env['file']] = b'{}\n'
+        paths, read, _ = tree(files)
+        self.caps = capabilities.build(paths, read)
+
+    def test_backends_of_one_group_combine(self):
+        for combination in (
+                # Cinder multi-backend (tripleo-docs: "Configuring Cinder
+                # with multiple backends"), Manila with CephFS and NetApp,
+                # Ceph with its additional services, DPDK with DVR.
+                ['environments/cinder-netapp-config.yaml',
+                 'environments/cinder-pure-config.yaml',
+                 'environments/cinder-iser.yaml'],
+                ['environments/ceph-ansible/ceph-ansible.yaml',
+                 'environments/ceph-ansible/ceph-mds.yaml',
+                 'environments/manila-cephfsnative-config.yaml',
+                 'environments/manila-netapp-config.yaml'],
+                ['environments/ceph-ansible/ceph-ansible.yaml',
+                 'environments/ceph-ansible/ceph-rgw.yaml',
+                 'environments/ceph-ansible/ceph-mds.yaml'],
+                ['environments/neutron-ovs-dpdk.yaml',
+                 'environments/neutron-ovs-dvr.yaml']):
+            self.assertEqual(combination, capabilities.check(
+                self.caps, [], enable=combination))
+
+    def test_a_flagged_group_is_a_choice_of_one(self):
+        for pair, group in (
+                (['environments/ceph-ansible/ceph-ansible.yaml',
+                  'environments/ceph-ansible/ceph-ansible-external.yaml'],
+                 'Ceph'),
+                (['environments/net-bond-with-vlans.yaml',
+                  'environments/net-single-nic-with-vlans.yaml'],
+                 'NICs, Bonding, VLANs Configuration')):
+            with self.assertRaisesRegex(
+                    exceptions.CommandError,
+                    'mutually exclusive \\(same group "%s"' % group):
+                capabilities.check(self.caps, [], enable=pair)

@@ -16,6 +16,7 @@ ROOT = trees.ROOT
 tree = trees.tree
 by_file = trees.by_file
 excluded = trees.excluded
+overlapped = trees.overlapped
 
 
 class TestDerived(trees.Derived, unittest.TestCase):
@@ -191,31 +192,51 @@ class TestTripleoHeatTemplates18(unittest.TestCase):
         self.assertFalse(any(e['requires'] for e in envs.values()))
         pairs = {tuple(sorted((p, x['file'])))
                  for p, e in envs.items() for x in e['excludes']}
-        self.assertEqual(529, len(pairs))
+        self.assertEqual(88, len(pairs))
+        pairs = {tuple(sorted((p, x['file'])))
+                 for p, e in envs.items() for x in e['overlaps']}
+        self.assertEqual(481, len(pairs))
 
     def test_constraints_found_by_hand(self):
         caps, _ = self.build(self.files)
+        # Endpoint flavours are parameters: the later overrides.
         self.assertEqual(
             'both set parameter EndpointMap differently',
-            excluded(caps, 'environments/ssl/tls-endpoints-public-ip.yaml')[
+            overlapped(caps, 'environments/ssl/tls-endpoints-public-ip.yaml')[
                 'environments/ssl/tls-endpoints-public-dns.yaml'])
-        dns = excluded(caps, 'environments/ssl/tls-endpoints-public-dns.yaml')
-        self.assertIn('environments/ssl/tls-endpoints-public-ip.yaml', dns)
+        self.assertEqual({}, excluded(
+            caps, 'environments/ssl/tls-endpoints-public-dns.yaml'))
+        # OVS and OVN: two ML2 plugin bases, real alternatives; the agents
+        # OVN turns off are overrides.
         ovs = excluded(caps, 'environments/services/neutron-ovs.yaml')
-        self.assertIn('OS::TripleO::Services::NeutronDhcpAgent',
-                      ovs['environments/services/neutron-ovn-ha.yaml'])
+        self.assertEqual(
+            'both map OS::TripleO::Services::NeutronMl2PluginBase '
+            'differently', ovs['environments/services/neutron-ovn-ha.yaml'])
+        self.assertIn('OS::TripleO::Services::NeutronDhcpAgent', overlapped(
+            caps, 'environments/services/neutron-ovs.yaml')[
+                'environments/services/neutron-ovn-ha.yaml'])
         # SR-IOV over OVN restates OVN's drivers plus its own: no conflict.
         self.assertNotIn('environments/services/neutron-ovn-sriov.yaml',
                          excluded(caps,
                                   'environments/services/neutron-ovn-ha.yaml'))
         self.assertEqual({}, excluded(caps, ROOT))
-        # Enabling both endpoint flavours is refused, naming the parameter.
+        # Enabling both endpoint flavours: a warning naming the parameter;
+        # both ML2 backends: refused.
+        both = [ROOT, 'environments/ssl/tls-endpoints-public-ip.yaml',
+                'environments/ssl/tls-endpoints-public-dns.yaml']
+        self.assertEqual(both, capabilities.check(caps, both))
+        self.assertEqual(
+            ['later file overrides earlier: '
+             'environments/ssl/tls-endpoints-public-dns.yaml overrides '
+             'environments/ssl/tls-endpoints-public-ip.yaml (both set '
+             'parameter EndpointMap differently)'],
+            capabilities.overrides(caps, both))
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'mutually exclusive .*EndpointMap'):
+                                    'mutually exclusive .*NeutronMl2Plugin'):
             capabilities.check(
                 caps, [ROOT],
-                enable=['environments/ssl/tls-endpoints-public-ip.yaml',
-                        'environments/ssl/tls-endpoints-public-dns.yaml'])
+                enable=['environments/services/neutron-ovn-ha.yaml',
+                        'environments/services/neutron-ovs.yaml'])
         self.assertEqual(
             [ROOT, 'environments/ssl/enable-tls.yaml',
              'environments/ssl/tls-endpoints-public-dns.yaml'],
@@ -231,10 +252,11 @@ class TestTripleoHeatTemplates18(unittest.TestCase):
         caps, reads = self.build(files)
         self.assertNotIn('jinja2', caps['note'])
         self.assertNotIn('environments/net-bond-with-vlans.j2.yaml', reads)
-        # The rendered NIC layouts choose the same role parameters.
-        self.assertIn('ComputeNetworkConfigTemplate',
-                      excluded(caps, 'environments/net-bond-with-vlans.yaml')[
-                          'environments/net-single-nic-with-vlans.yaml'])
+        # The rendered NIC layouts set the same role parameters: the later
+        # overrides.
+        self.assertIn('ComputeNetworkConfigTemplate', overlapped(
+            caps, 'environments/net-bond-with-vlans.yaml')[
+                'environments/net-single-nic-with-vlans.yaml'])
         pairs = {tuple(sorted((p, x['file'])))
                  for p, e in by_file(caps).items() for x in e['excludes']}
-        self.assertEqual(626, len(pairs))
+        self.assertEqual(94, len(pairs))

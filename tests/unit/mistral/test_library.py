@@ -65,9 +65,16 @@ class LibraryTestCase(fakes.PlanTestCase):
                 'controller.yaml': CONTROLLER,
                 'registry.yaml': 'resource_registry:\n  '
                                  'OS::TripleO::Controller: controller.yaml\n',
-                'environments/mode-b.yaml': '# title: Mode B\n'
-                                            'parameter_defaults: {Mode: b}\n',
-                'environments/mode-c.yaml': 'parameter_defaults: {Mode: c}\n',
+                # Two real implementations of one resource type: real
+                # alternatives (a parameter set differently alone is an
+                # override, never refused).
+                'environments/mode-b.yaml': (
+                    '# title: Mode B\nparameter_defaults: {Mode: b}\n'
+                    'resource_registry: {"OS::Mode": OS::Heat::Value}\n'),
+                'environments/mode-c.yaml': (
+                    'parameter_defaults: {Mode: c}\nresource_registry: '
+                    '{"OS::Mode": OS::Heat::RandomString}\n'),
+                'environments/mode-d.yaml': 'parameter_defaults: {Mode: d}\n',
                 'sample-env-generator/modes.yaml': 'environments: []\n',
                 'roles_data.yaml': '- name: Controller\n  CountDefault: 1\n',
                 'roles/Compute.yaml': '- name: Compute\n'}.items():
@@ -167,6 +174,20 @@ class LibraryTest(LibraryTestCase):
         self.assertIn('environments/mode-c.yaml',
                       kinds['capabilities']['problem'])
         self.assertEqual('Needed', kinds['parameter']['what'])
+
+    def test_an_override_is_a_warning_not_a_problem(self):
+        # mode-d after mode-b sets Mode again: the later file overrides.
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e',
+                 self.templates + '/environments/mode-d.yaml', '--no-render')
+        result = library.validate(self.plan(), fakes.heat_client(),
+                                  self.req('validate'),
+                                  validations=self.validations)
+        self.assertNotIn('capabilities',
+                         [p['kind'] for p in result['problems']])
+        self.assertEqual(
+            ['later file overrides earlier: environments/mode-d.yaml '
+             'overrides environments/mode-b.yaml (both set parameter Mode '
+             'differently)'], result['warnings'])
 
     def test_a_missing_reference_is_named_before_heat_is_asked(self):
         self.write('broken.yaml', 'resource_registry:\n'
