@@ -149,6 +149,22 @@ class TestDeployStory(DeployTest):
         self.assertEqual(('NONE', 'SUCCESS', False), (
             again['operation'], again['status'], again['rendered']))
         self.assertEqual(stack['updated_time'], self.stack()['updated_time'])
+        # On record with its final outcome, the card current: what a GUI
+        # or script downloads says so right away.
+        from tripleoplanclient.record import card
+        from tripleoplanclient.record import record as record_mod
+        step = self.record()['history'][-1]
+        self.assertEqual(('deploy', 'SUCCESS', 'NONE'), (
+            step['action'], step['outcome']['status'],
+            step['stack']['operation']))
+        outcome = yaml.safe_load(self.swift.get(
+            self.plan, record_mod.outcome_path(step['id'])))
+        self.assertEqual('SUCCESS', outcome['outcome']['status'])
+        last = card.head(self.swift.get(self.plan, record_mod.PATH),
+                         self.plan).rows[-1]
+        self.assertEqual((step['id'], 'SUCCESS', 'NONE'), (
+            last['id'], last['outcome']['status'],
+            last['stack']['operation']))
 
         # update with no -e: the recorded list plus the lifecycle file.
         before = self.record()['environments']

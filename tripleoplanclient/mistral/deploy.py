@@ -137,7 +137,8 @@ def deploy(store, heat, req, cache=None, stack=_LOOK_UP):
     fingerprint and the stack is COMPLETE and untouched since, Heat is not
     called (operation NONE). ``cache``: as for ``render.render_plan``.
     ``stack``: the plan's stack as the caller just found it idle (a stack
-    busy since is refused by Heat itself), else looked up here.
+    busy since is refused by Heat itself), else looked up here. An
+    update's summary has ``marker``: the stack's newest event before it.
     """
     plan, heat_url = req['container'], req['heat_url']
     objects = assembly.open_plan(store, req, cache)
@@ -157,9 +158,15 @@ def deploy(store, heat, req, cache=None, stack=_LOOK_UP):
             summary.update(operation='CREATE',
                            stack_id=result['stack']['id'])
         else:
+            # The newest event before the update: whoever follows it
+            # (the client, a GUI) reads only the events after it.
+            events = assembly.heat_call(
+                heat_url, 'update', heat.events.list, '%s/%s' % (
+                    plan, stack.id), sort_dir='desc', limit=1)
             assembly.heat_call(heat_url, 'update', heat.stacks.update,
                                stack.id, existing=False, **common)
-            summary.update(operation='UPDATE', stack_id=stack.id)
+            summary.update(operation='UPDATE', stack_id=stack.id,
+                           marker=events[0].id if events else None)
     except exceptions.CommandError as exc:
         # Heat quotes the value it refuses, a hidden one too; the
         # workflow's answer is kept.

@@ -7,14 +7,21 @@ templates release) and which step it is (``action``, ``stage``). Here the
 step is built against the plan's newest record (``builder``), rendered
 when a rendering input changed, committed IN_PROGRESS before Heat is
 asked for anything, and then the stack is created or updated
-(``deploy.deploy``). An outcome known here (Heat refused, nothing to do)
-is written here; a stack operation's end is written by whoever sees it:
-the client following the events, else the workflow's follow task. So a
+(``deploy.deploy``). A step that changes nothing since a stack step
+that succeeded, on a stack untouched since, is told from the card alone
+and recorded done in one write (``_untouched``). An outcome known here
+(Heat refused, nothing to do) is written here; a stack operation's end
+is written by whoever sees it: the client following the events, else the
+workflow's follow task. So a
 client killed at any point after asking leaves a complete record.
 """
 
+import hashlib
+import json
+
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
+from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import deploy as deploy_mod
@@ -95,6 +102,77 @@ def last_stack(store, plan, state):
             'updated': stack.get('updated')}
 
 
+def basis(req, state, environments):
+    """A digest of what Heat's fields are made of: the tree (its MD5s),
+    the environment list, the plan environment, the container's URL.
+    A stack step records it: the same basis, the same fields."""
+    text = json.dumps({'tree': state.get('tree'), 'release': state.get(
+        'release'), 'environments': environments, 'plan_environment': state[
+        'inputs'].get('plan_environment'), 'url': assembly.container_url(
+        req)}, sort_keys=True)
+    return hashlib.sha256(text.encode('utf-8')).hexdigest()
+
+
+def _recorded_stack(heat, plan, head, heat_url):
+    """The plan's stack, looked up by the id its newest stack step
+    recorded (one request, where the name costs a redirect too); by name
+    when none is recorded or that stack is gone."""
+    for row in reversed(head.rows or ()):
+        if row.get('stack'):
+            stack_id = row['stack'].get('id') or \
+                row['outcome'].get('stack_id')
+            found = status.lookup(heat, '%s/%s' % (plan, stack_id),
+                                  heat_url) if stack_id else None
+            if found is not None:
+                return found
+            break
+    return status.lookup(heat, plan, heat_url)
+
+
+def _untouched(req, head, change, stack, environments):
+    """The card's row of the plan's newest step when the step of ``req``
+    changes nothing and leaves the stack as that step did: a stack step
+    that succeeded on the same basis, the stack COMPLETE and not updated
+    since. None otherwise (Heat's fields are then assembled and
+    compared by their fingerprint, ``deploy.current_stack``)."""
+    rows = head.rows or ()
+    if not rows or req['force'] or req['plan_created'] or stack is None \
+            or not change.empty or change.renders or change.templates \
+            or change.release:
+        return None
+    row = rows[-1]
+    found = row.get('stack') or {}
+    if row['id'] != head.last_id or row['id'] != head.state.get('stack') \
+            or row['outcome']['status'] != 'SUCCESS':
+        return None
+    if found.get('basis') != basis(req, head.state, environments) or \
+            stack.stack_status not in status.DONE or \
+            found.get('updated') != status.updated(stack):
+        return None
+    return row
+
+
+def _unchanged(store, plan, step, head, stack, row, execution):
+    """Record the step as done without Heat: the step, its final outcome
+    and the card in one write (``journal.commit``)."""
+    found = dict(step['stack'], operation='NONE', id=stack.id,
+                 status=stack.stack_status, updated=status.updated(stack),
+                 fingerprint=row['stack'].get('fingerprint'))
+    if execution:
+        found['execution'] = execution
+    step['stack'] = found
+    step['outcome'].update(status='SUCCESS', stack_id=stack.id,
+                           stack_status=stack.stack_status)
+    outcome = record_mod.dump({'outcome': dict(step['outcome']),
+                               'stack': dict(found)})
+    builder.commit(store, plan, step, head, {
+        record_mod.outcome_path(step['id']): outcome})
+    return answer(plan, step, {
+        'operation': 'NONE', 'stack_id': stack.id,
+        'status': stack.stack_status, 'updated': found['updated'],
+        'fingerprint': found['fingerprint']})
+
+
 def answer(plan, step, summary=None):
     """What the client (and a GUI) gets: the deploy task's summary of the
     stack operation, and the step as recorded."""
@@ -136,8 +214,8 @@ def run(store, heat, req, cache, execution=None):
             'Plan %s does not exist: run "openstack overcloud deploy --stack '
             '%s --templates <dir> ..." first. Nothing was changed.'
             % (plan, plan))
-    stack = status.check_idle(status.lookup(heat, plan, req['heat_url']),
-                              plan)
+    stack = status.check_idle(
+        _recorded_stack(heat, plan, head, req['heat_url']), plan)
     if req['action'] != 'deploy' and stack is None:
         raise exceptions.CommandError(
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
@@ -162,7 +240,13 @@ def run(store, heat, req, cache, execution=None):
     environments = change.environments + (
         [lifecycle_env] if lifecycle_env else [])
     step['stack'] = {'operation': 'UPDATE' if stack is not None
-                     else 'CREATE', 'environments': environments}
+                     else 'CREATE', 'environments': environments,
+                     'basis': basis(req, record_mod.apply(head.state, step),
+                                    environments)}
+    row = None if lifecycle_env else _untouched(req, head, change, stack,
+                                                environments)
+    if row is not None:
+        return _unchanged(store, plan, step, head, stack, row, execution)
     step['outcome']['status'] = 'IN_PROGRESS'
     builder.commit(store, plan, step, head)
     inner = {'container': plan, 'swift_url': req['swift_url'],

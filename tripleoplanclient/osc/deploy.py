@@ -86,8 +86,7 @@ class StackCommand(base.Command, command.ShowOne):
         services = self.services(parsed_args)
         templates = getattr(parsed_args, 'templates', None)
         # Read once: -e paths are relative to the recorded templates.
-        listed = services.store.listing(plan)
-        history = operations.read_history(services.store, plan, listed)
+        listed, history = operations.read_record(services.store, plan)
         recorded = history[1].state['templates'] if history[1] else None
         files = base.plan_files(parsed_args, templates or recorded,
                                 with_tree=bool(templates),

@@ -54,9 +54,6 @@ def execute(services, options, prepared):
             'the command without --no-render. Nothing was changed.' % plan)
     services.workflows.check()
     change.write(store, plan)
-    marker = None
-    if prepared.stack is not None and options.wait:
-        marker = services.follower.last_event(plan, prepared.stack.id)
     request = calls.deploy_request(
         plan, services.swift_url, services.heat_url, change,
         action=prepared.action, stage=prepared.stage,
@@ -92,7 +89,9 @@ def execute(services, options, prepared):
     services.progress('Stack %s: %s started (%s).' % (
         plan, result['operation'], result['stack_id']))
     try:
-        _follow(services, options, plan, step, stack, marker)
+        # An update's events after the newest one before it (the deploy
+        # action took it): those of earlier operations are not this one's.
+        _follow(services, options, plan, step, stack, result.get('marker'))
     except BaseException as exc:
         # Ctrl-C, or anything unforeseen: the record still tells it.
         step['outcome'].update(

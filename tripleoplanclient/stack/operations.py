@@ -69,13 +69,24 @@ class Options(object):
         self.validate = validate
 
 
-def _stack(services, plan):
-    """The stack of ``plan`` or None; refuses when there is no Heat."""
+def _stack(services, plan, rows=None):
+    """The stack of ``plan`` or None; refuses when there is no Heat. By
+    the id the newest stack step of ``rows`` recorded (one request; the
+    name costs a redirect too), by name when none is or it is gone."""
     if services.heat is None:
         raise exceptions.CommandError(
             'No orchestration (Heat) endpoint: add one to the catalog or set '
             'orchestration_endpoint_override in clouds.yaml. Nothing was '
             'changed.')
+    for row in reversed(rows or ()):
+        if row.get('stack'):
+            stack_id = row['stack'].get('id') or \
+                row['outcome'].get('stack_id')
+            found = status.lookup(services.heat, '%s/%s' % (
+                plan, stack_id), services.heat_url) if stack_id else None
+            if found is not None:
+                return found
+            break
     return status.lookup(services.heat, plan, services.heat_url)
 
 
@@ -168,6 +179,21 @@ def read_history(store, plan, listed):
         return None, None
 
 
+def read_record(store, plan):
+    """``(listed, history)`` as ``prepare`` takes them: from the card
+    alone (one request, ``listed`` None) when it holds the whole history,
+    the recorded tree and no open stack step; else the listing and
+    ``read_history()``."""
+    head = store.head(plan, required=False)
+    if head is not None and head.rows is not None and \
+            len(head.rows) >= head.count and head.state['created'] and \
+            head.state.get('tree') is not None and \
+            outcomes.open_step(head.rows) is None:
+        return None, (head.rows, head)
+    listed = store.listing(plan)
+    return listed, read_history(store, plan, listed)
+
+
 def prepare(services, action, plan, files, remove=(), stage=None,
             with_templates=False, listed=None, history=None):
     """Check and work out one step; writes nothing. Returns ``Prepared``.
@@ -181,14 +207,19 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     store = services.store
     if with_templates:
         templates_mod.check_tree(files)
-    stack = _stack(services, plan)
+    if history is None or (listed is None and with_templates and (
+            history[1] is None or files.release != history[1].state.get(
+                'release'))):
+        # A new templates release: its old tree is read from the listing.
+        listed = listed or store.listing(plan)
+        history = history or read_history(store, plan, listed)
+    rows, head = history
+    stack = _stack(services, plan, rows)
     if action != 'deploy' and stack is None:
         raise exceptions.CommandError(
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
             '%s" first. Nothing was changed.' % (plan, plan))
-    listed = listed or store.listing(plan)
-    headers, listing = listed
-    rows, head = history or read_history(store, plan, listed)
+    listing = listed[1] if listed else None
     check_idle(store, plan, rows, stack)
     if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:
@@ -215,7 +246,9 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     if stage is not None:
         lifecycle = lifecycle_path(action, stage)
         # In the templates the step leaves the plan with.
-        if lifecycle not in (files.objects if with_templates else listing):
+        held = files.objects if with_templates else listing \
+            if listing is not None else view.full()
+        if lifecycle not in held:
             if stage == 'prepare':
                 raise exceptions.CommandError(
                     'The templates of plan %s have no %s: they do not '
@@ -226,6 +259,12 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     # Compared with what Swift holds: a file a failed step left there is
     # sent again when the local one differs.
     change = steps.Change(state, files, remove, listing, view, deleted)
+    if listing is None and not change.empty:
+        # Something to write: decided against what Swift holds, so that a
+        # file a failed step left there is sent again when the local one
+        # differs. Nothing to write is known from the record alone.
+        listing = store.listing(plan)[1]
+        change = steps.Change(state, files, remove, listing, view, deleted)
     if with_templates and files.release != state.get('release'):
         change.release = files.release
     return Prepared(action, plan, files, remove, stack, rows, head, change,

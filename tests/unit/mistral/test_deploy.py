@@ -379,6 +379,10 @@ class TestDeploy(PlanTestCase):
         # parameter_defaults only, later files win).
         self.validate = self.m.post(HEAT + '/validate', headers=JSON,
                                     json=self.heat_merges)
+        # Before an update: the newest event, where following starts.
+        self.marker = self.m.get(
+            HEAT + '/stacks/p/%s/events' % STACK_ID, headers=JSON,
+            json={'events': [{'id': 'e1', 'links': []}]})
 
     @staticmethod
     def heat_merges(request, context):

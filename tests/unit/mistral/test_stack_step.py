@@ -40,6 +40,11 @@ class StackStepTestCase(fakes.PlanTestCase):
             context.headers = fakes.JSON
             return {'stack': {'id': STACK_ID, 'links': []}}
         self.create = self.m.post(HEAT + '/stacks', json=create)
+        # The newest event before an update (whoever follows it starts
+        # there): e1.
+        self.marker = self.m.get(
+            HEAT + '/stacks/p/%s/events' % STACK_ID, headers=fakes.JSON,
+            json={'events': [{'id': 'e1', 'links': []}]})
         for name, data in (('overcloud.yaml', TEMPLATE),
                            ('environments/env.yaml', ENV),
                            ('roles_data.yaml', b'- name: Controller\n'),
