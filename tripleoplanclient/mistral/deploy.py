@@ -121,9 +121,12 @@ def _prepared(objects, req):
         raise
 
 
-def _check(objects, req, fields):
+def _check(objects, req, fields, summary):
     def check(result):
-        library.refuse_to_deploy(objects, req, fields, result)
+        # Overrides are allowed, and told: the client prints them.
+        warnings = library.refuse_to_deploy(objects, req, fields, result)
+        if warnings:
+            summary['warnings'] = warnings
     return check
 
 
@@ -146,7 +149,8 @@ def deploy(store, heat, req, cache=None, stack=_LOOK_UP):
     stack, unchanged = current_stack(heat, req, summary, stack)
     if unchanged:
         return summary
-    check = _check(objects, req, fields) if req['validate'] else None
+    check = _check(objects, req, fields, summary) if req['validate'] \
+        else None
     try:
         common = dict(merged(heat, heat_url, fields,
                              'create' if stack is None else 'update', check),

@@ -71,6 +71,8 @@ def execute(services, options, prepared):
             '%s Its step is recorded by the deploy workflow in Mistral, '
             'with its outcome once the stack ends: see "openstack overcloud '
             'plan show-history %s".' % (exc, plan))
+    for warning in result.get('warnings') or ():   # the pre-deploy check's
+        services.progress('Warning: %s' % warning)
     answered = result.get('step') or {}
     step = dict(answered, state={'environments': answered.get(
         'environments', [])})

@@ -296,6 +296,27 @@ class LibraryTest(LibraryTestCase):
         self.assertEqual(1, create.call_count)
         self.assertNotIn('show_nested', self.validate.last_request.qs)
 
+    def test_the_deploy_tells_the_overrides_it_lets_through(self):
+        fakes.stack_is(self.m, None)
+        self.m.post(HEAT + '/stacks', status_code=201, headers=fakes.JSON,
+                    json={'stack': {'id': 's'}})
+        answer = validation(self.base)
+        answer['Environment']['parameter_defaults']['Needed'] = 'x'
+        self.m.post(HEAT + '/validate', headers=fakes.JSON, json=answer)
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e',
+                 self.templates + '/environments/mode-d.yaml', '--no-render')
+        plan = self.plan()
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', environments=plan.environments,
+            swift_url=fakes.SWIFT, heat_url=HEAT,
+            tree=plan.state['tree']))
+        summary = deploy.deploy(self.store, fakes.heat_client(), req)
+        self.assertEqual('CREATE', summary['operation'])
+        self.assertEqual(
+            ['later file overrides earlier: environments/mode-d.yaml '
+             'overrides environments/mode-b.yaml (both set parameter Mode '
+             'differently)'], summary['warnings'])
+
     def test_the_deploy_check_reads_no_environment_left_out(self):
         fakes.stack_is(self.m, None)
         plan = self.plan()
