@@ -32,7 +32,10 @@ status=0
 if [ "$what" = all ]; then
     # The unit test of the password scan reads THT 18.0.0 too.
     THT_DIR=$(bash tools/fetch-tht.sh)
-    export THT_DIR
+    # python-tripleoclient from PyPI beside this checkout (created once,
+    # about a minute) for tests/functional/test_coexistence.py.
+    COEXIST_VENV=$(bash tools/coexist-venv.sh)
+    export THT_DIR COEXIST_VENV
 fi
 OS_TEST_PATH=./tests/unit stestr run || status=1
 read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))

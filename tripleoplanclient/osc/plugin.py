@@ -31,6 +31,16 @@ def build_option_parser(parser):
         default=os.environ.get('OS_TRIPLEOPLAN_API_VERSION'),
         help='tripleoplan API version, default=%s '
              '(Env: OS_TRIPLEOPLAN_API_VERSION)' % DEFAULT_API_VERSION)
+    # Read by tripleoplanclient.osc.shared; clouds.yaml:
+    # tripleoplan_shared_commands.
+    parser.add_argument(
+        '--os-tripleoplan-shared-commands',
+        metavar='<api>',
+        default=os.environ.get('OS_TRIPLEOPLAN_SHARED_COMMANDS'),
+        help='Which plugin runs a command name that another plugin '
+             'registers too, e.g. "overcloud deploy": tripleoplan '
+             '(default) or tripleoclient '
+             '(Env: OS_TRIPLEOPLAN_SHARED_COMMANDS)')
     return parser
 
 

@@ -15,7 +15,8 @@ import importlib, json, sys
 from importlib import metadata
 eps = metadata.entry_points()
 names = sorted({ep.value.split(':')[0] for group in (
-    'openstack.cli.extension', 'openstack.tripleoplan.v1')
+    'openstack.cli.extension', 'openstack.tripleoplan.v1',
+    'openstack.extension')
     for ep in eps.select(group=group) if ep.value.startswith(
         'tripleoplanclient.')})
 for name in names:
@@ -33,4 +34,5 @@ class TestCheapStartup(unittest.TestCase):
         result = json.loads(out)
         self.assertIn('tripleoplanclient.osc.plugin', result['modules'])
         self.assertIn('tripleoplanclient.osc.plan', result['modules'])
+        self.assertIn('tripleoplanclient.osc.shared', result['modules'])
         self.assertEqual([], result['heavy'])
