@@ -28,11 +28,12 @@ CHOOSE = ('choose with --os-tripleoplan-shared-commands, '
 DISPATCH_GROUP = 'openstack.extension'
 
 
-def _entry_points(group):
+def _entry_points(groups):
+    """``{group: entry points}`` of ``groups``, in one scan."""
     eps = importlib.metadata.entry_points()
     if hasattr(eps, 'select'):
-        return eps.select(group=group)
-    return eps.get(group, ())  # Python 3.9
+        return {group: eps.select(group=group) for group in groups}
+    return {group: eps.get(group, ()) for group in groups}  # Python 3.9
 
 
 def implementations(app, entry_point_name):
@@ -40,13 +41,12 @@ def implementations(app, entry_point_name):
     command groups the shell loaded (``openstack.<api>.v<N>``), ours
     first."""
     found = {}
-    for group in app.command_manager.get_command_groups():
-        parts = group.split('.')
-        if group == DISPATCH_GROUP or len(parts) < 3:
-            continue
-        for ep in _entry_points(group):
+    groups = [group for group in app.command_manager.get_command_groups()
+              if group != DISPATCH_GROUP and len(group.split('.')) > 2]
+    for group, eps in _entry_points(groups).items():
+        for ep in eps:
             if ep.name == entry_point_name:
-                found.setdefault(parts[1], ep)
+                found.setdefault(group.split('.')[1], ep)
     return dict(sorted(found.items(), key=lambda item: item[0] != OURS))
 
 
