@@ -11,8 +11,9 @@ changed, each next to its goal (<= 300 and <= 6 requests):
 * every Swift request to the plan's container and the account (client
   and Mistral side: the proxy's access log) and every Heat request to the
   stack API and template validation (client and Mistral side, Heat's
-  event polling and the follow task included: Heat's uWSGI access log),
-  grouped by method and path;
+  event polling and the follow task included: Heat's uWSGI access log;
+  counted until the deploy workflow ended, so that no follow round of
+  one deploy is counted as the next one's), grouped by method and path;
 * renders per deploy (render steps in the plan record);
 * wall time of the command, next to Heat's own stack create time (first
   and last event of the stack itself).
@@ -216,6 +217,11 @@ def main():
         for label, limit in ((first, 300), ('redeploy, nothing changed', 6)):
             marks = [log.mark() for log, _ in logs]
             seconds, result, counts = counted(logs, cmd, env)
+            if _settled(env):
+                # The deploy workflow's follow task ended after the
+                # command: its requests are this deploy's too.
+                counts = [log.since(mark, path) for (log, path), mark in
+                          zip(logs, marks)]
             # Before the record is read here (its requests are ours).
             groups = [log.groups(mark, path) for (log, path), mark in zip(
                 logs, marks)]
@@ -248,6 +254,27 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
         if '--keep' not in sys.argv:
             cleanup(env, plan)
+
+
+def _settled(env, timeout=90):
+    """Wait until no deploy workflow runs (the follow task of the one
+    just answered); True when one was waited for."""
+    from tripleoplanclient import protocol
+
+    waited, deadline = False, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proc = subprocess.run([
+            'openstack', 'workflow', 'execution', 'list', '-f', 'json',
+            '--filter', 'state=RUNNING', '--filter',
+            'workflow_name=%s' % protocol.workflow('deploy')], env=env,
+            capture_output=True, text=True)
+        # (none listed: one row of empty fields)
+        if proc.returncode or not [e for e in json.loads(
+                proc.stdout or '[]') if e.get('ID')]:
+            return waited
+        waited = True
+        time.sleep(2)
+    return waited
 
 
 def _history(env, plan):

@@ -185,7 +185,9 @@ def read_record(store, plan):
     the recorded tree and no open stack step; else the listing and
     ``read_history()``."""
     head = store.head(plan, required=False)
-    if head is not None and head.rows is not None and \
+    if head is None:
+        return None, (None, None)       # no plan: prepare lists if it may
+    if head.rows is not None and \
             len(head.rows) >= head.count and head.state['created'] and \
             head.state.get('tree') is not None and \
             outcomes.open_step(head.rows) is None:
