@@ -15,6 +15,8 @@ import sys
 from osc_lib.command import command
 from osc_lib import exceptions
 
+from tripleoplanclient.osc import defaults as defaults_mod
+
 
 class Command(command.Command):
     """Base of every command: progress on stderr, clients built lazily."""
@@ -204,12 +206,12 @@ def add_remove_option(parser):
              'path); the stored file stays in the plan. May be repeated.')
 
 
-def add_input_options(parser):
-    parser.add_argument(
-        '--environment-directory', metavar='<dir>', action='append',
-        dest='environment_directories', default=[],
-        help='Add every *.yaml of this directory, sorted by name, before '
-             'the -e files; may be repeated.')
+def add_input_options(parser, directory=True, defaults=False):
+    """``--environment-directory`` (unless ``directory`` is False; with
+    ``defaults``, tripleoclient's directories too: see ``defaults``),
+    ``-r``, ``-n``, ``-p``."""
+    if directory:
+        defaults_mod.add_environment_directory_option(parser, defaults)
     parser.add_argument('-r', '--roles-file', metavar='<file>',
                         help='Roles data file (default: roles_data.yaml '
                              'of --templates).')
@@ -258,12 +260,14 @@ def add_render_options(parser):
         help='How long to wait for the render in Mistral (default 10).')
 
 
-def plan_files(parsed_args, templates, with_tree=False, origin=None):
+def plan_files(parsed_args, templates, with_tree=False, origin=None,
+               progress=None):
     """A plan.files.PlanFiles of everything the options name.
 
     ``with_tree``: the whole templates tree too (create, deploy
     --templates). ``origin``: who reads the sources where
-    (``Command.origin``). Any input error surfaces here, before the first
+    (``Command.origin``). ``progress``: told each environment directory
+    read and its files. Any input error surfaces here, before the first
     request.
     """
     from tripleoplanclient.plan import files as files_mod
@@ -271,9 +275,13 @@ def plan_files(parsed_args, templates, with_tree=False, origin=None):
     files = files_mod.PlanFiles(templates)
     files.origin = origin
     if with_tree:
+        defaults_mod.check_templates(templates)
         files.add_templates()
-    for directory in getattr(parsed_args, 'environment_directories', []):
-        files.add_environment_directory(directory)
+    for directory, why in defaults_mod.environment_directories(parsed_args):
+        found = files.add_environment_directory(directory)
+        if progress is not None:
+            progress('Environment directory %s (%s): %s.' % (
+                directory, why, ', '.join(found) or 'no *.yaml file'))
     for path in parsed_args.environment_files:
         files.add_environment(path)
     for kind, option in (('roles_data', 'roles_file'),

@@ -10,6 +10,7 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
+from tripleoplanclient.osc import defaults
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
@@ -33,12 +34,13 @@ class StackCommand(base.Command, command.ShowOne):
         parser.add_argument('--stack', '--plan', dest='stack',
                             metavar='<name>', default='overcloud',
                             help='Stack (and plan) name (default overcloud).')
-        parser.add_argument(
-            '--templates', metavar='<dir>', help=self.templates_help)
+        defaults.add_templates_option(parser, self.templates_help)
         base.add_environment_options(parser)
+        defaults.add_environment_directory_option(parser, defaults=True)
         base.add_remove_option(parser)
         parser.add_argument(
-            '--timeout', metavar='<minutes>', type=base.minutes, default=240,
+            '-t', '--timeout', metavar='<minutes>', type=base.minutes,
+            default=240,
             help='Heat stack timeout, and how long to wait for it '
                  '(default 240).')
         wait = parser.add_mutually_exclusive_group()
@@ -90,7 +92,8 @@ class StackCommand(base.Command, command.ShowOne):
         recorded = history[1].state['templates'] if history[1] else None
         files = base.plan_files(parsed_args, templates or recorded,
                                 with_tree=bool(templates),
-                                origin=self.origin(plan))
+                                origin=self.origin(plan),
+                                progress=self.progress)
         prepared = operations.prepare(
             services, self.action, plan, files,
             parsed_args.remove_environments,
@@ -199,7 +202,7 @@ class Deploy(StackCommand):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        base.add_input_options(parser)
+        base.add_input_options(parser, directory=False)
         parser.add_argument(
             '--force', action='store_true',
             help='Update the stack even when neither the plan nor the stack '
@@ -208,15 +211,22 @@ class Deploy(StackCommand):
 
 
 class _Lifecycle(StackCommand):
+    # None: the stage is an option (--stage), else the command's own.
+    stage = None
+
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
+        if self.stage is not None:
+            parser.set_defaults(stage=self.stage)
+            return parser
         parser.add_argument(
             '--stage', choices=('prepare', 'converge'), default='prepare',
-            help='prepare (default): the recorded environments plus the '
-                 'templates\' environments/lifecycle/<%s>-prepare.yaml; '
-                 'converge: the recorded environments (plus <%s>-converge'
-                 '.yaml when the templates have one).'
-                 % (self.action, self.action))
+            help='"--stage prepare" (the default) is "overcloud %s '
+                 'prepare": the recorded environments plus the templates\' '
+                 'environments/lifecycle/%s-prepare.yaml; "--stage '
+                 'converge" is "overcloud %s converge": the recorded '
+                 'environments (plus %s-converge.yaml when the templates '
+                 'have one).' % ((self.action,) * 4))
         return parser
 
 
@@ -226,7 +236,37 @@ class Update(_Lifecycle):
     action = 'update'
 
 
+class UpdatePrepare(Update):
+    _description = ('Update the overcloud stack with the recorded '
+                    'environments plus the templates\' '
+                    'environments/lifecycle/update-prepare.yaml')
+    stage = 'prepare'
+
+
+class UpdateConverge(Update):
+    _description = ('Update the overcloud stack with the recorded '
+                    'environments (plus the templates\' '
+                    'environments/lifecycle/update-converge.yaml when they '
+                    'have one)')
+    stage = 'converge'
+
+
 class Upgrade(_Lifecycle):
     _description = ('Upgrade the overcloud stack with the recorded '
                     'environments plus the upgrade lifecycle environment')
     action = 'upgrade'
+
+
+class UpgradePrepare(Upgrade):
+    _description = ('Upgrade the overcloud stack with the recorded '
+                    'environments plus the templates\' '
+                    'environments/lifecycle/upgrade-prepare.yaml')
+    stage = 'prepare'
+
+
+class UpgradeConverge(Upgrade):
+    _description = ('Upgrade the overcloud stack with the recorded '
+                    'environments (plus the templates\' '
+                    'environments/lifecycle/upgrade-converge.yaml when they '
+                    'have one)')
+    stage = 'converge'

@@ -11,6 +11,7 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
+from tripleoplanclient.osc import defaults
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
@@ -60,12 +61,11 @@ class CreatePlan(base.Command, command.ShowOne):
         parser = super().get_parser(prog_name)
         parser.add_argument('plan', metavar='<plan>',
                             help='Plan name (also the Heat stack name).')
-        parser.add_argument('--templates', metavar='<dir>', required=True,
-                            help='The templates tree, e.g. '
-                                 '/usr/share/openstack-tripleo-heat-'
-                                 'templates.')
+        defaults.add_templates_option(
+            parser, 'The templates tree (default: the installed tree, as '
+            'for tripleoclient).', default=defaults.INSTALLED_TEMPLATES)
         base.add_environment_options(parser)
-        base.add_input_options(parser)
+        base.add_input_options(parser, defaults=True)
         base.add_render_options(parser)
         return parser
 
@@ -75,7 +75,8 @@ class CreatePlan(base.Command, command.ShowOne):
 
         plan = layout.check_name(parsed_args.plan)
         files = base.plan_files(parsed_args, parsed_args.templates,
-                                with_tree=True, origin=self.origin(plan))
+                                with_tree=True, origin=self.origin(plan),
+                                progress=self.progress)
         result = steps.create(self.plan_store(), plan, files,
                               self.recorder(parsed_args),
                               render=not parsed_args.no_render)
@@ -310,7 +311,7 @@ class ExportPlan(base.Command, command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('plan', metavar='<plan>', help='Plan name.')
-        parser.add_argument('--output-file', metavar='<file>',
+        parser.add_argument('-o', '--output-file', metavar='<file>',
                             help='Tarball to write (default: '
                                  '<plan>.tar.gz).')
         parser.add_argument('--force-overwrite', action='store_true',

@@ -227,13 +227,15 @@ class PlanFiles(object):
         return plan_path
 
     def add_environment_directory(self, directory):
+        """Add the directory's environment files, sorted by name; returns
+        their plan paths."""
         if not os.path.isdir(directory):
             raise exceptions.CommandError(
                 '--environment-directory %s is not a directory.' % directory)
-        for name in sorted(os.listdir(directory)):
-            if name.endswith(('.yaml', '.yml')) and not name.endswith(
-                    '.j2.yaml'):
-                self.add_environment(os.path.join(directory, name))
+        return [self.add_environment(os.path.join(directory, name))
+                for name in sorted(os.listdir(directory))
+                if name.endswith(('.yaml', '.yml'))
+                and not name.endswith('.j2.yaml')]
 
     def add_input(self, kind, path, option):
         """Add a rendering input (roles, networks or plan environment)."""
