@@ -69,7 +69,7 @@ class TestBesideTripleoclient(unittest.TestCase):
 
     def test_ours_by_default_in_either_order(self):
         for order in ORDERS:
-            for name in ('overcloud deploy',):
+            for name in ('overcloud deploy', 'overcloud update prepare'):
                 out, err = self.openstack(order, *name.split(), '--help')
                 self.assert_runs(out, err, name, 'tripleoplan', 'the default')
 
@@ -80,6 +80,11 @@ class TestBesideTripleoclient(unittest.TestCase):
                 env={'OS_TRIPLEOPLAN_SHARED_COMMANDS': 'tripleoclient'})
             self.assert_runs(out, err, 'overcloud deploy', 'tripleoclient',
                              'by tripleoplan_shared_commands')
+            out, err = self.openstack(
+                order, '--os-tripleoplan-shared-commands', 'tripleoclient',
+                'overcloud', 'update', 'prepare', '--help')
+            self.assert_runs(out, err, 'overcloud update prepare',
+                             'tripleoclient', 'by tripleoplan_shared_commands')
 
     def test_clouds_yaml_setting(self):
         with tempfile.TemporaryDirectory() as cwd:
