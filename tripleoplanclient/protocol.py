@@ -103,6 +103,15 @@ WORKFLOWS = {
          'inputs': None,
          'render': True,
          'command': None}),
+    'plan_restore': (
+        'tripleoplan.plan_restore',
+        "Make the plan what it was after a past step (copies inside "
+        "Swift), recorded as a new step; refused while its stack works.",
+        {'container': _REQUIRED,
+         'step': _REQUIRED,         # a step number or id (show-history)
+         'swift_url': None,
+         'heat_url': None,
+         'command': None}),
     'plan_list': (
         'tripleoplan.plan_list',
         "Every plan of the caller's project, with objects and bytes.",

@@ -443,6 +443,9 @@ def run_ours(store, request, action, heat=None):
         return lifecycle.plans(store)
     if name == 'plan_delete':
         return lifecycle.delete(store, heat or heat_client(), req)
+    if name == 'plan_restore':
+        from tripleoplanclient.mistral import restore
+        return restore.restore(store, heat or heat_client(), req)
     if name == 'render':
         from tripleoplanclient.mistral import render
         return render.render_plan(store, req['container'], {
@@ -456,6 +459,16 @@ def run_ours(store, request, action, heat=None):
         from tripleoplanclient.mistral import stack_step
         return stack_step.run(store, heat or heat_client(), req, cache)
     raise AssertionError('no fake for action %s' % action)
+
+
+def restore(store, which, plan='p'):
+    """What the plan_restore action answers for step ``which`` of
+    ``plan`` (run_ours: Heat at HEAT, whose stack lookup the test
+    answers)."""
+    from tripleoplanclient import protocol
+    return run_ours(store, protocol.request(
+        'plan_restore', container=plan, step=which, swift_url=SWIFT),
+        protocol.action('plan_restore'))
 
 
 class Recorder(object):

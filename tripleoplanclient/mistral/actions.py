@@ -332,6 +332,16 @@ class AmendPlan(_LifecycleAction):
         return lifecycle.amend(store, req, cache, self.execution)
 
 
+class RestorePlan(_LifecycleAction):
+    """Make the plan what it was after a past step (``mistral.restore``)."""
+
+    request_name = 'plan_restore'
+
+    def act(self, lifecycle, store, heat, req, cache):
+        from tripleoplanclient.mistral import restore
+        return restore.restore(store, heat, req)
+
+
 class ListPlans(_LifecycleAction):
     """Every plan of the caller's project."""
 

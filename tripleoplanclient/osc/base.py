@@ -113,22 +113,6 @@ class Command(command.Command):
                 'set orchestration_endpoint_override in clouds.yaml.')
         return heat
 
-    def check_idle(self, store, plan, rows):
-        """Refuse while a stack operation of the plan runs (asked of Heat;
-        without Heat, while a stack step is still open)."""
-        from tripleoplanclient.common import status
-        from tripleoplanclient.stack import operations
-        from tripleoplanclient.stack import outcomes
-
-        heat = self.clients.orchestration()
-        if heat is None:
-            row = outcomes.open_step(rows)
-            if row is not None:
-                raise outcomes.running(row)
-            return
-        operations.check_idle(store, plan, rows, status.lookup(
-            heat, plan, self.clients.endpoint('orchestration')))
-
     @staticmethod
     def confirm(question, yes):
         """True when the user agrees (or passed -y); never asks a script."""

@@ -379,21 +379,22 @@ class RestorePlan(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.record import past
+        from tripleoplanclient.workflows import calls
 
         plan = layout.check_name(parsed_args.plan)
-        store = self.plan_store()
-        at = past.at(store, plan, parsed_args.step)
-        self.check_idle(store, plan, at.rows)
-        step = past.restore(store, at, self.command_line())
-        if step is None:
+        result = self.workflows().run_action(
+            'plan_restore', calls.plan_restore_request(
+                plan, parsed_args.step, self.clients.endpoint('object-store'),
+                self.clients.endpoint('orchestration'), self.command_line()),
+            MISTRAL_WAIT)
+        back = result['restored']
+        if result['id'] is None:
             self.progress('Plan %s is already as it was after step %d: no '
-                          'step recorded.' % (plan, at.row['step']))
+                          'step recorded.' % (plan, back['step']))
         else:
             self.progress('Plan %s restored to step %d (%s): %d files put '
                           'back, %d removed. The next deploy applies it.' % (
-                              plan, at.row['step'], at.row['id'],
-                              step['objects']['added']
-                              + step['objects']['changed'],
-                              step['objects']['removed']))
-        return step_result(plan, at.head.state, step)
+                              plan, back['step'], back['id'],
+                              result['added'] + result['changed'],
+                              result['removed']))
+        return summary_result(result)

@@ -1,4 +1,5 @@
-"""Any past step of a plan: its files shown, exported, compared, restored.
+"""Any past step of a plan: its files shown, exported, compared (and
+read by the plan_restore action, ``mistral.restore``).
 
 A step's state names the plan's tree after it (``tree``); the content of
 each path is read from its object while that still holds the recorded
@@ -134,50 +135,3 @@ def export(store, past, fileobj):
     store.export(past.plan, members, fileobj,
                  mtime=record_mod.seconds(past.row['time']))
     return len(members)
-
-
-def restore(store, past, argv=()):
-    """Record a step that makes the plan what it was after step
-    ``past.row``: the files put back from their kept copies (inside
-    Swift), files added since deleted, and the environment list, inputs,
-    templates and render state of then. ``argv``: the command line to
-    record (masked). Returns the step, or None when the plan already is
-    so."""
-    plan, listing, head = past.plan, past.listing, past.head
-    then, now = past.state, head.state
-    full = store.view(plan, then.get('tree')).full()
-    current = store.view(plan, now.get('tree'))
-    full_now = current.full() if current.known else tree_mod.of_listing(
-        listing)
-    write = sorted(p for p, md5 in full.items()
-                   if listing.get(p, {}).get('hash') != md5)
-    remove = sorted(p for p in full_now if p not in full and p in listing)
-    sources = readable(past, full, write)
-    change = {
-        'environments': {'set': list(then['environments'])},
-        'files': {p: v for p, v in then['files'].items()
-                  if now['files'].get(p) != v},
-        'drop_files': sorted(set(now['files']) - set(then['files'])),
-        'inputs': dict(then['inputs']),
-        'drop_inputs': sorted(set(now['inputs']) - set(then['inputs'])),
-        'templates': then['templates'],
-        'release': then.get('release'),
-        'tree_base': then['tree']['base'],
-        'tree': dict(then['tree']['changes']),
-        'render_state': then['render'],
-    }
-    if not (write or remove) and all(
-            now.get(k) == then.get(k) for k in (
-                'environments', 'files', 'inputs', 'templates', 'render')):
-        return None
-    step = record_mod.make_step(
-        'restore', change, added=[p for p in write if p not in listing],
-        changed=[p for p in write if p in listing], removed=remove,
-        argv=argv, restored={'step': past.row['step'], 'id': past.row['id']})
-    store.keep(plan, {p: listing[p]['hash'] for p in write + remove
-                      if p in listing}, tree_mod.kept(listing))
-    store.copy_objects(plan, {p: sources[p] for p in write},
-                       {p: full[p] for p in write})
-    store.delete_objects(plan, remove)
-    store.commit(plan, step, head)
-    return step

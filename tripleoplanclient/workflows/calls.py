@@ -23,6 +23,14 @@ def plan_delete_request(plans, swift_url, heat_url, check_only):
                             check_only=check_only)
 
 
+def plan_restore_request(plan, step, swift_url, heat_url, command):
+    """plan_restore's request: ``plan`` made what it was after ``step``
+    (a number or id), recorded with ``command`` (masked)."""
+    return protocol.request('plan_restore', container=plan, step=step,
+                            swift_url=swift_url, heat_url=heat_url,
+                            command=command)
+
+
 def library_request(operation, plan, **fields):
     """The request of a deployment library action (``capabilities``,
     ``roles``, ``parameters``, ``validate``...) on ``plan``; ``fields``:

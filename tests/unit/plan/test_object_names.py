@@ -278,9 +278,10 @@ class TestRecordedTrees(NamesTestCase):
         step['change']['tree'] = dict(step['state']['tree']['changes'])
         self.rewrite(name, step)
         before = dict(self.swift.objects)
+        fakes.stack_is(self.m, None)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'holds the plan\'s record'):
-            past.restore(self.store, past.at(self.store, 'p', '1'))
+            fakes.restore(self.store, '1')
         self.assertEqual(before, self.swift.objects)
         self.assertStayedInPlan()
 
@@ -297,9 +298,10 @@ class TestRecordedTrees(NamesTestCase):
         self.rewrite(name, step)
         self.store.history('p')        # the cache mended, by a reader
         before = dict(self.swift.objects)
+        fakes.stack_is(self.m, None)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'snapshot .* is missing or damaged'):
-            past.restore(self.store, past.at(self.store, 'p', '1'))
+            fakes.restore(self.store, '1')
         self.assertEqual(before, self.swift.objects)
         self.assertStayedInPlan()
 

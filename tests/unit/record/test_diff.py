@@ -16,7 +16,6 @@ from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
 from tripleoplanclient.record import diff
-from tripleoplanclient.record import past
 from tripleoplanclient.record import record
 from tripleoplanclient.record import steps
 
@@ -169,7 +168,8 @@ class TestCompare(DiffTestCase):
                           'new': 'a.example'},
                          back['parameters_changed']['NtpServer'])
         # What a restore of step 1 then does is exactly that.
-        past.restore(self.store, past.at(self.store, 'p', '1'))
+        fakes.stack_is(self.m, None)
+        fakes.restore(self.store, '1')
         done = self.compare('5', '6')
         for column in ('files_added', 'files_removed', 'files_changed',
                        'environments_added', 'environments_removed',

@@ -144,12 +144,18 @@ class TestShowAndExport(PastTestCase):
 
 
 class TestRestore(PastTestCase):
+    """The plan_restore action's body (``mistral.restore``), on a plan
+    with no stack."""
+
+    def setUp(self):
+        super().setUp()
+        fakes.stack_is(self.m, None)
 
     def test_restore_puts_files_and_list_back_as_a_new_step(self):
         self.story()
         before = self.exported('1')
         self.swift.requests.clear()
-        step = past.restore(self.store, past.at(self.store, 'p', '1'))
+        step = fakes.restore(self.store, '1')
         self.assertEqual('restore', step['action'])
         self.assertEqual(1, step['restored']['step'])
         # Content goes back by copies inside Swift: no file is uploaded.
@@ -172,24 +178,25 @@ class TestRestore(PastTestCase):
         self.assertEqual(files, {n: d for n, d in self.members(
             self.exported(str(len(rows)))).items() if tree.in_tree(n)})
         # And step 3 can still be had back.
-        again = past.restore(self.store, past.at(self.store, 'p', '3'))
+        again = fakes.restore(self.store, '3')
         self.assertEqual(b'heat: 2\n',
                          self.swift.objects['overcloud.yaml'][0])
         self.assertEqual('restore', again['action'])
 
     def test_restoring_the_present_records_nothing(self):
         self.story()
-        self.assertIsNone(past.restore(self.store,
-                                       past.at(self.store, 'p', '3')))
+        # The plan_restore action answers UNCHANGED: no step.
+        self.assertEqual('UNCHANGED', fakes.restore(self.store, '3')[
+            'status'])
 
     def test_a_restore_refused_for_lost_content_changes_nothing(self):
         self.story()
         self.swift.objects.pop(tree.kept_name(content.md5(b'heat: 1\n')))
-        at = past.at(self.store, 'p', '1')      # mends the cache
+        past.at(self.store, 'p', '1')      # mends the cache
         before = dict(self.swift.objects)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'overcloud.yaml.*Nothing was changed'):
-            past.restore(self.store, at)
+            fakes.restore(self.store, '1')
         self.assertEqual(before, self.swift.objects)
 
 
