@@ -46,8 +46,16 @@ resources:
 #   The first mode.
 parameter_defaults:
   Mode: a
+resource_registry:
+  OS::TripleO::Mode: OS::Heat::Value
 ''',
-    'environments/mode-b.yaml': 'parameter_defaults:\n  Mode: b\n',
+    # Another implementation of OS::TripleO::Mode: a real alternative
+    # (the parameter alone would only be an override).
+    'environments/mode-b.yaml': '''parameter_defaults:
+  Mode: b
+resource_registry:
+  OS::TripleO::Mode: OS::Heat::RandomString
+''',
     'sample-env-generator/modes.yaml': '''environments:
   - name: mode-b
     title: Mode B
