@@ -34,8 +34,11 @@ def set_capabilities(store, plan, req):
                                   plan=plan.name)
     after = capabilities_mod.check(caps, environments, req['enable'] or (),
                                    req['disable'] or ())
+    # What the choice lets through: overrides among its environments.
+    warnings = capabilities_mod.overrides(caps, after)
     if after == environments:
-        return protocol.result(plan.name, None, plan.state)
+        return dict(protocol.result(plan.name, None, plan.state),
+                    warnings=warnings)
     added = [e for e in after if e not in environments]
     removed = [e for e in environments if e not in after]
     # Additions and removals (the root environment put first,
@@ -51,7 +54,8 @@ def set_capabilities(store, plan, req):
     step = builder.commit(store, plan.name, builder.build(
         'capabilities', change,
         command_line.command(req, 'tripleoplan.capabilities_set')), plan.head)
-    return protocol.result(plan.name, step, step['state'])
+    return dict(protocol.result(plan.name, step, step['state']),
+                warnings=warnings)
 
 
 def _staged(store, plan, name):

@@ -55,8 +55,13 @@ class _LibraryCommand(base.Command):
         if self.uses_heat:
             fields['heat_url'] = self.clients.endpoint('orchestration')
         request = calls.library_request(self.operation, plan, **fields)
-        return self.workflows().run_action(self.operation, request,
-                                           parsed_args.timeout * 60)
+        result = self.workflows().run_action(self.operation, request,
+                                             parsed_args.timeout * 60)
+        # A later file overriding an earlier one is how TripleO is
+        # configured: said (validate, capabilities set), never refused.
+        for warning in result.get('warnings') or ():
+            self.app.stderr.write('Warning: %s\n' % warning)
+        return result
 
 
 class ShowCapabilities(_LibraryCommand, command.Lister):
@@ -274,9 +279,6 @@ class ValidatePlan(_LibraryCommand, command.Lister):
         result = self.ask(parsed_args)
         problems = result.get('problems') or []
         self._problems = len(problems)
-        # Overrides are how TripleO is configured: said, never refused.
-        for warning in result.get('warnings') or ():
-            self.app.stderr.write('Warning: %s\n' % warning)
         if problems:
             self.progress('Plan %s is not valid: %d problems.'
                           % (parsed_args.plan, len(problems)))

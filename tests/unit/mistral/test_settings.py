@@ -47,6 +47,15 @@ class SettingsTest(SettingsTestCase):
 
     # -- capabilities set --------------------------------------------
 
+    def test_an_override_is_enabled_with_a_warning(self):
+        result = self.set_capabilities(enable=['environments/mode-d.yaml'])
+        self.assertEqual(['registry.yaml', 'environments/mode-b.yaml',
+                          'environments/mode-d.yaml'], result['environments'])
+        self.assertEqual(
+            ['later file overrides earlier: environments/mode-d.yaml '
+             'overrides environments/mode-b.yaml (both set parameter Mode '
+             'differently)'], result['warnings'])
+
     def test_a_capability_choice_is_a_step_of_its_own(self):
         result = self.set_capabilities(disable=['environments/mode-b.yaml'],
                                        command=['overcloud', 'x'])
