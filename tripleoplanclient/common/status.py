@@ -26,6 +26,22 @@ def lookup(heat, name, heat_url):
                           type(exc).__name__))
 
 
+def recorded(heat, name, rows, heat_url):
+    """The stack ``name``, looked up by the id the newest stack step of
+    ``rows`` (history rows) recorded: one request, where the name costs a
+    redirect too. By name when none is recorded or that stack is gone."""
+    for row in reversed(rows or ()):
+        if row.get('stack'):
+            stack_id = row['stack'].get('id') or \
+                row['outcome'].get('stack_id')
+            found = lookup(heat, '%s/%s' % (name, stack_id), heat_url) \
+                if stack_id else None
+            if found is not None:
+                return found
+            break
+    return lookup(heat, name, heat_url)
+
+
 def check_idle(stack, name):
     """Refuse to start an operation on a stack that is in the middle of one.
 

@@ -113,22 +113,6 @@ def basis(req, state, environments):
     return hashlib.sha256(text.encode('utf-8')).hexdigest()
 
 
-def _recorded_stack(heat, plan, head, heat_url):
-    """The plan's stack, looked up by the id its newest stack step
-    recorded (one request, where the name costs a redirect too); by name
-    when none is recorded or that stack is gone."""
-    for row in reversed(head.rows or ()):
-        if row.get('stack'):
-            stack_id = row['stack'].get('id') or \
-                row['outcome'].get('stack_id')
-            found = status.lookup(heat, '%s/%s' % (plan, stack_id),
-                                  heat_url) if stack_id else None
-            if found is not None:
-                return found
-            break
-    return status.lookup(heat, plan, heat_url)
-
-
 def _untouched(req, head, change, stack, environments):
     """The card's row of the plan's newest step when the step of ``req``
     changes nothing and leaves the stack as that step did: a stack step
@@ -215,7 +199,7 @@ def run(store, heat, req, cache, execution=None):
             '%s --templates <dir> ..." first. Nothing was changed.'
             % (plan, plan))
     stack = status.check_idle(
-        _recorded_stack(heat, plan, head, req['heat_url']), plan)
+        status.recorded(heat, plan, head.rows, req['heat_url']), plan)
     if req['action'] != 'deploy' and stack is None:
         raise exceptions.CommandError(
             'Stack %s does not exist: run "openstack overcloud deploy --stack '

@@ -70,24 +70,14 @@ class Options(object):
 
 
 def _stack(services, plan, rows=None):
-    """The stack of ``plan`` or None; refuses when there is no Heat. By
-    the id the newest stack step of ``rows`` recorded (one request; the
-    name costs a redirect too), by name when none is or it is gone."""
+    """The stack of ``plan`` or None (``status.recorded``: by the id
+    ``rows`` recorded); refuses when there is no Heat."""
     if services.heat is None:
         raise exceptions.CommandError(
             'No orchestration (Heat) endpoint: add one to the catalog or set '
             'orchestration_endpoint_override in clouds.yaml. Nothing was '
             'changed.')
-    for row in reversed(rows or ()):
-        if row.get('stack'):
-            stack_id = row['stack'].get('id') or \
-                row['outcome'].get('stack_id')
-            found = status.lookup(services.heat, '%s/%s' % (
-                plan, stack_id), services.heat_url) if stack_id else None
-            if found is not None:
-                return found
-            break
-    return status.lookup(services.heat, plan, services.heat_url)
+    return status.recorded(services.heat, plan, rows, services.heat_url)
 
 
 def check_idle(store, plan, rows, stack):
