@@ -45,8 +45,16 @@ def step(store, past, command):
     step as committed, or None when the plan already is so."""
     plan, listing, head = past.plan, past.listing, past.head
     then, now = past.state, head.state
-    full = store.view(plan, then.get('tree')).full()
-    current = store.view(plan, now.get('tree'))
+    snapshots = {}
+
+    def load(md5):
+        # Then and now often share their snapshot: it is read once.
+        if md5 not in snapshots:
+            snapshots[md5] = store.get(plan, tree_mod.snapshot_name(md5))
+        return snapshots[md5]
+
+    full = tree_mod.View(then.get('tree'), load, plan).full()
+    current = tree_mod.View(now.get('tree'), load, plan)
     full_now = current.full() if current.known else tree_mod.of_listing(
         listing)
     write = sorted(p for p, md5 in full.items()

@@ -83,6 +83,15 @@ class TestStep(RestoreTestCase):
         self.assertEqual('mistral action tripleoplan.plan_restore',
                          self.newest()['command'])
 
+    def test_a_snapshot_then_and_now_share_is_read_once(self):
+        self.story()
+        fakes.stack_is(self.m, None)
+        self.store.history('p')            # the card mended, by a reader
+        self.swift.requests.clear()
+        self.ask(step='1')
+        self.assertEqual(1, len([r for r in self.swift.requests
+                                 if r[0] == 'GET' and 'trees/' in r[1]]))
+
     def test_the_command_shows_the_actions_answer(self):
         self.story()
         fakes.stack_is(self.m, None)
