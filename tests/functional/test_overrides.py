@@ -1,6 +1,6 @@
 """A later environment file overriding an earlier one is how TripleO is
-configured: ``plan validate`` lets it through with a warning on stderr
-(exit 0), on a small plan and on THT 18 with an upstream gate job's
+configured: ``plan validate``, ``plan capabilities set`` and ``deploy``
+let it through with a warning on stderr (exit 0), on a small plan and on THT 18 with an upstream gate job's
 TLS-everywhere combination."""
 
 import json
@@ -40,6 +40,14 @@ class TestOverridesAreWarnings(test_library._DeployedPlanTest):
         self.assertEqual('[]', out.strip())
         self.assertIn(WARNING, err)
         self.assertIn('is valid', err)
+
+    def test_capabilities_set_warns(self):
+        _, err = self.openstack(
+            'overcloud', 'plan', 'capabilities', 'set', self.plan,
+            '--enable', 'overcloud-resource-registry-puppet.yaml',
+            '--enable', 'environments/mode-a.yaml',
+            '--enable', 'environments/mode-c.yaml')
+        self.assertIn(WARNING, err)
 
     def test_the_deploy_warns_and_deploys(self):
         out, err = self.openstack('overcloud', 'deploy', '--stack', self.plan,
