@@ -1,7 +1,7 @@
 """A later environment file overriding an earlier one is how TripleO is
 configured: ``plan validate``, ``plan capabilities set`` and ``deploy``
-let it through with a warning on stderr (exit 0), on a small plan and on THT 18 with an upstream gate job's
-TLS-everywhere combination."""
+let it through with a warning on stderr (exit 0), on a small plan and on
+THT 18 with an upstream gate job's TLS-everywhere combination."""
 
 import json
 import os
