@@ -18,8 +18,8 @@ from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import command_line
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import outcomes
 from tripleoplanclient.record import past as past_mod
-from tripleoplanclient.stack import operations
 
 # A step number, or a step id (record.new_id: 12 hex digits; any short
 # word of letters and digits is looked up, and refused when not found).
@@ -103,7 +103,7 @@ def restore(store, heat, req):
     past = history.at(wanted)
     # Refused while a stack operation of the plan runs (a step nobody saw
     # end is mended from Heat first), as before any other plan step.
-    operations.check_idle(store, plan, history.rows, status.lookup(
+    outcomes.check_idle(store, plan, history.rows, status.lookup(
         heat, plan, req['heat_url']))
     done = step(store, past, command_line.command(
         req, 'tripleoplan.plan_restore'))

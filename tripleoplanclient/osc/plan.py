@@ -184,7 +184,7 @@ class ShowPlanHistory(base.Command, command.Lister):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
         there to ask (the history is shown either way)."""
         from tripleoplanclient.common import status
-        from tripleoplanclient.stack import outcomes
+        from tripleoplanclient.record import outcomes
 
         heat = self.clients.orchestration()
         if heat is None or outcomes.open_step(rows) is None:

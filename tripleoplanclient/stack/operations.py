@@ -26,7 +26,7 @@ from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.record import record as record_mod
 from tripleoplanclient.record import sources
 from tripleoplanclient.record import steps
-from tripleoplanclient.stack import outcomes
+from tripleoplanclient.record import outcomes
 
 LIFECYCLE_DIR = layout.LIFECYCLE_DIR
 lifecycle_path = layout.lifecycle_path
@@ -78,17 +78,6 @@ def _stack(services, plan, rows=None):
             'orchestration_endpoint_override in clouds.yaml. Nothing was '
             'changed.')
     return status.recorded(services.heat, plan, rows, services.heat_url)
-
-
-def check_idle(store, plan, rows, stack):
-    """Refuse while a stack operation runs: one of the plan's own (its step
-    is named), or one started some other way. A step nobody saw end is
-    mended from Heat first."""
-    if rows:
-        still = outcomes.mend(store, plan, rows, stack)
-        if still is not None:
-            raise outcomes.running(still)
-    return status.check_idle(stack, plan)
 
 
 class Prepared(object):
@@ -212,7 +201,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
             'Stack %s does not exist: run "openstack overcloud deploy --stack '
             '%s" first. Nothing was changed.' % (plan, plan))
     listing = listed[1] if listed else None
-    check_idle(store, plan, rows, stack)
+    outcomes.check_idle(store, plan, rows, stack)
     if head is None or not head.state['created']:
         if action != 'deploy' or not with_templates:
             raise exceptions.CommandError(

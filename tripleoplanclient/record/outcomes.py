@@ -74,3 +74,14 @@ def mend(store, plan, rows, stack, now=None):
     store.write_outcome(plan, row['id'], outcome, found)
     record_mod.merge_outcome(row, {'outcome': outcome, 'stack': found})
     return None
+
+
+def check_idle(store, plan, rows, stack):
+    """Refuse while a stack operation runs: one of the plan's own (its step
+    is named), or one started some other way. A step nobody saw end is
+    mended from Heat first."""
+    if rows:
+        still = mend(store, plan, rows, stack)
+        if still is not None:
+            raise running(still)
+    return status.check_idle(stack, plan)

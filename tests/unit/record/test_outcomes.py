@@ -7,7 +7,7 @@ import types
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.record import record
-from tripleoplanclient.stack import outcomes
+from tripleoplanclient.record import outcomes
 
 STARTED = '2026-11-23T11:00:00Z'
 
