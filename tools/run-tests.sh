@@ -18,7 +18,9 @@ bash tools/bootstrap.sh >&2
 if [ ! -x "$venv/bin/stestr" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install -q -r requirements.txt -r test-requirements.txt >&2
+# constraints.txt: the versions CI ran with (contributor/testing.rst)
+"$venv/bin/pip" install -q -c constraints.txt \
+    -r requirements.txt -r test-requirements.txt >&2
 "$venv/bin/pip" install -q --no-deps -e . >&2
 export PATH=$venv/bin:$PATH
 
