@@ -7,6 +7,7 @@ values (see ``trigger.Source``).
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.software import servers
 from tripleoplanclient.software import trigger
 
 
@@ -50,8 +51,9 @@ class Resolver(object):
         return resource
 
     def server(self, server, stack=None):
-        """The server id: a server resource of ``stack`` or an id Heat
-        deploys to."""
+        """The server id: a server resource of ``stack``, an id Heat
+        deploys to, or (with ``stack``) a server of its nested stacks by
+        name or resource path (see ``servers``)."""
         server = (server or '').strip()
         if not server:
             raise exceptions.CommandError('--server: give a server id.')
@@ -62,13 +64,15 @@ class Resolver(object):
                 return resource.physical_resource_id
         if self._heat.software_deployments.list(server_id=server):
             return server
+        if stack:
+            # THT's nodes live in nested stacks, named by hostname_format
+            return servers.find(self._heat, stack, server, self._progress)
         raise exceptions.CommandError(
             '--server %s: Heat has no software deployments for this server, '
             'so its agent would not see a trigger. Give the id of a server '
             'Heat deploys to (openstack software deployment list)%s. '
             'Nothing was changed.' % (
-                server, ', or its resource name in --stack' if stack else
-                '; with --stack, its resource name'))
+                server, '; with --stack, its name or resource name'))
 
     def config(self, ref):
         """A software config by id or unique name."""
