@@ -1,0 +1,169 @@
+"""The hand-written docs against the code, without a docs build: the
+command reference covers every command, the synopses use only options the
+parser has, and the lists of actions, workflows and columns are the
+code's."""
+
+import configparser
+import fnmatch
+import glob
+import importlib
+import os
+import re
+from unittest import mock
+
+import testtools
+
+from tripleoplanclient import protocol
+from tripleoplanclient.osc import deploy
+from tripleoplanclient.osc import library
+from tripleoplanclient.osc import plan
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DOC = os.path.join(ROOT, 'doc', 'source')
+
+
+def entry_points(group):
+    """{name: 'module:Class'} of a group in setup.cfg."""
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(ROOT, 'setup.cfg'))
+    lines = cfg['entry_points'][group].strip().splitlines()
+    return dict(tuple(p.strip() for p in line.split('=', 1))
+                for line in lines)
+
+
+def commands():
+    """{'overcloud plan create': command class} of the plugin's group."""
+    found = {}
+    for name, target in entry_points('openstack.tripleoplan.v1').items():
+        module, cls = target.split(':')
+        found[name.replace('_', ' ')] = getattr(
+            importlib.import_module(module), cls)
+    return found
+
+
+def doc_files():
+    return [os.path.join(ROOT, 'README.rst')] + sorted(
+        glob.glob(os.path.join(DOC, '**', '*.rst'), recursive=True))
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def invocations(text):
+    """The text after each ``openstack `` up to the end of its command
+    line: a shell line (backslash continuations joined) or an inline
+    literal."""
+    text = text.replace('\\\n', ' ')
+    for m in re.finditer(r'openstack ([^\n`|>;&]*)', text):
+        yield m.group(1)
+
+
+class TestCommandReference(testtools.TestCase):
+
+    def test_every_command_in_the_generated_reference(self):
+        patterns = re.findall(
+            r'autoprogram-cliff:: openstack\.tripleoplan\.v1\n'
+            r'\s+:command: ([^\n]+)', read(os.path.join(DOC, 'cli',
+                                                        'index.rst')))
+        missing = [name for name in commands()
+                   if not any(fnmatch.fnmatch(name, p) for p in patterns)]
+        self.assertEqual([], missing)
+
+    def test_synopses_use_only_the_parsers_options(self):
+        cmds = commands()
+        options = {}
+        stale = []
+        for path in doc_files():
+            for line in invocations(read(path)):
+                words = line.split()
+                # the longest registered command the words start with
+                name = max((n for n in cmds
+                            if words[:len(n.split())] == n.split()),
+                           key=len, default=None)
+                if name is None:
+                    continue
+                if name not in options:
+                    parser = cmds[name](mock.Mock(), None).get_parser(
+                        'openstack ' + name)
+                    options[name] = set(parser._option_string_actions)
+                for word in words[len(name.split()):]:
+                    if not re.match(r'--?[A-Za-z]', word):
+                        continue
+                    option = re.match(r'[-\w]+', word).group(0)
+                    if option not in options[name]:
+                        stale.append('%s: openstack %s %s' % (
+                            os.path.relpath(path, ROOT), name, option))
+        self.assertEqual([], stale)
+
+
+class TestMistralNames(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.registered = set(entry_points('mistral.actions'))
+
+    def test_protocol_names_are_registered(self):
+        used = ({a for a, _, _ in protocol.WORKFLOWS.values()} |
+                {a for a, _, _ in protocol.ACTIONS.values()} |
+                {a for _, a in protocol.FOLLOW.values()} |
+                {protocol.VERSION_ACTION})
+        self.assertEqual(self.registered, used)
+
+    def test_docs_name_only_registered_actions(self):
+        unknown = set()
+        for path in doc_files():
+            for name in re.findall(r'``(tripleoplan\.\w+)``', read(path)):
+                if name != protocol.WORKBOOK and name not in self.registered:
+                    unknown.add((os.path.relpath(path, ROOT), name))
+        self.assertEqual(set(), unknown)
+
+    def test_lists_of_registered_actions_are_complete(self):
+        lists = 0
+        for path in doc_files():
+            text = read(path)
+            for m in re.finditer(r'registers the actions (.*?)\(entry point',
+                                 text, re.S):
+                lists += 1
+                self.assertEqual(
+                    sorted(self.registered),
+                    sorted(re.findall(r'``(tripleoplan\.\w+)``', m.group(1))),
+                    os.path.relpath(path, ROOT))
+        self.assertGreater(lists, 0)
+
+    def test_lists_of_workflows_are_complete(self):
+        lists = 0
+        for path in doc_files():
+            for m in re.finditer(r'workbook\s+\(its\s(.*?)\sworkflows\)',
+                                 read(path), re.S):
+                lists += 1
+                self.assertEqual(sorted(protocol.WORKFLOWS),
+                                 sorted(re.findall(r'``(\w+)``', m.group(1))),
+                                 os.path.relpath(path, ROOT))
+        self.assertGreater(lists, 0)
+
+
+class TestDocumentedColumns(testtools.TestCase):
+
+    # the row of guide/scripting.rst's table (its label's start) and the
+    # columns of the command it documents
+    ROWS = {
+        '``plan create``': plan.STEP_COLUMNS,
+        '``plan show-history`` (a row per step)': plan.HISTORY_COLUMNS,
+        '``plan show-history --step N``': plan.FILE_COLUMNS,
+        '``plan capabilities``': library.CAPABILITY_COLUMNS,
+        '``plan roles list``': library.ROLE_COLUMNS,
+        '``plan parameters show``': library.PARAMETER_COLUMNS,
+        '``plan validate``': library.PROBLEM_COLUMNS,
+        '``deploy``, ``update``, ``upgrade``': deploy.RESULT_COLUMNS,
+    }
+
+    def test_scripting_table_matches_the_commands(self):
+        text = read(os.path.join(DOC, 'guide', 'scripting.rst'))
+        table = dict(re.findall(r'\n   \* - (.+)\n     - (.+)', text))
+        for label, columns in self.ROWS.items():
+            rows = [cols for row, cols in table.items()
+                    if row.startswith(label)]
+            self.assertEqual([' '.join(columns)], rows, label)
