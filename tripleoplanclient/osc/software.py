@@ -94,8 +94,11 @@ class Trigger(DeploymentCommand):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('--server', metavar='<server>', required=True,
-                            help='Server id (or, with --stack, its resource '
-                                 'name).')
+                            help='Server id; with --stack also a server '
+                                 'resource name, or a node of its nested '
+                                 'stacks by server name '
+                                 '(overcloud-controller-0) or resource path '
+                                 '(Controller/0).')
         parser.add_argument('--action', metavar='<action>', required=True,
                             help='The action to run, e.g. BACKUP: one a '
                                  'SoftwareComponent defines.')
