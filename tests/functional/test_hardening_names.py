@@ -12,11 +12,22 @@ of the client or of Mistral's actions in Swift's access log names it.
 import os
 import re
 import time
+import urllib.parse
 import uuid
 
 import yaml
 
 from tests.functional import test_deploy
+
+
+def _container_head(line, container):
+    """Whether an access log line is a HEAD of ``container`` itself (the
+    proxy logs the query quoted into the path)."""
+    words = line.split()
+    if 'HEAD' not in words or words.index('HEAD') + 1 >= len(words):
+        return False
+    path = urllib.parse.unquote(words[words.index('HEAD') + 1])
+    return path.partition('?')[0].rstrip('/').endswith('/' + container)
 
 
 def encoded(name):
@@ -70,8 +81,12 @@ class TestHardeningNames(test_deploy.DeployTest):
         with open(path, 'rb') as f:
             f.seek(self.log_start)
             lines = f.read().decode('utf-8', 'replace').splitlines()
+        # A HEAD of the canary container itself is plan list reading the
+        # metadata of every container of the account (another test may
+        # list plans meanwhile): it reaches no object.
         return [line for line in lines
-                if '/%s' % self.canary in line and 'Python-urllib' not in line]
+                if '/%s' % self.canary in line and 'Python-urllib' not in line
+                and not _container_head(line, self.canary)]
 
     def assertCanaryUntouched(self):
         self.assertEqual(self.canary_before, self.swift.listing(self.canary))

@@ -145,10 +145,12 @@ class TestKilledBeforeTheAnswer(test_deploy.DeployTest):
                                  '-e', extra)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
-            step = self.record()['history'][-1]
-            if step['action'] == 'deploy' and step['outcome'][
-                    'status'] not in ('IN_PROGRESS',) and len(
-                    self.record()['history']) == 3:
+            # One read per round: the step seen and the count must be of
+            # the same history.
+            history = self.record()['history']
+            step = history[-1]
+            if len(history) == 3 and step['action'] == 'deploy' and \
+                    step['outcome']['status'] != 'IN_PROGRESS':
                 break
             time.sleep(1)
         self.assertEqual(('deploy', 'SUCCESS', 'UPDATE_COMPLETE', 'mistral'),
