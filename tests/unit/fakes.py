@@ -193,6 +193,16 @@ class HttpTestCase(unittest.TestCase):
         for name, data in objects.items():
             self.m.get('%s/%s/%s' % (url, plan, name), content=data)
 
+    def our_services(self):
+        """A Swift with state (``self.swift``, bulk on) and a Mistral that
+        runs our action bodies against it: what the commands talk to.
+        Returns the FakeMistral."""
+        self.swift = FakeSwift(self.m)
+        self.swift_info()
+        # One worker: requests-mock answers one request at a time, and the
+        # actions' requests come while it answers the client's.
+        return FakeMistral(self.m, plan_store(workers=1))
+
     def swift_info(self, bulk=True):
         body = {'swift': {}}
         if bulk:
@@ -248,12 +258,8 @@ class PlanTestCase(HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = FakeSwift(self.m)
-        self.swift_info()
+        self.mistral = self.our_services()
         self.store = plan_store()
-        # One worker: requests-mock answers one request at a time, and the
-        # actions' requests come while it answers the client's.
-        self.mistral = FakeMistral(self.m, plan_store(workers=1))
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
 

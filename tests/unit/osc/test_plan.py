@@ -94,9 +94,7 @@ class TestDiffPlan(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
+        self.our_services()
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
         # what the templates hide, kept by the command between runs

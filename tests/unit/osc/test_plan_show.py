@@ -24,9 +24,7 @@ class TestShowPlan(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
+        self.our_services()
         self.store = fakes.plan_store()
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)

@@ -18,9 +18,7 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
+        self.our_services()
         self.dir = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.dir)
         os.makedirs(os.path.join(self.dir, 'tht'))

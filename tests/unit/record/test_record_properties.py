@@ -156,9 +156,7 @@ class RecordTestCase(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
+        self.our_services()
         self.m.post(fakes.HEAT + '/validate', headers=fakes.JSON,
                     json=test_deploy.TestDeploy.heat_merges)
         self.m.post(fakes.HEAT + '/stacks', status_code=201,

@@ -29,9 +29,7 @@ class TestRedeploy(fakes.HttpTestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.dir = tmp.name
-        self.swift = fakes.FakeSwift(self.m)
-        self.swift_info()
-        fakes.FakeMistral(self.m, fakes.plan_store(workers=1))
+        self.our_services()
         self.m.post(fakes.HEAT + '/validate', headers=fakes.JSON,
                     json=test_deploy.TestDeploy.heat_merges)
         self.m.post(fakes.HEAT + '/stacks', status_code=201,
