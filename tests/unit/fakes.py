@@ -302,7 +302,10 @@ class FakeSwift(object):
     Each write gets the next second of a counter, as Swift stamps a write
     when it arrives; ``stamp = (prefix, second)`` gives the next write under
     ``prefix`` that second instead, to land a write that arrived earlier
-    than the ones before it.
+    than the ones before it. ``lagging = {name: n}``: the next ``n``
+    listings leave the object out, as a container replica that missed
+    its update (a node down) does until its peers catch it up;
+    ``lag = (prefix, n)``: so for every object written under ``prefix``.
     """
 
     DATE = 'Mon, 23 Nov 2026 12:00:00 GMT'
@@ -312,6 +315,8 @@ class FakeSwift(object):
         self.objects = {}       # name -> (bytes, last_modified)
         self.tick = 0
         self.stamp = None
+        self.lagging = {}
+        self.lag = None
         self.plan = plan
         base = '%s/%s' % (url, plan)
         self.requests = []
@@ -344,6 +349,8 @@ class FakeSwift(object):
         if self.stamp and name.startswith(self.stamp[0]):
             when, self.stamp = self.stamp[1], None
         self.objects[name] = (data, self.time(when))
+        if self.lag and name.startswith(self.lag[0]):
+            self.lagging[name] = self.lag[1]
 
     def _path(self, request):
         from urllib import parse
@@ -357,7 +364,11 @@ class FakeSwift(object):
         out = [{'name': n, 'hash': content.md5(d), 'bytes': len(d),
                 'last_modified': t}
                for n, (d, t) in sorted(self.objects.items())
-               if n.startswith(prefix) and n > marker]
+               if n.startswith(prefix) and n > marker and
+               not self.lagging.get(n)]
+        for name, left in list(self.lagging.items()):
+            if name.startswith(prefix) and left:
+                self.lagging[name] = left - 1
         return out[:int(request.qs.get('limit', [10000])[0])]
 
     def _get(self, request, context):

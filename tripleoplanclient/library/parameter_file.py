@@ -28,7 +28,10 @@ KEY = 'parameter_values'
 # Looks at the log after a parameters step, while steps written at the
 # same time keep the file behind (each mend is followed by a fresh look,
 # so that the last mend holds every step committed before it).
-ROUNDS = 5
+ROUNDS = 6
+# Seconds before the n-th look (times n): a lagging container replica
+# catches up from its peers meanwhile.
+PAUSE = 0.1
 
 
 def dump(values):
@@ -131,13 +134,19 @@ def current(store, plan, state):
     return state
 
 
-def settle(store, plan):
-    """After a parameters step: look at the log until no step lands
-    unseen, mending the file (``current``, through ``history``) and
-    putting back the file the record names when a mend made with an older
-    look overwrote it."""
+def settle(store, plan, step_id=None):
+    """After a parameters step (``step_id``): look at the log until no
+    step lands unseen, mending the file (``current``, through
+    ``history``) and putting back the file the record names when a mend
+    made with an older look overwrote it.
+
+    A look counts only once it shows the step itself: a container replica
+    that missed updates (a node down) lists the log behind, and the
+    store's view of the log only grows from look to look."""
     seen = None
-    for _ in range(ROUNDS):
+    for attempt in range(ROUNDS):
+        if attempt:
+            store.pause(PAUSE * attempt)
         _, head = store.history(plan)
         tree = head.state.get('tree')
         named = store.view(plan, tree).md5(PATH) if tree else None
@@ -145,6 +154,9 @@ def settle(store, plan):
             data = store.get(plan, tree_mod.kept_name(named))
             if data is not None and content.md5(data) == named:
                 store.write(plan, {PATH: data})
+        if step_id is not None and step_id not in (
+                r['id'] for r in head.rows or ()):
+            continue
         if head.count == seen:
             return
         seen = head.count

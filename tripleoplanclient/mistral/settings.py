@@ -170,7 +170,7 @@ def set_parameters(store, plan, heat, req, execution=None):
         changed=[path] if old is not None else []),
         plan.head, objects)
     try:
-        parameter_file.settle(store, plan.name)
+        parameter_file.settle(store, plan.name, step['id'])
     except exceptions.CommandError as exc:
         # The step is on record: the next reader mends the file.
         LOG.warning('plan %s: parameters file not mended: %s', plan.name,

@@ -28,6 +28,10 @@ def _client_exception():
 class Journal(object):
     """The record's reads and writes (see ``record`` and ``card``)."""
 
+    def __init__(self):
+        # plan -> {name: listing entry}: every step object ``log`` saw.
+        self._logged = {}
+
     def log(self, plan):
         """``(Swift's date, [step entries in order])``; None: no plan."""
         try:
@@ -36,6 +40,7 @@ class Journal(object):
                                         limit=self.LISTING_LIMIT)
         except _client_exception() as exc:
             if self._status(exc) == 404:
+                self._logged.pop(plan, None)
                 return None
             raise exceptions.CommandError(
                 'Cannot list plan %s: %s' % (plan, exc))
@@ -45,7 +50,13 @@ class Journal(object):
             page = page + list(rest.values())
         if not layout.is_plan(headers):
             return None
-        return headers.get('date'), record_mod.ordered(page)
+        # A step object is never rewritten nor removed while its plan
+        # lives, but a container replica that missed its update (a node
+        # down) lists without it for a while: what one read of this store
+        # saw, the next still counts, so its view only grows.
+        seen = self._logged.setdefault(plan, {})
+        seen.update((e['name'], e) for e in page)
+        return headers.get('date'), record_mod.ordered(seen.values())
 
     def step(self, plan, entry):
         name = entry['name']

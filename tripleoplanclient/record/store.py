@@ -15,3 +15,7 @@ class PlanStore(journal.Journal, container.Container):
     :param connect: returns a swiftclient Connection for the calling thread
     :param progress: callable taking one line of progress (for stderr)
     """
+
+    def __init__(self, *args, **kwargs):
+        journal.Journal.__init__(self)
+        container.Container.__init__(self, *args, **kwargs)

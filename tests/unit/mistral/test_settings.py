@@ -15,10 +15,12 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
+from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import settings
 from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
+from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
 
@@ -192,6 +194,33 @@ class ConcurrentTest(SettingsTestCase):
                          self.plan().read(layout.PLAN_PARAMETERS))
         self.assertEqual(['parameters'] * 4,
                          [r['action'] for r in self.history()[1:]])
+
+    def test_a_look_that_misses_the_step_itself_does_not_count(self):
+        # Two writers on the same head, each with a store of its own (two
+        # processes); the second commits after the first settled. A
+        # container replica that missed both steps answers the second's
+        # first two looks: without its own step, a look cannot end it.
+        self.set_parameters('Mode=c')
+        stores = [fakes.plan_store(), fakes.plan_store()]
+        plans = [library.Plan(store, {'container': 'p'},
+                              objects.ContentCache()) for store in stores]
+        for store, plan, given in zip(stores, plans, ('Needed=a', 'Mode=b')):
+            req = self.req('parameters_set', assignments=[given])
+            settings.set_parameters(store, plan, fakes.heat_client(), req)
+            self.swift.lag = (record.LOG_PREFIX, 2)
+        self.assertEqual({'Needed': 'a', 'Mode': 'b'}, self.stored())
+
+    def test_a_step_one_look_saw_stays_in_the_view(self):
+        self.set_parameters('Mode=c')
+        head = self.store.history('p')[1]
+        last = max(n for n in self.swift.objects
+                   if n.startswith(record.LOG_PREFIX))
+        self.swift.lagging = {last: 1}
+        self.assertEqual(head.count, self.store.history('p')[1].count)
+        # Another process, whose first look the lagging replica answers:
+        self.swift.lagging = {last: 1}
+        self.assertEqual(head.count - 1,
+                         fakes.plan_store().history('p')[1].count)
 
 
 class ConcurrentCapabilitiesTest(SettingsTestCase):
