@@ -385,7 +385,15 @@ class FakeSwift(object):
         if name not in self.objects:
             context.status_code = 404
         else:
-            context.headers['Etag'] = content.md5(self.objects[name][0])
+            import datetime
+            data, when = self.objects[name]
+            context.headers['Etag'] = content.md5(data)
+            context.headers['Content-Length'] = str(len(data))
+            stamp = datetime.datetime.strptime(
+                when, '%Y-%m-%dT%H:%M:%S.%f').replace(
+                    tzinfo=datetime.timezone.utc)
+            context.headers['X-Timestamp'] = '%d.%05d' % (
+                stamp.timestamp(), stamp.microsecond // 10)
         return ''
 
     def _put(self, request, context):

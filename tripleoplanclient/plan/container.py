@@ -8,6 +8,7 @@ joined in ``record.store.PlanStore``).
 """
 
 import concurrent.futures
+import datetime
 import gzip
 import io
 import logging
@@ -28,6 +29,19 @@ LISTING_LIMIT = 10000
 # Seconds between attempts to delete a container that a replica still
 # lists as holding objects.
 DELETE_RETRIES = (1, 2, 4, 8)
+
+
+def _listed_time(stamp):
+    """Swift's ``X-Timestamp`` (seconds since 1970, 5 decimals, maybe an
+    offset after ``_``) as its listings write a time: UTC, microseconds."""
+    try:
+        whole, _, frac = stamp.split('_')[0].partition('.')
+        when = datetime.datetime.fromtimestamp(int(whole),
+                                               datetime.timezone.utc)
+    except (AttributeError, ValueError, OverflowError, OSError):
+        return ''
+    return '%s.%s' % (when.strftime('%Y-%m-%dT%H:%M:%S'),
+                      (frac + '000000')[:6])
 
 
 def _client_exception():
@@ -195,6 +209,26 @@ class Container(kept_mod.Kept):
                 return None
             raise exceptions.CommandError(
                 'Cannot read %s from plan %s: %s' % (name, plan, exc))
+
+    def entries(self, plan, names):
+        """``{name: listing entry or None}``: objects as a listing shows
+        them (name, hash, bytes, last_modified), each read by HEAD, so that
+        a container replica behind cannot hide them; None: no object."""
+        def entry(name):
+            try:
+                headers = self._swift('head_object', plan, name)
+            except _client_exception() as exc:
+                if self._status(exc) == 404:
+                    return name, None
+                raise exceptions.CommandError(
+                    'Cannot read %s of plan %s: %s' % (name, plan, exc))
+            return name, {'name': name,
+                          'hash': headers.get('etag', '').strip('"'),
+                          'bytes': int(headers.get('content-length') or 0),
+                          'last_modified': _listed_time(
+                              headers.get('x-timestamp'))}
+
+        return dict(self.map(entry, self._checked(plan, sorted(set(names)))))
 
     def newest_md5s(self, plan, names):
         """``{name: MD5 or None}`` of objects, each asked of every replica

@@ -20,6 +20,23 @@ LOG = logging.getLogger(__name__)
 _UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
 
 
+def _unlisted(entries, data, plan):
+    """The step objects the card ``data`` names that the listing
+    ``entries`` lacks (a name only where it is a step object's name with
+    the row's id: the card is content anyone may have written)."""
+    if not data:
+        return []
+    try:
+        rows = card_mod.load_cache(data, plan)[0]
+    except _UNREADABLE:
+        return []
+    listed = {e['name'] for e in entries}
+    return sorted({r['name'] for r in rows
+                   if isinstance(r.get('name'), str) and
+                   r['name'] not in listed and
+                   record_mod.id_of(r['name']) == r.get('id')})
+
+
 def _client_exception():
     from swiftclient import exceptions as swift_exceptions
     return swift_exceptions.ClientException
@@ -127,7 +144,23 @@ class Journal(object):
             found = (listed[0].get('date'),
                      record_mod.ordered(listed[1].values()))
         data = None if found is None else self.get(plan, record_mod.PATH)
+        if found is not None and listed is None:
+            found = self._with_card_steps(plan, found, data)
         return self._history(plan, found, data, listed and listed[1], steps)
+
+    def _with_card_steps(self, plan, found, data):
+        """``found`` with the step objects the card names but the listing
+        lacks, when they exist: a container replica that missed updates (a
+        node down) lists behind, but every replica of an object answers
+        for it. Steps are never rewritten, so what one read saw stays."""
+        missing = _unlisted(found[1], data, plan)
+        if not missing:
+            return found
+        seen = self._logged.setdefault(plan, {})
+        for name, entry in self.entries(plan, missing).items():
+            if entry is not None:
+                seen[name] = entry
+        return found[0], record_mod.ordered(seen.values())
 
     def _history(self, plan, found, data, listing=None, steps=None):
         if found is None or (data is None and not found[1]):

@@ -1,6 +1,7 @@
 """The plan store against Swift's HTTP API, faked with requests-mock."""
 
 import io
+import json
 import tarfile
 
 from osc_lib import exceptions
@@ -293,6 +294,43 @@ class TestHistory(RecordTestCase):
         self.assertEqual(['1', step['id']], [r['id'] for r in rows])
         self.assertEqual([1, 2], [r['step'] for r in rows])
         self.assertEqual(['a', 'b.yaml'], head.state['environments'])
+
+
+class TestLaggingListing(RecordTestCase):
+    """A container replica that missed updates lists the log behind."""
+
+    def test_a_step_the_card_names_is_read_by_head(self):
+        self.created()
+        step = self.amend(self.store.head('p'), 'one.yaml')
+        rows, head = self.store.history('p')
+        self.swift.lagging = {step['name']: 1}
+        self.swift.requests.clear()
+        again = fakes.plan_store().history('p')
+        self.assertEqual(head.state, again[1].state)
+        self.assertEqual(rows, again[0])
+        self.assertIn(('HEAD', step['name']), self.swift.requests)
+        # The card stays as it was: nothing mended backwards.
+        self.assertNotIn(('PUT', record.PATH), self.swift.requests)
+
+    def test_a_named_step_that_is_gone_is_left_out(self):
+        self.created()
+        step = self.amend(self.store.head('p'), 'one.yaml')
+        card = self.swift.objects[record.PATH]
+        del self.swift.objects[step['name']]   # taken back, card left
+        rows, head = fakes.plan_store().history('p')
+        self.assertEqual(['base.yaml'], head.state['environments'])
+        self.assertEqual(1, len(rows))
+        self.assertNotEqual(card, self.swift.objects[record.PATH])
+
+    def test_a_card_naming_other_objects_names_no_step(self):
+        self.created()
+        card = yaml.safe_load(self.swift.objects[record.PATH][0])
+        card['history'][0]['name'] = 'templates/overcloud.yaml'
+        self.swift.store(record.PATH, json.dumps(card).encode())
+        self.swift.requests.clear()
+        fakes.plan_store().history('p')
+        self.assertEqual([], [r for r in self.swift.requests
+                              if r[0] == 'HEAD'])
 
 
 class TestDelete(fakes.HttpTestCase):
