@@ -181,15 +181,14 @@ class TestDeployStory(DeployTest):
             last['id'], last['outcome']['status'],
             last['stack']['operation']))
 
-        # update with no -e: the recorded list plus the lifecycle file.
+        # update with no -e: the lifecycle file, then the recorded list.
         before = self.record()['environments']
         updated = self.openstack_json('overcloud', 'update', '--stack',
                                       self.plan, '-y')
         self.assertEqual(('UPDATE', 'UPDATE_COMPLETE'), (
             updated['operation'], updated['stack_status']))
-        self.assertEqual(before + ['environments/lifecycle/'
-                                   'update-prepare.yaml'],
-                         updated['environments'])
+        self.assertEqual(['environments/lifecycle/update-prepare.yaml'] +
+                         before, updated['environments'])
         self.assertEqual('mine/update-prepare', self.outputs()['value'])
         # The lifecycle file belongs to that step only.
         self.assertEqual(before, self.record()['environments'])
@@ -252,7 +251,7 @@ class TestDeployStory(DeployTest):
         err = self.fail_with('pass -y', 'overcloud', 'update', '--stack',
                              self.plan)
         self.assertIn('+ environments/lifecycle/update-prepare.yaml '
-                      '(this step only)', err)
+                      '(this step only, before the list)', err)
         self.assertEqual(before, self.snapshot(self.plan))
 
 

@@ -111,7 +111,7 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         self.assertEqual(('UPDATE', 'UPDATE_COMPLETE', 'SUCCESS'), (
             upgraded['operation'], upgraded['stack_status'],
             upgraded['status']))
-        self.assertEqual(environments + [UPGRADE_PREPARE],
+        self.assertEqual([UPGRADE_PREPARE] + environments,
                          upgraded['environments'])
         self.assertEqual(created['stack_id'], upgraded['stack_id'])
         self.assertTrue(upgraded['rendered'])

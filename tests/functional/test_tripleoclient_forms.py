@@ -53,10 +53,11 @@ class TestTripleoclientForms(test_deploy.DeployTest):
         self.assertEqual(('update', 'UPDATE', 'UPDATE_COMPLETE'), (
             updated['action'], updated['operation'],
             updated['stack_status']))
-        self.assertEqual(recorded + ['environments/lifecycle/'
-                                     'update-prepare.yaml'],
-                         updated['environments'])
-        self.assertEqual('mine/update-prepare', self.outputs()['value'])
+        self.assertEqual(['environments/lifecycle/update-prepare.yaml'] +
+                         recorded, updated['environments'])
+        # In front, as tripleoclient puts it: the plan's extra.yaml sets
+        # Extra too, and wins.
+        self.assertEqual('mine/home', self.outputs()['value'])
 
         # --stage is the same thing: Heat gets the same list.
         staged, _ = self.run_json(env, 'overcloud', 'update', '--stage',

@@ -221,8 +221,8 @@ def run(store, heat, req, cache, execution=None):
                             plan, step, change.render_inputs, change.view)
     if step['outcome']['status'] != 'SUCCESS':
         return answer(plan, builder.commit(store, plan, step, head))
-    environments = change.environments + (
-        [lifecycle_env] if lifecycle_env else [])
+    environments = layout.stack_environments(change.environments,
+                                             lifecycle_env)
     step['stack'] = {'operation': 'UPDATE' if stack is not None
                      else 'CREATE', 'environments': environments,
                      'basis': basis(req, record_mod.apply(head.state, step),

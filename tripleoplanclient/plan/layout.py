@@ -209,3 +209,13 @@ LIFECYCLE_DIR = 'environments/lifecycle/'
 
 def lifecycle_path(action, stage):
     return '%s%s-%s.yaml' % (LIFECYCLE_DIR, action, stage)
+
+
+def stack_environments(environments, lifecycle=None):
+    """The environment list Heat gets for a stack step: the step's
+    lifecycle environment first, as tripleoclient prepends it, so that the
+    plan's own files (the operator's ``-e``) override what it sets; one
+    the plan's list already holds keeps its place there."""
+    if not lifecycle or lifecycle in environments:
+        return list(environments)
+    return [lifecycle] + list(environments)

@@ -200,6 +200,9 @@ def from_v1(record, plan):
         if step.get('stack'):
             state['stack'] = step['id']
             if 'environments' in step:
+                # What Heat got from the first client, which put the
+                # lifecycle file last (layout.stack_environments now puts
+                # it first): the step as it happened.
                 step['stack'] = dict(step['stack'], environments=list(
                     step['environments']) + ([step['lifecycle']]
                                              if step.get('lifecycle') else []))

@@ -136,7 +136,8 @@ class Prepared(object):
                             'unrecorded', templates_mod.name(change.release),
                             len(tree), len(change.deleted)))
         if self.lifecycle:
-            diff.append('  + %s (this step only)' % self.lifecycle)
+            diff.append('  + %s (this step only, before the list)'
+                        % self.lifecycle)
         return lines + (diff or ['  (the same environment list)'])
 
 
@@ -305,8 +306,8 @@ def describe(prepared, renders_on_create=True):
     before, after = state['environments'], change.environments
     out.update(objects_added=change.added, objects_changed=change.changed,
                objects_removed=change.deleted,
-               environments=after + ([prepared.lifecycle]
-                                     if prepared.lifecycle else []),
+               environments=layout.stack_environments(
+                   after, prepared.lifecycle),
                environments_added=[e for e in after if e not in before],
                environments_removed=[e for e in before if e not in after],
                files_changed=[p for p in change.changed
@@ -331,8 +332,8 @@ def preview(services, options, prepared):
     inputs = change.render_inputs
     request = calls.preview_request(
         prepared.plan, services.swift_url, services.heat_url,
-        change.objects(), environments=change.environments + (
-            [prepared.lifecycle] if prepared.lifecycle else []),
+        change.objects(), environments=layout.stack_environments(
+            change.environments, prepared.lifecycle),
         plan_environment=inputs.get('plan_environment'),
         tree=prepared.head.state.get('tree'),
         unchanged=None if options.force or prepared.lifecycle else

@@ -12,6 +12,7 @@ from tests.unit.mistral import test_deploy
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import follow
+from tripleoplanclient.plan import layout
 from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
@@ -152,9 +153,46 @@ class TestStackStep(StackStepTestCase):
         self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         step = self.ask('deploy', container='p', action='update',
                         stage='prepare')['step']
-        self.assertEqual((UPDATE, ['environments/env.yaml', UPDATE]), (
+        self.assertEqual((UPDATE, [UPDATE, 'environments/env.yaml']), (
             step['lifecycle'], step['stack']['environments']))
         self.assertEqual(['environments/env.yaml'], step['environments'])
+
+    def heat_update(self, **fields):
+        """The environment files Heat merged for the stack update, the
+        merged parameter_defaults the stack got, and the step."""
+        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+                       STACK_ID)
+        self.m.put(HEAD_UPDATE, status_code=202)
+        step = self.ask('deploy', container='p', action='update',
+                        stage='prepare', **fields)['step']
+        # Heat merges the environment files in its template validation
+        # (deploy.merged), each over the ones before it.
+        merge, update = [r for r in self.m.request_history if (
+            r.method, r.path.rsplit('/', 1)[-1]) in (
+                ('POST', 'validate'), ('PUT', STACK_ID))]
+        urls = merge.json()['environment_files']
+        return ([u[len(fakes.SWIFT + '/p/'):] for u in urls],
+                update.json()['environment']['parameter_defaults'], step)
+
+    def test_the_lifecycle_file_goes_before_the_plans_list(self):
+        # As tripleoclient prepends it: the operator's -e files override
+        # what the lifecycle file sets (here env.yaml's AdminPassword).
+        lifecycle = b'parameter_defaults: {AdminPassword: lifecycle}\n'
+        self.swift.store(UPDATE, lifecycle)
+        heat, merged, step = self.heat_update(
+            tree={UPDATE: content.md5(lifecycle)})
+        self.assertEqual([layout.PLAN_ENVIRONMENT, UPDATE,
+                          'environments/env.yaml'], heat)
+        self.assertEqual('x', merged['AdminPassword'])
+        self.assertEqual(heat[1:], step['stack']['environments'])
+        self.assertEqual(['environments/env.yaml'], step['environments'])
+
+    def test_a_lifecycle_file_in_the_plans_list_keeps_its_place(self):
+        self.ask('plan_amend', container='p', add=[UPDATE])
+        heat, _, step = self.heat_update()
+        self.assertEqual([layout.PLAN_ENVIRONMENT, 'environments/env.yaml',
+                          UPDATE], heat)
+        self.assertEqual(heat[1:], step['stack']['environments'])
 
     def test_an_upgrade_to_a_new_release_moves_the_tree(self):
         fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),

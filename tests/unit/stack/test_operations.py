@@ -108,7 +108,8 @@ class TestDifferences(OperationsTestCase):
 
     def test_the_lifecycle_environment_is_for_this_step_only(self):
         change = self.change()
-        self.assertEqual(['  + %s (this step only)' % LIFECYCLE],
+        self.assertEqual(['  + %s (this step only, before the list)'
+                          % LIFECYCLE],
                          self.differences(change, LIFECYCLE))
 
 
@@ -133,12 +134,12 @@ class TestDescribe(OperationsTestCase):
             'renders': False,
         }, described)
 
-    def test_a_stack_is_an_update_and_lifecycle_goes_last(self):
+    def test_a_stack_is_an_update_and_lifecycle_goes_first(self):
         described = operations.describe(
             self.prepared(self.change(), object(), LIFECYCLE))
         self.assertEqual('UPDATE', described['operation'])
-        self.assertEqual([self.path(n) for n in ('a.yaml', 'b.yaml',
-                                                 'n.yaml')] + [LIFECYCLE],
+        self.assertEqual([LIFECYCLE] + [self.path(n) for n in (
+            'a.yaml', 'b.yaml', 'n.yaml')],
                          described['environments'])
         self.assertEqual(([], []), (described['objects_added'],
                                     described['objects_changed']))
