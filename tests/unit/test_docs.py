@@ -1,8 +1,9 @@
 """The hand-written docs against the code, without a docs build: the
 command reference covers every command, the synopses use only options the
-parser has, and the lists of actions, workflows and columns are the
-code's."""
+parser has and show all of them, and the lists of actions, workflows and
+columns are the code's."""
 
+import argparse
 import configparser
 import fnmatch
 import glob
@@ -61,6 +62,63 @@ def invocations(text):
         yield m.group(1)
 
 
+def synopses(text):
+    """Each inline literal ``openstack COMMAND ...`` with a placeholder
+    (``<plan>``) or an optional part (``[...]``), whitespace folded: the
+    docs' synopses. They may span lines and hold ``<`` or ``|``, which
+    end an invocation."""
+    for m in re.finditer(r'``openstack\s((?:[^`]|`(?!`))+)``', text):
+        synopsis = ' '.join(m.group(1).split())
+        if re.search(r'[<\[]', synopsis):
+            yield synopsis
+
+
+def synopsis_commands(synopsis, names):
+    """The registered commands a synopsis shows and the text after them:
+    ``overcloud update|upgrade [prepare|converge] ...`` shows four."""
+    words = synopsis.split()
+    lead = []
+    while words and re.match(r'[a-z][-a-z|]*$', words[0]):
+        lead.append(words.pop(0).split('|'))
+    choices = [[]]
+    for alternatives in lead:
+        choices = [c + [a] for c in choices for a in alternatives]
+    if words and re.match(r'\[[a-z][-a-z|]*\]$', words[0]):
+        optional = words.pop(0).strip('[]').split('|')
+        choices += [c + [o] for c in choices for o in optional]
+    found = set()
+    for choice in choices:
+        name = max((n for n in names
+                    if choice[:len(n.split())] == n.split()),
+                   key=len, default=None)
+        if name is not None:
+            found.add(name)
+    return sorted(found), ' '.join(words)
+
+
+def options_in(text):
+    """The option strings a synopsis names (``[--wait | --no-wait]``,
+    ``(--stack S | --config C)``, ``-e ENV``...)."""
+    return set(re.findall(r'(?<![\w-])(--?[A-Za-z][-\w]*)', text))
+
+
+def documented_options(parser):
+    """The parser's options a synopsis should show, each as the tuple of
+    its spellings: all but help, hidden ones and cliff's output options
+    (common to every command, documented once in cli/index.rst)."""
+    for group in parser._action_groups:
+        if 'formatter' in (group.title or '').lower():
+            continue
+        for action in group._group_actions:
+            if (action.option_strings and action.help != argparse.SUPPRESS
+                    and '--help' not in action.option_strings):
+                yield tuple(action.option_strings)
+
+
+def parser_of(cmds, name):
+    return cmds[name](mock.Mock(), None).get_parser('openstack ' + name)
+
+
 class TestCommandReference(testtools.TestCase):
 
     def test_every_command_in_the_generated_reference(self):
@@ -96,7 +154,37 @@ class TestCommandReference(testtools.TestCase):
                     if option not in options[name]:
                         stale.append('%s: openstack %s %s' % (
                             os.path.relpath(path, ROOT), name, option))
+        # and every option of a full synopsis
+        for path in doc_files():
+            for synopsis in synopses(read(path)):
+                names, rest = synopsis_commands(synopsis, cmds)
+                for name in names:
+                    known = set(parser_of(cmds, name)._option_string_actions)
+                    stale.extend('%s: openstack %s %s' % (
+                        os.path.relpath(path, ROOT), name, option)
+                        for option in sorted(options_in(rest) - known))
         self.assertEqual([], stale)
+
+    def test_synopses_show_every_option_of_the_parser(self):
+        # What --help shows, a synopsis shows too (cliff's output
+        # options aside): a bare mention is not a synopsis, a literal
+        # with <placeholders> or [optional] parts is.
+        cmds = commands()
+        lacking = []
+        count = 0
+        for path in doc_files():
+            for synopsis in synopses(read(path)):
+                names, rest = synopsis_commands(synopsis, cmds)
+                given = options_in(rest)
+                for name in names:
+                    count += 1
+                    lacking.extend('%s: openstack %s lacks %s' % (
+                        os.path.relpath(path, ROOT), name, spellings[-1])
+                        for spellings in documented_options(
+                            parser_of(cmds, name))
+                        if not given & set(spellings))
+        self.assertEqual([], lacking)
+        self.assertGreater(count, 10)
 
 
 class TestMistralNames(testtools.TestCase):
