@@ -22,43 +22,22 @@ template the inner server is the one Heat deploys to.
 import collections
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.stack import nested
 
-# Heat caps the depth at max_nested_stack_depth (5 by default).
-NESTED_DEPTH = 5
+NESTED_DEPTH = nested.DEPTH
 SHOWN = 10
 
 Candidate = collections.namedtuple(
     'Candidate', 'path stack resource server_name server_id')
 
 
-def _link(resource, rel):
-    for link in getattr(resource, 'links', None) or []:
-        if link.get('rel') == rel:
-            return link.get('href') or ''
-    return ''
-
-
-def _stack_of(href):
-    """(name, id) of the stack a Heat link points into."""
-    parts = href.split('/stacks/', 1)[-1].split('/')
-    return (parts[0], parts[1]) if len(parts) > 1 else ('', '')
-
-
 def candidates(heat, stack):
     """Every server resource of ``stack`` (``name/id``) and its nested
     stacks: two requests whatever the number of nested stacks."""
-    top_id = stack.split('/')[-1]
-    resources = heat.resources.list(stack, nested_depth=NESTED_DEPTH)
-    # nested stack id -> (resource name, id of the stack holding it)
-    owners = {}
-    for res in resources:
-        nested = _link(res, 'nested')
-        if nested:
-            owners[_stack_of(nested)[1]] = (
-                res.resource_name, _stack_of(_link(res, 'stack'))[1])
-    servers = [r for r in resources
+    tree = nested.listing(heat, stack)
+    servers = [r for r in tree.resources
                if r.resource_type.endswith('Server')
-               and not _link(r, 'nested') and r.physical_resource_id]
+               and not nested.link(r, 'nested') and r.physical_resource_id]
     if not servers:
         return []
     detailed = heat.resources.list(stack, nested_depth=NESTED_DEPTH,
@@ -69,19 +48,11 @@ def candidates(heat, stack):
              for r in detailed}
     found = []
     for res in servers:
-        stack_name, stack_id = _stack_of(_link(res, 'stack'))
-        path = [res.resource_name]
-        seen = set()
-        while stack_id != top_id and stack_id in owners \
-                and stack_id not in seen:
-            seen.add(stack_id)
-            name, stack_id = owners[stack_id]
-            path.insert(0, name)
+        stack_name, stack_id = nested.stack_of(nested.link(res, 'stack'))
         # a DeployedServer has no name attribute of its own: THT's
         # deployed-server template, holding it, outputs the name
-        name = names.get(res.physical_resource_id) or names.get(
-            _stack_of(_link(res, 'stack'))[1])
-        found.append(Candidate('/'.join(path), stack_name, res.resource_name,
+        name = names.get(res.physical_resource_id) or names.get(stack_id)
+        found.append(Candidate(tree.path(res), stack_name, res.resource_name,
                                name if isinstance(name, str) else '',
                                res.physical_resource_id))
     return sorted(found)

@@ -49,7 +49,7 @@ overcloud_plan_create overcloud_plan_list overcloud_plan_delete
 overcloud_plan_export overcloud_plan_deploy overcloud_update_converge
 overcloud_upgrade_converge overcloud_ffwd-upgrade_prepare
 overcloud_ffwd-upgrade_run overcloud_ffwd-upgrade_converge
-overcloud_parameters_set overcloud_config_download
+overcloud_parameters_set overcloud_config_download overcloud_failures
 '''.split())
 
 

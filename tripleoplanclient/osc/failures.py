@@ -1,0 +1,45 @@
+"""``openstack overcloud failures``: every failed resource of the stack and
+its nested stacks, with the stderr of failed software deployments.
+
+Loaded on every ``openstack`` run: standard library, cliff and osc-lib
+only at module level (see ``base``).
+"""
+
+from osc_lib.command import command
+
+from tripleoplanclient.osc import base
+
+# doc/source/guide/scripting.rst, "Exit status": nothing to look at
+REFUSED = 3
+
+
+class ShowFailures(base.Command, command.Lister):
+    _description = ('List the failed resources of a stack and its nested '
+                    'stacks, with the stderr of failed software '
+                    'deployments (exit 0 whether or not there are any)')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        # python-tripleoclient's forms: --plan and --stack, one name
+        parser.add_argument('--stack', '--plan', dest='stack',
+                            metavar='<name>', default='overcloud',
+                            help='Stack (and plan) name (default overcloud).')
+        return parser
+
+    def run(self, parsed_args):
+        from tripleoplanclient.stack import failures
+        try:
+            return super().run(parsed_args)
+        except failures.StackNotFound as exc:
+            # the empty list still parses (-f json); the status tells
+            self.app.stderr.write('%s\n' % exc)
+            self.produce_output(parsed_args, failures.COLUMNS, [])
+            return REFUSED
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.stack import failures
+        rows = failures.failures(self.heat(), parsed_args.stack)
+        self.progress('%d failed resource(s) in stack %s and its nested '
+                      'stacks.' % (len(rows), parsed_args.stack))
+        return failures.COLUMNS, (tuple(row[c] for c in failures.COLUMNS)
+                                  for row in rows)

@@ -1,0 +1,65 @@
+"""Every failed resource of a stack and its nested stacks, with what the
+failed software deployments among them said (``overcloud failures``).
+
+One nested listing finds them all (``stack.nested``); a failed resource
+that is a software deployment (OS::Heat::SoftwareDeployment,
+StructuredDeployment, a SoftwareDeploymentGroup's members, or a type
+mapped to one: a type ending in ``Deployment`` that is no template) costs
+one more request, for the deploy_stderr and deploy_status_code its server
+signalled. Nothing is written.
+"""
+
+from heatclient import exc as heat_exc
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.stack import nested
+
+# Fixed, whatever the stack: scripts pick them with -c.
+COLUMNS = ('path', 'type', 'status', 'status_reason', 'deployment_id',
+           'server_id', 'deploy_status_code', 'deploy_stderr')
+
+
+class StackNotFound(exceptions.CommandError):
+    """No such stack: nothing to look at (a refusal, not a failure)."""
+
+
+def is_deployment(resource):
+    """A software deployment Heat itself runs (not a template of one)."""
+    return (resource.resource_type.endswith('Deployment')
+            and not nested.link(resource, 'nested')
+            and bool(resource.physical_resource_id))
+
+
+def _deployment(heat, deployment_id):
+    try:
+        return heat.software_deployments.get(deployment_id).to_dict()
+    except heat_exc.HTTPNotFound:   # deleted since: the resource row stays
+        return {}
+
+
+def failures(heat, stack):
+    """Rows (dicts of COLUMNS) of ``stack``'s failed resources, nested
+    ones included, by path."""
+    try:
+        tree = nested.listing(heat, stack)
+    except heat_exc.HTTPNotFound:
+        raise StackNotFound(
+            'Stack %s not found (openstack stack list): give the stack name '
+            'with --stack (default overcloud).' % stack) from None
+    rows = []
+    for res in tree.resources:
+        if not (res.resource_status or '').endswith('_FAILED'):
+            continue
+        row = dict.fromkeys(COLUMNS)
+        row.update(path=tree.path(res), type=res.resource_type,
+                   status=res.resource_status,
+                   status_reason=res.resource_status_reason)
+        if is_deployment(res):
+            found = _deployment(heat, res.physical_resource_id)
+            outputs = found.get('output_values') or {}
+            row.update(deployment_id=res.physical_resource_id,
+                       server_id=found.get('server_id'),
+                       deploy_status_code=outputs.get('deploy_status_code'),
+                       deploy_stderr=outputs.get('deploy_stderr'))
+        rows.append(row)
+    return sorted(rows, key=lambda row: row['path'])
