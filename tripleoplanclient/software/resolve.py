@@ -74,6 +74,33 @@ class Resolver(object):
             'Nothing was changed.' % (
                 server, '; with --stack, its name or resource name'))
 
+    def newest_deployment(self, server_id, name):
+        """The id of the server's newest deployment: the one a trigger
+        just started, and the one still to end (older ones have)."""
+        found = self._heat.software_deployments.list(server_id=server_id)
+        if not found:
+            raise exceptions.CommandError(
+                '--server %s: Heat has no software deployment for server %s '
+                '(openstack software deployment list --server %s).'
+                % (name, server_id, server_id))
+        created = max(getattr(d, 'creation_time', None) or '' for d in found)
+        newest = [d for d in found
+                  if (getattr(d, 'creation_time', None) or '') == created]
+        # Heat's times are to the second: of those, one still running
+        newest = [d for d in newest if d.status == 'IN_PROGRESS'] or newest
+        if len(newest) > 1:
+            raise exceptions.CommandError(
+                '--server %s: %d deployments of server %s are the newest '
+                '(created %s); give one of their ids: %s.' % (
+                    name, len(newest), server_id, created,
+                    ', '.join('%s (%s, %s)' % (d.id, d.action, d.status)
+                              for d in newest)))
+        self._progress('--server %s: deployment %s (%s, %s, created %s), '
+                       'the newest of %d.' % (
+                           name, newest[0].id, newest[0].action,
+                           newest[0].status, created or '?', len(found)))
+        return newest[0].id
+
     def config(self, ref):
         """A software config by id or unique name."""
         config = self._get(self._heat.software_configs.get, ref)
