@@ -61,6 +61,11 @@ class Command(command.Command):
             return {'user': 'unknown'}
 
     def progress(self, line):
+        """A line on stderr; -q (OSC's verbose_level 0) keeps only the
+        warnings (the layers below tell them through this one callback)."""
+        if getattr(self.app_args, 'verbose_level', 1) == 0 and \
+                not line.startswith('Warning: '):
+            return
         self.app.stderr.write(line + '\n')
         self.app.stderr.flush()
 

@@ -11,6 +11,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
+from tripleoplanclient.osc import outcome
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
@@ -20,10 +21,13 @@ DRY_RUN_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
                    'objects_removed', 'files_changed', 'renders')
 
 
-class StackCommand(base.Command, command.ShowOne):
+class StackCommand(outcome.ResultCommand, command.ShowOne):
     """Shared by deploy, update and upgrade: one recorded stack step."""
 
     action = None
+    columns = RESULT_COLUMNS
+    # sleep and clock of the stack's follower (a test's FakeClock)
+    waiting = {}
     templates_help = (
         'A templates tree (a tripleo-heat-templates release) to move the '
         'plan to first: new and changed files are written, files the tree '
@@ -76,7 +80,8 @@ class StackCommand(base.Command, command.ShowOne):
             workflows=workflows,
             renderer=self.renderer(parsed_args, workflows),
             recorder=self.recorder(parsed_args, workflows),
-            follower=events.StackFollower(heat, self.progress),
+            follower=events.StackFollower(heat, self.progress,
+                                          **self.waiting),
             progress=self.progress)
 
     def take_action(self, parsed_args):
@@ -123,9 +128,23 @@ class StackCommand(base.Command, command.ShowOne):
                 raise exceptions.CommandError(
                     'Not confirmed: nothing was changed.')
         from tripleoplanclient.stack import execution
-        step = execution.execute(services, options, prepared)
-        execution.raise_if_failed(plan, step)
+        try:
+            step = execution.execute(
+                services, options, prepared, recorded=lambda step: (
+                    self.changed(step and dict(zip(RESULT_COLUMNS,
+                                                   self.row(plan, step))))))
+        except KeyboardInterrupt:
+            raise outcome.Interrupted(
+                'what Heat was asked goes on; see "openstack overcloud plan '
+                'show-history %s" and "openstack stack show %s".'
+                % (plan, plan)) from None
+        message = execution.problem(plan, step)
+        if message:
+            self.error(message)
         return self.result(plan, step)
+
+    def known(self, parsed_args):
+        return dict(super().known(parsed_args), plan=parsed_args.stack)
 
     def preview_lines(self, services, options, prepared):
         from tripleoplanclient.stack import operations
@@ -169,6 +188,15 @@ class StackCommand(base.Command, command.ShowOne):
             d['renders']) + values
 
     def result(self, plan, step):
+        self.progress('Stack %s: %s %s (step %s recorded).' % (
+            plan, (step.get('stack') or {}).get('operation'),
+            step['outcome'].get('stack_status'), step['id']))
+        return RESULT_COLUMNS, self.row(plan, step)
+
+    @staticmethod
+    def row(plan, step):
+        """The RESULT_COLUMNS of a step (also the plan create step a
+        deploy begins with, while it is all that is known)."""
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.record import record as record_mod
@@ -176,10 +204,7 @@ class StackCommand(base.Command, command.ShowOne):
         stack = step.get('stack') or {}
         envs = record_mod.heat_environments(dict(
             step, environments=step['state']['environments']))
-        self.progress('Stack %s: %s %s (step %s recorded).' % (
-            plan, stack.get('operation'), outcome.get('stack_status'),
-            step['id']))
-        return RESULT_COLUMNS, (
+        return (
             plan, step['id'], step['action'], stack.get('operation'),
             outcome.get('stack_id'), outcome.get('stack_status'),
             format_columns.ListColumn(envs),

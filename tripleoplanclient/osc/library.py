@@ -13,6 +13,8 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
+from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import plan as plan_cmd
 
 CAPABILITY_COLUMNS = ('topic', 'group', 'file', 'title', 'enabled',
                       'requires', 'excludes', 'description')
@@ -99,13 +101,13 @@ class ShowCapabilities(_LibraryCommand, command.Lister):
         return CAPABILITY_COLUMNS, rows
 
 
-class _SetCommand(_LibraryCommand, command.ShowOne):
+class _SetCommand(outcome.ResultCommand, _LibraryCommand, command.ShowOne):
     """A recorded step, written by our action in Mistral: shows the step
     like ``plan amend`` (UNCHANGED: nothing written)."""
 
-    def ask(self, parsed_args, **fields):
-        from tripleoplanclient.osc import plan as plan_cmd
+    columns = plan_cmd.STEP_COLUMNS
 
+    def ask(self, parsed_args, **fields):
         fields['command'] = self.command_line()
         result = super().ask(parsed_args, **fields)
         if result['status'] == 'UNCHANGED':
@@ -123,7 +125,7 @@ class SetCapabilities(_SetCommand):
     _description = ('Enable and disable environment files of a deployment '
                     'plan\'s capabilities: a recorded step, refused with '
                     'every broken constraint named')
-    operation = 'capabilities_set'
+    operation, action = 'capabilities_set', 'capabilities'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -227,7 +229,7 @@ class SetParameters(_SetCommand):
                     'Heat\'s types and constraints: a recorded step in the '
                     'plan\'s parameters file, merged after every environment '
                     'file')
-    operation = 'parameters_set'
+    operation, action = 'parameters_set', 'parameters'
     uses_heat = True
     default_timeout = 10
 

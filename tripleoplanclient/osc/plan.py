@@ -12,6 +12,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
+from tripleoplanclient.osc import outcome
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
@@ -47,15 +48,18 @@ def summary_result(result):
         else result[c] for c in STEP_COLUMNS)
 
 
-def _raise_if_failed(plan, result):
+def _failed(cmd, plan, result):
+    """Tell a step recorded FAILED (its row follows, exit status 1)."""
     from tripleoplanclient.record import steps
     error = steps.failed(plan, result)
     if error is not None:
-        raise error
+        cmd.error(str(error))
+    return error is not None
 
 
-class CreatePlan(base.Command, command.ShowOne):
+class CreatePlan(outcome.ResultCommand, command.ShowOne):
     _description = 'Create a deployment plan from templates and user files'
+    columns, action = STEP_COLUMNS, 'create'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -81,10 +85,10 @@ class CreatePlan(base.Command, command.ShowOne):
                               self.recorder(parsed_args),
                               render=not parsed_args.no_render)
         _rendered(self, result)
-        _raise_if_failed(plan, result)
-        self.progress('Plan %s created: %d objects, %d environment files.'
-                      % (plan, result['added'] + result['changed'],
-                         len(result['environments'])))
+        if not _failed(self, plan, result):
+            self.progress('Plan %s created: %d objects, %d environment files.'
+                          % (plan, result['added'] + result['changed'],
+                             len(result['environments'])))
         return summary_result(result)
 
 
@@ -98,8 +102,9 @@ def _rendered(cmd, result):
             cmd.progress('Render: %s' % render['info'])
 
 
-class AmendPlan(base.Command, command.ShowOne):
+class AmendPlan(outcome.ResultCommand, command.ShowOne):
     _description = 'Change only the named files of a deployment plan'
+    columns, action = STEP_COLUMNS, 'amend'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -138,7 +143,7 @@ class AmendPlan(base.Command, command.ShowOne):
                           % plan)
             return step_result(plan, head.state, None)
         _rendered(self, result)
-        _raise_if_failed(plan, result)
+        _failed(self, plan, result)
         return summary_result(result)
 
 
@@ -367,9 +372,10 @@ def _write_atomically(output, write):
     return result
 
 
-class RestorePlan(base.Command, command.ShowOne):
+class RestorePlan(outcome.ResultCommand, command.ShowOne):
     _description = ('Make a deployment plan what it was after a past step '
                     '(a new step; the next deploy applies it)')
+    columns, action = STEP_COLUMNS, 'restore'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

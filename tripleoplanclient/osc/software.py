@@ -10,21 +10,28 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
+from tripleoplanclient.osc import outcome
 
 COLUMNS = ('id', 'name', 'server_id', 'action', 'status', 'status_reason',
            'config_id', 'signal_transport', 'signal', 'deploy_status_code',
            'deploy_stdout', 'deploy_stderr', 'outputs')
 
 
-class DeploymentCommand(base.Command, command.ShowOne):
+class DeploymentCommand(outcome.ResultCommand, command.ShowOne):
     """Base: Heat and Swift clients, stderr progress, the exit status."""
 
-    exit_status = 0
+    columns = COLUMNS
 
     def run(self, parsed_args):
         from tripleoplanclient.software import signals
         signals.redact_logs()
-        return super().run(parsed_args) or self.exit_status
+        return super().run(parsed_args)
+
+    def known(self, parsed_args):
+        found = super().known(parsed_args)
+        if getattr(parsed_args, 'deployment', None):
+            found['id'] = parsed_args.deployment
+        return found
 
     def signals(self):
         from tripleoplanclient.software import signals
@@ -68,12 +75,12 @@ class DeploymentCommand(base.Command, command.ShowOne):
                 deployment_id, parsed_args.timeout * 60,
                 parsed_args.interval)
         except KeyboardInterrupt:
-            raise exceptions.CommandError(
-                'Interrupted: deployment %s goes on; follow it with '
-                '"openstack software deployment watch %s".'
-                % (deployment_id, deployment_id))
-        if state != deployments.COMPLETE:
-            self.exit_status = 1
+            raise outcome.Interrupted(
+                'deployment %s goes on; follow it with "openstack software '
+                'deployment watch %s".' % (deployment_id, deployment_id))
+        self.exit_status = {deployments.COMPLETE: outcome.DONE,
+                            deployments.TIMEOUT: outcome.TIMEOUT}.get(
+                                state, outcome.FAILED)
         return self.result(deployment, config)
 
 
@@ -164,6 +171,8 @@ class Trigger(DeploymentCommand):
             heat, self.signals(), source, action, server_id, overrides,
             parsed_args.signal_transport, parsed_args.timeout * 60,
             self.progress)
+        self.changed({c: deployment.get(c) for c in (
+            'id', 'server_id', 'action', 'status', 'config_id')})
         if parsed_args.wait:
             return self.follow(heat, deployment['id'], parsed_args)
         config = trigger.as_dict(
@@ -178,43 +187,19 @@ class Watch(DeploymentCommand):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('deployment', metavar='<deployment>',
-                            nargs='?',
-                            help='Software deployment id (or --server).')
-        parser.add_argument('--server', metavar='<server>',
-                            help='Watch the newest deployment of this '
-                                 'server: its id; with --stack also a '
-                                 'server resource name, or a node of its '
-                                 'nested stacks by server name '
-                                 '(overcloud-controller-0) or resource path '
-                                 '(Controller/0), as trigger --server.')
-        parser.add_argument('--stack', metavar='<stack>',
-                            help='Stack holding --server.')
+                            help='Software deployment id.')
         add_wait_options(parser, 'Give up after this many minutes (default '
                                  '60); the deployment stays IN_PROGRESS.')
         return parser
 
     def take_action(self, parsed_args):
-        heat = self.heat()
-        deployment_id = parsed_args.deployment
-        if bool(deployment_id) == bool(parsed_args.server) or (
-                parsed_args.stack and not parsed_args.server):
-            raise exceptions.CommandError(
-                'Give the deployment to watch: its id, or --server <server> '
-                '[--stack <stack>] for the newest deployment of a server '
-                '(not both).')
-        if parsed_args.server:
-            from tripleoplanclient.software import resolve
-            resolver = resolve.Resolver(heat, self.progress)
-            stack = parsed_args.stack and resolver.stack(parsed_args.stack)
-            deployment_id = resolver.newest_deployment(
-                resolver.server(parsed_args.server, stack),
-                parsed_args.server)
-        return self.follow(heat, deployment_id, parsed_args)
+        return self.follow(self.heat(), parsed_args.deployment, parsed_args)
 
 
 class Cancel(DeploymentCommand):
     _description = ('Mark an IN_PROGRESS software deployment FAILED and '
                     'make a late signal harmless')
+    exit_status = outcome.DONE   # FAILED is what was asked
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

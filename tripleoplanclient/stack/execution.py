@@ -17,10 +17,13 @@ _GRACE = 10
 _ACCEPT = 600
 
 
-def execute(services, options, prepared):
+def execute(services, options, prepared, recorded=None):
     """Write what the step changes, have the deploy workflow record the
     step and start the stack operation, follow it, record the outcome
     seen. Returns the step (as the deploy action answered it).
+    ``recorded``: told when this run put something on record, before it
+    goes on: None for the plan create step it began with, then the stack
+    step.
 
     The deploy action records the step (IN_PROGRESS) before Heat is asked
     for anything; however the command ends, its outcome says what is
@@ -29,11 +32,13 @@ def execute(services, options, prepared):
     from tripleoplanclient.workflows import calls
     from tripleoplanclient.workflows import executions
 
+    recorded = recorded or (lambda step: None)
     store, plan = services.store, prepared.plan
     change, details = prepared.change, {}
     if prepared.creates_plan:
         created = steps.create(store, plan, prepared.files, services.recorder,
                                render=services.renderer is not None)
+        recorded(None)
         error = steps.failed(plan, created)
         if error is not None:
             raise error
@@ -67,7 +72,8 @@ def execute(services, options, prepared):
             request, max(options.timeout * 60, _ACCEPT),
             started=lambda e: stack.update(execution=e))
     except executions.Unobserved as exc:
-        raise exceptions.CommandError(
+        # Still Unobserved: the step may be on record, the stack started.
+        raise executions.Unobserved(
             '%s Its step is recorded by the deploy workflow in Mistral, '
             'with its outcome once the stack ends: see "openstack overcloud '
             'plan show-history %s".' % (exc, plan))
@@ -76,6 +82,7 @@ def execute(services, options, prepared):
     answered = result.get('step') or {}
     step = dict(answered, state={'environments': answered.get(
         'environments', [])})
+    recorded(step)
     if step['outcome']['status'] != 'IN_PROGRESS':
         if result.get('operation') == 'NONE':
             services.progress(
@@ -114,8 +121,8 @@ def _record_outcome(services, plan, step, stack, quiet=False):
     except Exception as exc:
         if not quiet:
             raise
-        services.progress('The outcome of step %s was not recorded (%s).'
-                          % (step['id'], exc))
+        services.progress('Warning: the outcome of step %s was not '
+                          'recorded (%s).' % (step['id'], exc))
 
 
 def _follow(services, options, plan, step, stack, marker):
@@ -151,15 +158,16 @@ def _follow(services, options, plan, step, stack, marker):
             '%s: %s' % f for f in failed])
 
 
-def raise_if_failed(plan, step):
+def problem(plan, step):
+    """What went wrong, for stderr: None when the step succeeded or goes
+    on as asked (--no-wait)."""
     outcome = step['outcome']
-    if outcome['status'] == 'SUCCESS':
-        return
+    if outcome['status'] in ('SUCCESS', 'IN_PROGRESS'):
+        return None
     lines = ['Stack %s: step %s recorded as %s. %s' % (
         plan, step['id'], outcome['status'], outcome.get('reason') or '')]
     for failure in outcome.get('failed_resources', []):
         lines.append('  failed: %s' % failure)
-    if outcome['status'] == 'IN_PROGRESS':
-        return
-    lines.append('Fix the cause and run the command again.')
-    raise exceptions.CommandError('\n'.join(lines))
+    if outcome['status'] == 'FAILED':
+        lines.append('Fix the cause and run the command again.')
+    return '\n'.join(lines)

@@ -29,6 +29,7 @@ from tests.unit.record import test_record_hostile as hostile
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
+from tripleoplanclient.osc import outcome
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
@@ -204,7 +205,12 @@ class RecordTestCase(fakes.HttpTestCase):
         app.stdout = io.StringIO()
         cmd = cls(app, None)
         parsed = cmd.get_parser('openstack').parse_args(list(argv))
-        self.assertEqual(0, cmd.run(parsed))
+        code = cmd.run(parsed)
+        if code == outcome.REFUSED:
+            # A refusal prints its row and exits 3, the message on stderr.
+            self.assertIn('REFUSED', app.stdout.getvalue())
+            raise exceptions.CommandError(app.stderr.getvalue())
+        self.assertEqual(0, code)
         return app.stdout.getvalue()
 
     def render(self):

@@ -1,0 +1,99 @@
+"""A result row whatever the outcome, and an exit status that tells it.
+
+Scripts run ``... -f json > result.json`` under ``set -e``: a command
+that changes or waits prints its row even when it failed, timed out, was
+interrupted or refused, so the file always parses, and its exit status
+says which (doc/source/guide/scripting.rst, "Exit status"). Loaded on
+every ``openstack`` run: standard library, cliff and osc-lib only.
+"""
+
+from osc_lib import exceptions
+
+from tripleoplanclient.osc import base
+
+DONE, FAILED, REFUSED, TIMEOUT, INTERRUPTED = 0, 1, 3, 4, 130
+# The row's status -> exit status; any other status (SUCCESS, UNCHANGED,
+# IN_PROGRESS with --no-wait...) is done.
+EXIT_STATUS = {'FAILED': FAILED, 'UNKNOWN': FAILED, 'REFUSED': REFUSED,
+               'TIMEOUT': TIMEOUT, 'INTERRUPTED': INTERRUPTED}
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what the user should know (what goes on, where to
+    follow it)."""
+
+
+class ResultCommand(base.Command):
+    """Base of the commands that change or wait (before cliff's ShowOne).
+
+    ``columns``: the row, the same in every case. A CommandError before
+    ``changed()`` is a refusal (nothing done): exit 3, status REFUSED;
+    after it, or an error of another kind, a failure: exit 1, status
+    FAILED; Ctrl-C: exit 130, status INTERRUPTED. Every other column is
+    what the command knew then, else null.
+    """
+
+    columns = ()
+    # the action column, when the command line does not give it
+    action = None
+    # None: told by the row's status (EXIT_STATUS); a command sets it when
+    # its status column does not tell (a software deployment still
+    # IN_PROGRESS at --timeout, one cancelled, so FAILED on purpose).
+    exit_status = None
+
+    def known(self, parsed_args):
+        """The columns the command line gives: its arguments of the same
+        name (``plan``, a deployment's ``action``...), and ``action``."""
+        found = {c: getattr(parsed_args, c) for c in self.columns
+                 if getattr(parsed_args, c, None) is not None}
+        if self.action is not None:
+            found.setdefault('action', self.action)
+        return found
+
+    def changed(self, fields=None):
+        """The command changed something or asked a service to (a step on
+        record, a stack or deployment started): a failure from now on is
+        no refusal. ``fields``: columns known now."""
+        self.started = True
+        self.fields.update(fields or {})
+
+    def error(self, message):
+        """A failure's message: on stderr even with -q."""
+        self.app.stderr.write(message.rstrip('\n') + '\n')
+        self.app.stderr.flush()
+
+    def produce_output(self, parsed_args, column_names, data):
+        self.status = dict(zip(column_names, data)).get('status')
+        return super().produce_output(parsed_args, column_names, data)
+
+    def run(self, parsed_args):
+        self.started, self.status = False, None
+        self.fields = dict(self.known(parsed_args))
+        try:
+            code = super().run(parsed_args)
+        except KeyboardInterrupt as exc:
+            self.error('Interrupted%s' % (': %s' % exc if str(exc) else '.'))
+            return self._early(parsed_args, 'INTERRUPTED')
+        except exceptions.CommandError as exc:
+            from tripleoplanclient.workflows import executions
+            self.error(str(exc))
+            # Lost sight of Mistral: the operation may go on there.
+            return self._early(parsed_args, 'FAILED' if self.started or
+                               isinstance(exc, executions.Unobserved)
+                               else 'REFUSED')
+        except Exception:
+            # Unforeseen: the row, then cliff's report of it (exit 1).
+            self._early(parsed_args, 'FAILED')
+            raise
+        if code:
+            return code
+        if self.exit_status is not None:
+            return self.exit_status
+        return EXIT_STATUS.get(self.status, DONE)
+
+    def _early(self, parsed_args, status):
+        row = dict(dict.fromkeys(self.columns), **self.fields)
+        row['status'] = status
+        super().produce_output(parsed_args, self.columns,
+                               tuple(row[c] for c in self.columns))
+        return EXIT_STATUS[status]
