@@ -187,13 +187,38 @@ class Watch(DeploymentCommand):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('deployment', metavar='<deployment>',
-                            help='Software deployment id.')
+                            nargs='?',
+                            help='Software deployment id (or --server).')
+        parser.add_argument('--server', metavar='<server>',
+                            help='Watch the newest deployment of this '
+                                 'server: its id; with --stack also a '
+                                 'server resource name, or a node of its '
+                                 'nested stacks by server name '
+                                 '(overcloud-controller-0) or resource path '
+                                 '(Controller/0), as trigger --server.')
+        parser.add_argument('--stack', metavar='<stack>',
+                            help='Stack holding --server.')
         add_wait_options(parser, 'Give up after this many minutes (default '
                                  '60); the deployment stays IN_PROGRESS.')
         return parser
 
     def take_action(self, parsed_args):
-        return self.follow(self.heat(), parsed_args.deployment, parsed_args)
+        heat = self.heat()
+        deployment_id = parsed_args.deployment
+        if bool(deployment_id) == bool(parsed_args.server) or (
+                parsed_args.stack and not parsed_args.server):
+            raise exceptions.CommandError(
+                'Give the deployment to watch: its id, or --server <server> '
+                '[--stack <stack>] for the newest deployment of a server '
+                '(not both).')
+        if parsed_args.server:
+            from tripleoplanclient.software import resolve
+            resolver = resolve.Resolver(heat, self.progress)
+            stack = parsed_args.stack and resolver.stack(parsed_args.stack)
+            deployment_id = resolver.newest_deployment(
+                resolver.server(parsed_args.server, stack),
+                parsed_args.server)
+        return self.follow(heat, deployment_id, parsed_args)
 
 
 class Cancel(DeploymentCommand):
