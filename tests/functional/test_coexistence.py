@@ -103,3 +103,13 @@ class TestBesideTripleoclient(unittest.TestCase):
                 env={'OS_CLOUD': 'undercloud'})
             self.assert_runs(out, err, 'overcloud deploy', 'tripleoplan',
                              'by tripleoplan_shared_commands')
+
+    def test_a_name_only_older_tripleoclients_have_runs_ours_quietly(self):
+        # python-tripleoclient 20.0.0 has no "overcloud failures" (its
+        # Train to Wallaby releases had one): ours, with no notice
+        for order in ORDERS:
+            out, err = self.openstack(order, 'overcloud', 'failures',
+                                      '--help')
+            self.assertIn('usage: openstack overcloud failures', out)
+            self.assertIn('--stack <name>, --plan <name>', out)
+            self.assertNotIn("Note: 'overcloud failures'", err)
