@@ -146,3 +146,28 @@ class TestServerNames(base.FunctionalTest):
         _, err = self.trigger(self.node + '-7', fail=True)
         self.assertIn('no such server in stack %s' % self.stack, err)
         self.assertIn('%s-0 (Controller/0/Controller)' % self.node, err)
+
+    def test_watch_by_server_name_follows_its_newest_deployment(self):
+        # Heat's creation times are to the second: this one is the newest
+        time.sleep(1.1)
+        triggered, _ = self.trigger(self.node + '-0')
+        out, err = self.openstack(
+            'software', 'deployment', 'watch', '--server', self.node + '-0',
+            '--stack', self.stack, '--timeout', '1', '-f', 'json')
+        watched = json.loads(out)
+        self.assertEqual((triggered['id'], 'COMPLETE', self.servers[0]),
+                         (watched['id'], watched['status'],
+                          watched['server_id']))
+        self.assertIn('--server %s-0: Controller/0/Controller' % self.node,
+                      err)
+        self.assertIn('--server %s-0: deployment %s (BACKUP, COMPLETE'
+                      % (self.node, triggered['id']), err)
+
+    def test_watch_of_an_ambiguous_name_lists_the_candidates(self):
+        _, err = self.openstack(
+            'software', 'deployment', 'watch', '--server', 'Controller',
+            '--stack', self.stack, fail=True)
+        self.assertIn('--server Controller: 2 servers of stack %s match'
+                      % self.stack, err)
+        for index in (0, 1):
+            self.assertIn('Controller/%d/Controller' % index, err)
