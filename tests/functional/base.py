@@ -288,8 +288,17 @@ class FunctionalTest(unittest.TestCase):
         """Run a command that must fail with ``pattern`` on stderr."""
         out, err = self.openstack(*args, fail=True)
         self.assertRegex(err, pattern)
-        self.assertEqual('', out)
+        self.assert_not_done(out)
         return err
+
+    def assert_not_done(self, out, status='[A-Z_]+'):
+        """stdout of a command that did not succeed: nothing, or (one that
+        changes or waits, issue 28) its row, ``status`` saying what went
+        wrong (REFUSED, FAILED...), as a table or JSON."""
+        if out:
+            self.assertRegex(out, r'(\| status +\| |"status": ")(%s)\b'
+                             % status)
+            self.assertNotRegex(out, r'(\| status +\| |"status": ")SUCCESS')
 
     def write(self, name, text):
         path = os.path.join(self.tmp, name)

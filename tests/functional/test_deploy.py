@@ -351,5 +351,5 @@ class TestDeployFaults(DeployTest):
                                       self.plan, '-y', fail=True, env=env)
             self.assertIn('Cannot reach Heat at http://127.0.0.1:9/v1/x',
                           err)
-            self.assertEqual('', out)
+            self.assert_not_done(out, 'REFUSED')
         self.assertEqual(before, self.snapshot(self.plan))

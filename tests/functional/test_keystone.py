@@ -80,7 +80,7 @@ class TestKeystone(base.FunctionalTest):
     def refused(self, env, *args, pattern=REFUSED):
         out, err = self.openstack(*args, fail=True, env=env)
         self.assertRegex(err, pattern)
-        self.assertEqual('', out)
+        self.assert_not_done(out, 'REFUSED')
         return err
 
     # -- who acted -------------------------------------------------------

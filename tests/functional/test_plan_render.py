@@ -71,7 +71,7 @@ class TestRenderInMistral(base.FunctionalTest):
         out, err = self.openstack('overcloud', 'plan', 'amend', self.plan,
                                   '--upload-file', broken + '=roles_data.yaml',
                                   fail=True)
-        self.assertEqual('', out)
+        self.assert_not_done(out, 'FAILED')
         self.assertIn('FAILED', err)
         self.assertIn('roles_data.yaml is not valid YAML', err)
         after = self.record()
