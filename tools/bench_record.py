@@ -229,7 +229,8 @@ def main():
                        'more: the replaced content kept)' % (
                            _methods(changed[2]), changed[3]))
         for label, cmd in (
-                ('show-history --step 2', history + ['--step', '2']),
+                ('show-step 2', ['openstack', 'overcloud', 'plan',
+                                 'show-step', plan, '2', '-f', 'json']),
                 ('export --step 2', ['openstack', 'overcloud', 'plan',
                                      'export', plan, '--step', '2',
                                      '--output-file',

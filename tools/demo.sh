@@ -3,7 +3,7 @@
 # walk a real overcloud through its life: plan create with THT 17.0.0
 # (rendered in Mistral) -> amend -> deploy (Heat, deployed servers) -> update
 # with no -e -> the images file regenerated for 18.0.0 -> upgrade preview
-# (--dry-run: Heat's own answer, nothing changed) -> upgrade --templates
+# (Heat's own answer, nothing changed) -> upgrade --templates
 # <18.0.0> with no -e -> show-history -> diff -> export.
 # Progress goes to stderr; the JSON results to stdout.
 set -eu -o pipefail
@@ -74,8 +74,8 @@ openstack overcloud update --stack "$plan" -y -f json
 step "the images file regenerated for 18.0.0 at the same path"
 cp tests/functional/fixtures/tht18-container-images.yaml \
     "$work/container-images.yaml"
-step "overcloud upgrade --templates <18.0.0> --dry-run: what it would do"
-openstack overcloud upgrade --stack "$plan" --templates "$tht18" --dry-run \
+step "overcloud upgrade preview --templates <18.0.0>: what it would do"
+openstack overcloud upgrade preview --stack "$plan" --templates "$tht18" \
     -f json
 step "overcloud upgrade --templates <18.0.0>, no -e (several minutes)"
 openstack overcloud upgrade --stack "$plan" --templates "$tht18" -y -f json

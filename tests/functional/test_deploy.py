@@ -135,9 +135,9 @@ class TestDeployStory(DeployTest):
 
     def test_deploy_redeploy_update_upgrade(self):
         dry = self.openstack_json(
-            'overcloud', 'deploy', '--stack', self.plan, '--templates',
-            self.templates, '-e', self.registry, '-e', self.mine,
-            '--dry-run')
+            'overcloud', 'deploy', 'preview', '--stack', self.plan,
+            '--templates', self.templates, '-e', self.registry, '-e',
+            self.mine)
         self.assertEqual(('CREATE', True), (dry['operation'],
                                             dry['plan_created']))
         self.assertIsNone(self.swift.listing(self.plan))

@@ -89,8 +89,8 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         snapshot = self.snapshot(self.plan)
         started = time.monotonic()
         out, err = self.openstack(
-            'overcloud', 'upgrade', '--stack', self.plan, '--templates',
-            tht18, '--dry-run', '-f', 'json', timeout=900)
+            'overcloud', 'upgrade', 'preview', '--stack', self.plan,
+            '--templates', tht18, '-f', 'json', timeout=900)
         preview_s = time.monotonic() - started
         preview = json.loads(out)
         self.assertEqual(snapshot, self.snapshot(self.plan))

@@ -120,15 +120,15 @@ class TestRecordedSources(base.PlanTest):
         self.openstack('overcloud', 'plan', 'amend', self.plan, '-e', theirs,
                        '--no-render', env=self.member_env)
         self.write('member/net.yaml', 'parameter_defaults: {TpcNet: 2}\n')
-        shown = self.openstack_json('overcloud', 'deploy', '--stack',
-                                    self.plan, '--dry-run')
+        shown = self.openstack_json('overcloud', 'deploy', 'preview',
+                                    '--stack', self.plan)
         _, err = self.openstack('overcloud', 'deploy', '--stack', self.plan,
                                 '--dry-run')
         self.assertNotIn(path, shown['files_changed'])
         self.assertIn('%s <- %s: not recorded by this Keystone user'
                       % (path, theirs), err)
-        out, err = self.openstack('overcloud', 'deploy', '--stack',
-                                  self.plan, '--dry-run', '-f', 'json',
+        out, err = self.openstack('overcloud', 'deploy', 'preview',
+                                  '--stack', self.plan, '-f', 'json',
                                   env=self.member_env)
         self.assertIn(path, json.loads(out)['files_changed'])
         self.assertNotIn('%s <- ' % path, err)

@@ -40,7 +40,7 @@ class TestPastSteps(test_deploy.DeployTest):
 
     def files(self, step):
         return {r['path']: r for r in self.openstack_json(
-            'overcloud', 'plan', 'show-history', self.plan, '--step', step)}
+            'overcloud', 'plan', 'show-step', self.plan, step)}
 
     def test_show_export_restore_a_past_step(self):
         self.first_deploy()                         # steps 1 (create), 2
@@ -172,8 +172,8 @@ class TestPastSteps(test_deploy.DeployTest):
             self.fail_with(pattern, 'overcloud', 'plan', 'export',
                            self.plan, '--step', step, '--output-file',
                            os.path.join(self.tmp, 'bad.tar.gz'))
-            self.fail_with(pattern, 'overcloud', 'plan', 'show-history',
-                           self.plan, '--step', step)
+            self.fail_with(pattern, 'overcloud', 'plan', 'show-step',
+                           self.plan, step)
         self.assertFalse(os.path.exists(os.path.join(self.tmp,
                                                      'bad.tar.gz')))
         self.assertEqual(before, self.snapshot(self.plan))

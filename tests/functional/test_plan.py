@@ -246,6 +246,9 @@ class TestPlanLifeCycle(base.FunctionalTest):
                      if n.startswith(STEPS)}
         self.assertEqual(sorted(listing), sorted(names))
         self.assertEqual(7, len(steps))
+        # the columns of export --step: the current step's
+        self.assertEqual(7, result['step'])
+        self.assertIn(result['id'], max(steps))
         for name, data in steps.items():
             self.assertEqual(self.swift.get(self.plan, name), data)
         err = self.fail_with('exists; pass --force-overwrite', 'overcloud',

@@ -1,5 +1,6 @@
-"""--dry-run with Heat's own answer, and moving a plan to another templates
-tree, on small templates against the loopback services.
+"""``overcloud deploy|update preview`` with Heat's own answer, ``--dry-run``
+(the command's own columns), and moving a plan to another templates tree,
+on small templates against the loopback services.
 
 Each preview is checked against the services' access logs: Swift saw only
 reads of the plan, Heat only its template validation and the preview
@@ -92,12 +93,23 @@ class PreviewTest(base.FunctionalTest):
                         cls.plan], env=cls.env, capture_output=True)
         super().tearDownClass()
 
+    def preview(self, *args):
+        """Run ``overcloud <command> preview <args>``: its JSON and
+        stderr, after checking that no service was asked to change
+        anything and the plan is as it was."""
+        return self.unchanged(args[:2] + ('preview',) + args[2:])
+
     def dry_run(self, *args):
-        """Run a --dry-run: its JSON and stderr, after checking that no
-        service was asked to change anything and the plan is as it was."""
+        """Run ``<args> --dry-run``: the command's own columns, status
+        DRY_RUN, nothing changed."""
+        shown, err = self.unchanged(args + ('--dry-run',))
+        self.assertEqual((None, 'DRY_RUN'), (shown['id'], shown['status']))
+        return shown, err
+
+    def unchanged(self, args):
         before = self.snapshot(self.plan)
         marks = self.swift_log.mark(), self.heat_log.mark()
-        out, err = self.openstack(*(args + ('--dry-run', '-f', 'json')))
+        out, err = self.openstack(*(args + ('-f', 'json')))
         shown = json.loads(out)
         # Tests run side by side: only the requests naming this plan (a
         # stack create names it only in its body: the test checks that no
@@ -113,7 +125,8 @@ class PreviewTest(base.FunctionalTest):
                               and not r[1].endswith(('/preview',
                                                      '/validate'))])
         self.assertTrue(any(r[1].endswith('/preview') for r in heat)
-                        or shown['heat_operation'] == 'NONE' or
+                        or shown.get('heat_operation',
+                                     shown.get('operation')) == 'NONE' or
                         before is None, heat)
         self.assertEqual(before, self.snapshot(self.plan))
         return shown, err
@@ -122,7 +135,7 @@ class PreviewTest(base.FunctionalTest):
         registry = os.path.join(self.templates, 'registry.yaml')
         # No plan yet: what the step would store; Heat has nothing to
         # preview from.
-        shown, err = self.dry_run('overcloud', 'deploy', '--stack',
+        shown, err = self.preview('overcloud', 'deploy', '--stack',
                                   self.plan, '--templates', self.templates,
                                   '-e', registry)
         self.assertEqual((True, 'CREATE'), (shown['plan_created'],
@@ -133,7 +146,7 @@ class PreviewTest(base.FunctionalTest):
         self.openstack('overcloud', 'plan', 'create', self.plan,
                        '--templates', self.templates, '-e', registry)
         # A plan never deployed: Heat's create preview, nested included.
-        shown, err = self.dry_run('overcloud', 'deploy', '--stack',
+        shown, err = self.preview('overcloud', 'deploy', '--stack',
                                   self.plan)
         self.assertEqual(('CREATE', False), (shown['heat_operation'],
                                              shown['plan_created']))
@@ -150,13 +163,16 @@ class PreviewTest(base.FunctionalTest):
         before = self.resources(self.plan)
 
         # Nothing changed since: Heat would not even be asked.
-        shown, _ = self.dry_run('overcloud', 'deploy', '--stack', self.plan)
+        shown, _ = self.preview('overcloud', 'deploy', '--stack', self.plan)
         self.assertEqual('NONE', shown['heat_operation'])
+        shown, _ = self.dry_run('overcloud', 'deploy', '--stack', self.plan)
+        self.assertEqual(('NONE', created['stack_id'], 'CREATE_COMPLETE'), (
+            shown['operation'], shown['stack_id'], shown['stack_status']))
 
         changes = self.write('changes.yaml', 'parameter_defaults:\n'
                              '  Length: 12\n  Message: bye\n'
                              '  WithExtra: false\n')
-        shown, err = self.dry_run('overcloud', 'update', '--stack',
+        shown, err = self.preview('overcloud', 'update', '--stack',
                                   self.plan, '-e', changes)
         root = self.plan + '/'
         self.assertEqual('UPDATE', shown['heat_operation'])
@@ -169,10 +185,20 @@ class PreviewTest(base.FunctionalTest):
                       err)
         self.assertIn('deleted: %sextra' % root, err)
         self.assertRegex(shown['nested_detail'], '^(shown|not shown)')
+        # --dry-run: the columns of the real update below, Heat's summary
+        # on stderr.
+        dry, err = self.dry_run('overcloud', 'update', '--stack', self.plan,
+                                '-e', changes)
+        self.assertEqual(('update', 'UPDATE'), (dry['action'],
+                                                dry['operation']))
+        self.assertIn('user-files' + changes, dry['environments'])
+        self.assertIn('Heat would UPDATE the stack', err)
 
         updated = self.openstack_json('overcloud', 'update', '--stack',
                                       self.plan, '-e', changes, '-y')
         self.assertEqual('UPDATE_COMPLETE', updated['stack_status'])
+        self.assertEqual((list(dry), dry['environments']),
+                         (list(updated), updated['environments']))
         after = self.resources(self.plan)
         # What Heat previewed is what it did.
         self.assertNotIn('extra', after)
@@ -226,9 +252,9 @@ class TemplatesSyncTest(base.BadInputTest):
                        '--stack', self.plan, '--templates', new)
 
     def test_the_plans_own_tree_again_changes_nothing(self):
-        shown = self.openstack_json('overcloud', 'deploy', '--stack',
-                                    self.plan, '--templates', self.templates,
-                                    '--dry-run')
+        shown = self.openstack_json('overcloud', 'deploy', 'preview',
+                                    '--stack', self.plan, '--templates',
+                                    self.templates)
         self.assertEqual((0, 0, 0, []), (
             shown['objects_added'], shown['objects_changed'],
             shown['objects_removed'], shown['environments_added']))

@@ -18,6 +18,8 @@ from tripleoplanclient import protocol
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
 from tripleoplanclient.osc import plan
+from tripleoplanclient.osc import plan_step
+from tripleoplanclient.stack import preview
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -240,12 +242,14 @@ class TestDocumentedColumns(testtools.TestCase):
     ROWS = {
         '``plan create``': plan.STEP_COLUMNS,
         '``plan show-history`` (a row per step)': plan.HISTORY_COLUMNS,
-        '``plan show-history --step N``': plan.FILE_COLUMNS,
+        '``plan show-step``': plan_step.COLUMNS,
+        '``plan export``': plan.EXPORT_COLUMNS,
         '``plan capabilities``': library.CAPABILITY_COLUMNS,
         '``plan roles list``': library.ROLE_COLUMNS,
         '``plan parameters show``': library.PARAMETER_COLUMNS,
         '``plan validate``': library.PROBLEM_COLUMNS,
         '``deploy``, ``update``, ``upgrade``': deploy.RESULT_COLUMNS,
+        '``deploy preview``': deploy.PREVIEW_COLUMNS + preview.COLUMNS,
     }
 
     def test_scripting_table_matches_the_commands(self):

@@ -15,7 +15,9 @@ from tripleoplanclient.osc import outcome
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
-DRY_RUN_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
+# "overcloud <action> preview": what the step would change, then Heat's
+# preview (stack.preview.COLUMNS).
+PREVIEW_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
                    'templates', 'environments', 'environments_added',
                    'environments_removed', 'objects_added', 'objects_changed',
                    'objects_removed', 'files_changed', 'renders')
@@ -28,6 +30,9 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
     columns = RESULT_COLUMNS
     # sleep and clock of the stack's follower (a test's FakeClock)
     waiting = {}
+    # "overcloud <action> preview" (osc.preview): the preview's table;
+    # none of the options of a run (--wait, --no-wait, --dry-run, -y).
+    preview_only = False
     templates_help = (
         'A templates tree (a tripleo-heat-templates release) to move the '
         'plan to first: new and changed files are written, files the tree '
@@ -47,6 +52,21 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
             default=240,
             help='Heat stack timeout, and how long to wait for it '
                  '(default 240).')
+        if self.preview_only:
+            parser.set_defaults(dry_run=True, wait=False, yes=False)
+        else:
+            self.add_run_options(parser)
+        parser.add_argument(
+            '--no-validate', dest='validate', action='store_false',
+            help='Do not check the plan before Heat is asked (the checks '
+                 'of "overcloud plan validate": required parameters without '
+                 'value, mutually exclusive or missing required '
+                 'environments); Heat still validates the templates.')
+        parser.set_defaults(no_render=False)
+        return parser
+
+    @staticmethod
+    def add_run_options(parser):
         wait = parser.add_mutually_exclusive_group()
         wait.add_argument('--wait', dest='wait', action='store_true',
                           default=True,
@@ -54,17 +74,13 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
         wait.add_argument('--no-wait', dest='wait', action='store_false',
                           help='Return once Heat accepted the operation; '
                                'the step is recorded IN_PROGRESS.')
-        parser.add_argument('--dry-run', action='store_true',
-                            help='Show what would change; change nothing.')
         parser.add_argument(
-            '--no-validate', dest='validate', action='store_false',
-            help='Do not check the plan before Heat is asked (the checks '
-                 'of "overcloud plan validate": required parameters without '
-                 'value, mutually exclusive or missing required '
-                 'environments); Heat still validates the templates.')
+            '--dry-run', action='store_true',
+            help='Change nothing: print the row the command would print '
+                 '(status DRY_RUN, no step id), what would change and '
+                 'Heat\'s preview on stderr. The full preview table: '
+                 '"overcloud <command> preview".')
         base.add_yes_option(parser)
-        parser.set_defaults(no_render=False)
-        return parser
 
     def services(self, parsed_args):
         from tripleoplanclient.stack import events
@@ -156,7 +172,9 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
         return preview.summary_lines(result) if result else []
 
     def dry_run(self, plan, services, options, prepared):
-        """What the step would change in the plan, then Heat's preview."""
+        """What the step would change in the plan, then Heat's preview, on
+        stderr; the command's own row (status DRY_RUN), or the preview
+        table for "overcloud <action> preview"."""
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.stack import operations
@@ -179,7 +197,16 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
                 self.progress(line)
             names, values = preview.columns(result)
         lists = format_columns.ListColumn
-        return DRY_RUN_COLUMNS + names, (
+        if not self.preview_only:
+            # What a run would print, as far as known before it runs.
+            stack = prepared.stack
+            return RESULT_COLUMNS, (
+                plan, None, self.action,
+                (result or {}).get('operation') or d['operation'],
+                getattr(stack, 'id', None),
+                getattr(stack, 'stack_status', None),
+                lists(d['environments']), False, 'DRY_RUN')
+        return PREVIEW_COLUMNS + names, (
             plan, self.action, d['operation'], d['plan_created'],
             d['templates'], lists(d['environments']),
             lists(d['environments_added']), lists(d['environments_removed']),

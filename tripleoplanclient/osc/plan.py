@@ -13,12 +13,13 @@ from osc_lib import exceptions
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import plan_step
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
                    'templates', 'environments', 'outcome')
-FILE_COLUMNS = ('path', 'md5', 'environment', 'source')
+EXPORT_COLUMNS = ('plan', 'step', 'id', 'file', 'objects', 'bytes')
 # Seconds to wait for Mistral's answer to a list or a delete.
 MISTRAL_WAIT = 600
 
@@ -148,15 +149,13 @@ class AmendPlan(outcome.ResultCommand, command.ShowOne):
 
 
 class ShowPlanHistory(base.Command, command.Lister):
-    _description = ('Show the life cycle story of a deployment plan, or '
-                    'every file of the plan after one step')
+    _description = ('Show the life cycle story of a deployment plan (the '
+                    'files after one step: "overcloud plan show-step")')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('plan', metavar='<plan>', help='Plan name.')
-        add_step_option(parser, False, 'List every file of the plan (path, '
-                        'MD5, place in the environment list, local source) '
-                        'as it stood after this step')
+        plan_step.add_moved_step_option(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -167,16 +166,6 @@ class ShowPlanHistory(base.Command, command.Lister):
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
-        if parsed_args.step is not None:
-            from tripleoplanclient.record import past
-            at = past.at(store, plan, parsed_args.step)
-            files = past.files(store, at)
-            self.progress('Plan %s after step %d (%s, %s): %d files, %d '
-                          'environment files.' % (
-                              plan, at.row['step'], at.row['id'],
-                              at.row['action'], len(files),
-                              len(at.state['environments'])))
-            return FILE_COLUMNS, files
         rows, _ = store.history(plan)
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
@@ -336,26 +325,31 @@ class ExportPlan(base.Command, command.ShowOne):
             raise exceptions.CommandError(
                 'Output file %s exists; pass --force-overwrite to replace '
                 'it.' % output)
+        from tripleoplanclient.record import past
+
         store = self.plan_store()
         if parsed_args.step is not None:
-            from tripleoplanclient.record import past
             at = past.at(store, plan, parsed_args.step)
+            row = at.row
             count = _write_atomically(
                 output, lambda f: past.export(store, at, f))
-            return (('plan', 'step', 'id', 'file', 'objects', 'bytes'),
-                    (plan, at.row['step'], at.row['id'], output, count,
-                     os.path.getsize(output)))
-        headers, listing = store.listing(plan)
-        if listing is None or not layout.is_plan(headers):
-            raise exceptions.CommandError(
-                'Plan %s does not exist; see "openstack overcloud plan '
-                'list".' % plan)
-        # Names the listing left alone are named by the export's refusal:
-        # an export is the whole plan or nothing.
-        members = list(listing) + list(store.unsafe(plan))
-        _write_atomically(output, lambda f: store.export(plan, members, f))
-        return (('plan', 'file', 'objects', 'bytes'),
-                (plan, output, len(listing), os.path.getsize(output)))
+        else:
+            listed = store.listing(plan)
+            headers, listing = listed
+            if listing is None or not layout.is_plan(headers):
+                raise exceptions.CommandError(
+                    'Plan %s does not exist; see "openstack overcloud plan '
+                    'list".' % plan)
+            row = past.newest(store, plan, listed) or {}
+            # Names the listing left alone are named by the export's
+            # refusal: an export is the whole plan or nothing.
+            members = list(listing) + list(store.unsafe(plan))
+            _write_atomically(output,
+                              lambda f: store.export(plan, members, f))
+            count = len(listing)
+        # The same columns with or without --step (scripts use -c).
+        return EXPORT_COLUMNS, (plan, row.get('step'), row.get('id'), output,
+                                count, os.path.getsize(output))
 
 
 def _write_atomically(output, write):

@@ -95,6 +95,18 @@ def at(store, plan, which):
     return History(store, plan).at(which)
 
 
+def newest(store, plan, listed):
+    """The history row of the plan's newest step, read with its listing
+    ``listed`` (``store.listing()``); None while the plan has no record
+    (a create cut short)."""
+    listing = listed[1] or {}
+    if record_mod.PATH not in listing and not any(
+            record_mod.id_of(name) for name in listing):
+        return None
+    rows, _ = store.history(plan, listed)
+    return rows[-1] if rows else None
+
+
 def files(store, past):
     """``[(path, md5, environment position or None, local source)]`` of
     every file of the plan after the step, and every environment file

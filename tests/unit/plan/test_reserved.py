@@ -12,6 +12,7 @@ import yaml
 from tests.unit import fakes
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.record import past
@@ -96,9 +97,8 @@ class TestPasswordsSurvive(ReservedTestCase):
                                   'output': json.dumps({'result': {
                                       'operation': 'CREATE', 'nested': True,
                                       'resources': {}}})})
-        names, values = self.cmd(deploy_commands.Deploy, '--stack', 'p',
-                                 '--templates', self.tht, '--dry-run',
-                                 '--no-wait')
+        names, values = self.cmd(preview_commands.DeployPreview, '--stack',
+                                 'p', '--templates', self.tht)
         shown = dict(zip(names, values))
         self.assertEqual((1, 0), (shown['objects_added'],
                                   shown['objects_changed']))

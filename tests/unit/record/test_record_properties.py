@@ -4,7 +4,7 @@ Anyone with the account can PUT any bytes into a plan's record. Each
 property here writes one hostile object (arbitrary YAML, bytes that are
 no YAML, or the real object damaged in a few places) into one kind of
 record object of an otherwise valid plan in the fake Swift, then runs
-show-history (with and without --step), diff, the render action, deploy
+show-history, show-step, diff, the render action, deploy
 --dry-run and restore as the commands do (the cliff command classes; the
 actions' bodies behind the fake Mistral). Each must succeed, or end in a
 CommandError naming the object (any CommandError when the record's own
@@ -31,6 +31,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import outcome
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient.osc import plan_step as plan_step_commands
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
 from tripleoplanclient.record import card
@@ -47,7 +48,7 @@ TMP = tempfile.TemporaryDirectory()
 DIR = TMP.name
 STACK_ID = test_deploy.STACK_ID
 # The operations that read the history (the render action does not).
-HISTORY = ('show-history', 'show-history --step', 'diff', 'deploy --dry-run',
+HISTORY = ('show-history', 'show-step', 'diff', 'deploy --dry-run',
            'restore')
 ENDPOINTS = {'object-store': fakes.SWIFT, 'orchestration': fakes.HEAT,
              'workflow': fakes.MISTRAL}
@@ -226,8 +227,8 @@ class RecordTestCase(fakes.HttpTestCase):
         every = [
             ('show-history', lambda: self.run_command(
                 plan_commands.ShowPlanHistory, 'p')),
-            ('show-history --step', lambda: self.run_command(
-                plan_commands.ShowPlanHistory, 'p', '--step', '1')),
+            ('show-step', lambda: self.run_command(
+                plan_step_commands.ShowPlanStep, 'p', '1')),
             ('diff', lambda: self.run_command(
                 plan_commands.DiffPlan, 'p', '--from', '1')),
             ('render', self.render),
@@ -305,7 +306,7 @@ class TestRecordObjects(RecordTestCase):
     @hypothesis.given(st.data())
     def test_tree_snapshots(self, data):
         self.check(*self.one_of(data, tree.SNAPSHOT_PREFIX), operations=(
-            'show-history --step', 'diff', 'render', 'deploy --dry-run',
+            'show-step', 'diff', 'render', 'deploy --dry-run',
             'restore'))
 
     @SETTINGS
@@ -342,8 +343,7 @@ class TestFound(RecordTestCase):
         # A tree of the right shape, not the one named: no plan "without
         # overcloud.yaml" is shown, diffed, restored or sent to Heat.
         self.damage(name, json.dumps(snapshot).encode())
-        self.expect_refusal(name, plan_commands.ShowPlanHistory, '--step',
-                            '1')
+        self.expect_refusal(name, plan_step_commands.ShowPlanStep, '1')
         self.expect_refusal(name, plan_commands.DiffPlan, '--from', '1')
         self.expect_refusal(name, plan_commands.RestorePlan, '--step', '1')
 

@@ -10,7 +10,7 @@ import os
 import yaml
 
 from tests.unit import fakes
-from tripleoplanclient.osc import deploy as deploy_commands
+from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
@@ -127,8 +127,8 @@ class TestCraftedSources(SourcesTestCase):
                                   'output': json.dumps({'result': {
                                       'operation': 'CREATE', 'nested': True,
                                       'resources': {}}})})
-        names, values = self.run_as(OPERATOR, deploy_commands.Deploy,
-                                    '--stack', 'p', '--dry-run')
+        names, values = self.run_as(OPERATOR, preview_commands.DeployPreview,
+                                    '--stack', 'p')
         # Nothing of it reached Mistral's preview, nor Swift.
         request = json.loads(preview.last_request.json()['input'])
         self.assertNotIn(path, request['request']['overlay'] or {})
