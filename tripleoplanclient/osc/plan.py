@@ -317,6 +317,7 @@ class ExportPlan(base.Command, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.record import past
 
         plan = layout.check_name(parsed_args.plan)
         output = os.path.abspath(parsed_args.output_file
@@ -325,8 +326,6 @@ class ExportPlan(base.Command, command.ShowOne):
             raise exceptions.CommandError(
                 'Output file %s exists; pass --force-overwrite to replace '
                 'it.' % output)
-        from tripleoplanclient.record import past
-
         store = self.plan_store()
         if parsed_args.step is not None:
             at = past.at(store, plan, parsed_args.step)
@@ -334,13 +333,14 @@ class ExportPlan(base.Command, command.ShowOne):
             count = _write_atomically(
                 output, lambda f: past.export(store, at, f))
         else:
-            listed = store.listing(plan)
-            headers, listing = listed
+            listed = headers, listing = store.listing(plan)
             if listing is None or not layout.is_plan(headers):
                 raise exceptions.CommandError(
                     'Plan %s does not exist; see "openstack overcloud plan '
                     'list".' % plan)
-            row = past.newest(store, plan, listed) or {}
+            # Read only: an export of the plan as it is writes nothing.
+            row = past.newest(self.plan_store(read_only=True), plan,
+                              listed) or {}
             # Names the listing left alone are named by the export's
             # refusal: an export is the whole plan or nothing.
             members = list(listing) + list(store.unsafe(plan))

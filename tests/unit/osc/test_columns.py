@@ -110,9 +110,13 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
             ('p', '--step', self.step_id) + self.output('two.tar.gz'))
 
     def test_plan_export_names_the_current_step(self):
+        before = len(self.swift.requests)
         shown = self.shown(plan_commands.ExportPlan, 'p',
                            *self.output('now.tar.gz'))
         self.assertEqual((2, self.step_id), (shown['step'], shown['id']))
+        # reading the step writes nothing (not even the card's mend)
+        self.assertEqual([], [r for r in self.swift.requests[before:]
+                              if r[0] not in ('GET', 'HEAD', 'LIST')])
 
     def test_show_history_and_show_step(self):
         self.assertOneColumnSet(plan_commands.HISTORY_COLUMNS,
