@@ -56,6 +56,39 @@ class TestOverridesAreWarnings(test_library._DeployedPlanTest):
         self.assertEqual('SUCCESS', json.loads(out)['status'])
 
 
+class TestOverridesWithAMap(base.PlanTest):
+    """Templates with a capabilities-map.yaml: the map's group that is no
+    choice of one lets mode-a and mode-c combine, and plan validate warns
+    of the override as it does without a map."""
+
+    TEMPLATES = dict(TestOverridesAreWarnings.TEMPLATES, **{
+        'capabilities-map.yaml': """root_environment: \
+overcloud-resource-registry-puppet.yaml
+topics:
+  - title: Modes
+    environment_groups:
+      - title: Modes that combine
+        environments:
+          - file: environments/mode-a.yaml
+          - file: environments/mode-c.yaml
+          - file: environments/needed.yaml
+"""})
+    PREFIX = 'ovrmap'
+
+    def test_validate_warns_and_passes(self):
+        args = []
+        for path in ('overcloud-resource-registry-puppet.yaml',
+                     'environments/mode-a.yaml', 'environments/mode-c.yaml',
+                     'environments/needed.yaml'):
+            args += ['-e', os.path.join(self.templates, path)]
+        self.openstack('overcloud', 'plan', 'amend', self.plan,
+                       '--no-render', *args)
+        out, err = self.openstack('overcloud', 'plan', 'validate', self.plan,
+                                  '-f', 'json')
+        self.assertEqual('[]', out.strip())
+        self.assertIn(WARNING, err)
+
+
 class TestUpstreamCombinationTht18(base.FunctionalTest):
     """tripleo-ci's standalone-on-multinode-ipa job enables TLS everywhere
     over the standalone profile (IpaClient off, then on)."""

@@ -16,7 +16,10 @@ Where the capabilities come from, in this order:
     environment's ``requires`` are kept when they name an
     environment of the map. An entry whose file the templates do not hold
     (nor render) is listed with ``available: false``: it shows the map is
-    out of date, and ``check`` refuses to enable it.
+    out of date, and ``check`` refuses to enable it. The map says
+    nothing of overrides: ``overlaps`` are found in the environments' own
+    content (environment_conflicts, as without a map), each readable one
+    of the map read once, the root environment aside (the base).
 
 ``sample-env-generator/`` (tripleo-heat-templates 17 and 18 have no map)
     Derived by derived_capabilities: every environment file, titled and
@@ -32,6 +35,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import suggestions
 from tripleoplanclient.library import capability_parts as parts
 from tripleoplanclient.library import derived_capabilities
+from tripleoplanclient.library import environment_conflicts
 from tripleoplanclient.plan import layout
 
 MAP = parts.MAP
@@ -155,6 +159,7 @@ def _from_map(paths, read, enabled):
                        'groups': groups})
     known = set(requires_of)
     unavailable = sorted(p for p in known if p not in provided)
+    overlaps = _overlaps(provided, read, known, root)
     for topic in topics:
         for group in topic['groups']:
             for env in group['environments']:
@@ -170,6 +175,7 @@ def _from_map(paths, read, enabled):
                 env['excludes'] = [
                     {'file': other, 'reason': '; '.join(reasons)}
                     for other, reasons in sorted(excludes.items())]
+                env['overlaps'] = overlaps.get(path, [])
     note = None
     if unavailable:
         note = ('%s names %d environment file(s) the templates do not hold: '
@@ -177,6 +183,25 @@ def _from_map(paths, read, enabled):
                     MAP, len(unavailable), ', '.join(unavailable)))
     return {'source': MAP, 'note': note, 'root_environment': root,
             'topics': topics}
+
+
+def _overlaps(provided, read, files, root):
+    """``{file: [{'file', 'reason'}]}``: the pairs of the map's ``files``
+    whose settings differ (the later in a list overrides the earlier).
+    Only the map says which are alternatives; a file known only by its
+    jinja2 source (not rendered yet) or that is no Heat environment has
+    none."""
+    settings = {}
+    for path in sorted(files):
+        source, readable = provided.get(path, (None, False))
+        if path == root or not readable:
+            continue
+        found = environment_conflicts.settings(
+            content.load_yaml(read(source), source), path, source)
+        if found is not None:
+            settings[path] = found
+    return environment_conflicts.by_file(environment_conflicts.conflicts(
+        settings, alternatives=False)[1])
 
 
 # -- a choice checked --------------------------------------------------

@@ -185,17 +185,12 @@ def derive(paths, read, enabled):
         envs.append((topic, group, parts.environment(
             title, description, path, enabled)))
     # exclusive pairs, then overlapping ones: {file: [{'file', 'reason'}]}
-    by_file = [{}, {}]
-    for found, reasons in zip(by_file,
-                              environment_conflicts.conflicts(settings)):
-        for (a, b), reason in sorted(reasons.items()):
-            found.setdefault(a, []).append({'file': b, 'reason': reason})
-            found.setdefault(b, []).append({'file': a, 'reason': reason})
+    by_file = [environment_conflicts.by_file(pairs) for pairs in
+               environment_conflicts.conflicts(settings)]
     topics = {}
     for topic, group, env in envs:
         for key, found in zip(('excludes', 'overlaps'), by_file):
-            env[key] = sorted(found.get(env['file'], []),
-                              key=lambda e: e['file'])
+            env[key] = found.get(env['file'], [])
         sources, groups = topics.setdefault(topic, (set(), {}))
         if isinstance(group, tuple):
             sources.add(group[0])

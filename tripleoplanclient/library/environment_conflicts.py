@@ -155,11 +155,15 @@ def _reason(types, params):
     return 'both %s differently' % ' and '.join(said)
 
 
-def conflicts(environments):
+def conflicts(environments, alternatives=True):
     """``(exclusive, overlapping)``: ``{(a, b): reason}`` for every pair,
     a < b, of ``environments`` (``{path: what settings() found it
     sets}``) that are real alternatives, and for every other pair whose
-    settings differ (the later in a list overrides the earlier)."""
+    settings differ (the later in a list overrides the earlier).
+
+    ``alternatives`` False: the caller knows the alternatives (a
+    capabilities map's groups), so none is derived here and every pair
+    whose settings differ is overlapping."""
     found = {}
 
     def add(a, b, kind, key):
@@ -178,7 +182,8 @@ def conflicts(environments):
             for b, target_b in entries[i + 1:]:
                 if target_a == target_b:
                     continue
-                real = (target_a not in _OFF and target_b not in _OFF
+                real = (alternatives and target_a not in _OFF
+                        and target_b not in _OFF
                         and not base_profile(a) and not base_profile(b))
                 add(a, b, 0 if real else 1, key)
     for key, entries in by_param.items():
@@ -193,3 +198,15 @@ def conflicts(environments):
         if types or params:
             overlapping[pair] = _reason(types, params)
     return exclusive, overlapping
+
+
+def by_file(pairs):
+    """``{file: [{'file': other, 'reason'}]}`` of ``{(a, b): reason}``
+    (``conflicts``), each pair under both files, by the other's path."""
+    found = {}
+    for (a, b), reason in sorted(pairs.items()):
+        found.setdefault(a, []).append({'file': b, 'reason': reason})
+        found.setdefault(b, []).append({'file': a, 'reason': reason})
+    for entries in found.values():
+        entries.sort(key=lambda e: e['file'])
+    return found
