@@ -8,9 +8,7 @@ only at module level (see ``base``).
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
-
-# doc/source/guide/scripting.rst, "Exit status": nothing to look at
-REFUSED = 3
+from tripleoplanclient.osc import outcome
 
 
 class ShowFailures(base.Command, command.Lister):
@@ -34,7 +32,7 @@ class ShowFailures(base.Command, command.Lister):
             # the empty list still parses (-f json); the status tells
             self.app.stderr.write('%s\n' % exc)
             self.produce_output(parsed_args, failures.COLUMNS, [])
-            return REFUSED
+            return outcome.REFUSED   # nothing to look at
 
     def take_action(self, parsed_args):
         from tripleoplanclient.stack import failures
