@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import os
+import re
 import tempfile
 
 from tests.unit import fakes
@@ -150,6 +151,19 @@ class TestStackOutcomes(OutcomeTestCase):
         self.assertIn('Interrupted: what Heat was asked goes on', err)
         # Heat's end is still to be learnt: the record keeps it open.
         self.assertEqual('UNKNOWN', step['outcome']['status'])
+
+    def test_mistral_lost_after_the_start_is_1_not_a_refusal(self):
+        # The deploy action ran (its step recorded, the stack asked for);
+        # then Mistral no longer answers the client.
+        self.m.get(re.compile(re.escape(fakes.MISTRAL) +
+                              '/executions/[^/]+/tasks'), status_code=500)
+        code, out, err = self.run_command(deploy_commands.Deploy,
+                                          '--stack', 'p')
+        self.assertEqual(outcome.FAILED, code, err)
+        self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
+            'plan': 'p', 'action': 'deploy', 'status': 'FAILED'},
+            self.row(out))
+        self.assertIn('Lost sight of Mistral execution', err)
 
     def test_a_busy_stack_is_refused_3_with_a_row_and_nothing_recorded(self):
         fakes.stack_is(self.m, {'stack': {
