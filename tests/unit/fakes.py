@@ -27,6 +27,8 @@ SWIFT_INFO = 'http://swift.test/info'
 HEAT = 'http://heat.test/v1/admin'
 MISTRAL = 'http://mistral.test/v2'
 JSON = {'Content-Type': 'application/json'}
+# The stack a deploy of plan p creates (``deploy_services``).
+STACK_ID = '7f3c0a52-0000-4000-8000-0000000000c1'
 PLAN_HEADERS = {'X-Container-Meta-Usage-Tripleo': 'plan'}
 SIGNALS = SWIFT + '/' + signals.CONTAINER
 # A signal object and its temp URL as the trigger makes them
@@ -169,6 +171,18 @@ def osc_parser():
             delattr(clientmanager.ClientManager, name)
 
 
+def heat_merges(request, context):
+    """Heat's template validation: the parameter defaults of the
+    environments sent, merged in their order."""
+    body = request.json()
+    merged = {}
+    for url in body['environment_files']:
+        merged.update(json.loads(body['files'][url]).get(
+            'parameter_defaults') or {})
+    return {'Parameters': {}, 'Environment': {
+        'parameter_defaults': merged, 'resource_registry': {}}}
+
+
 class HttpTestCase(unittest.TestCase):
     """A requests-mock Mocker per test, and helpers to fill it."""
 
@@ -202,6 +216,21 @@ class HttpTestCase(unittest.TestCase):
         # One worker: requests-mock answers one request at a time, and the
         # actions' requests come while it answers the client's.
         return FakeMistral(self.m, plan_store(workers=1))
+
+    def deploy_services(self):
+        """``our_services`` and a Heat that validates as it merges the
+        environments (``heat_merges``) and creates stack p as STACK_ID,
+        with no events yet and an empty preview: what a deploy talks to.
+        Returns the FakeMistral."""
+        mistral = self.our_services()
+        self.m.post(HEAT + '/validate', headers=JSON, json=heat_merges)
+        self.m.post(HEAT + '/stacks', status_code=201, headers=JSON,
+                    json={'stack': {'id': STACK_ID, 'links': []}})
+        self.m.put(HEAT + '/stacks/p/%s/preview' % STACK_ID, headers=JSON,
+                   json={'resource_changes': {}})
+        self.m.get(HEAT + '/stacks/p/%s/events' % STACK_ID, headers=JSON,
+                   json={'events': []})
+        return mistral
 
     def swift_info(self, bulk=True):
         body = {'swift': {}}

@@ -18,7 +18,7 @@ from tripleoplanclient.mistral import objects
 SWIFT = fakes.SWIFT
 BASE = SWIFT + '/p/'
 HEAT = fakes.HEAT
-STACK_ID = '7f3c0a52-0000-4000-8000-0000000000c1'
+STACK_ID = fakes.STACK_ID
 JSON = fakes.JSON
 
 TEMPLATE = b'''heat_template_version: rocky
@@ -384,15 +384,7 @@ class TestDeploy(PlanTestCase):
             HEAT + '/stacks/p/%s/events' % STACK_ID, headers=JSON,
             json={'events': [{'id': 'e1', 'links': []}]})
 
-    @staticmethod
-    def heat_merges(request, context):
-        body = request.json()
-        merged = {}
-        for url in body['environment_files']:
-            merged.update(json.loads(body['files'][url]).get(
-                'parameter_defaults') or {})
-        return {'Parameters': {}, 'Environment': {
-            'parameter_defaults': merged, 'resource_registry': {}}}
+    heat_merges = staticmethod(fakes.heat_merges)
 
     def stack_is(self, body):
         fakes.stack_is(self.m, body, STACK_ID)

@@ -40,17 +40,8 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         self.dir = tmp.name
-        self.our_services()
-        self.m.post(fakes.HEAT + '/validate', headers=fakes.JSON,
-                    json=test_deploy.TestDeploy.heat_merges)
-        self.m.post(fakes.HEAT + '/stacks', status_code=201,
-                    headers=fakes.JSON,
-                    json={'stack': {'id': STACK_ID, 'links': []}})
+        self.deploy_services()
         self.m.put(fakes.HEAT + '/stacks/' + STACK_ID, status_code=202)
-        self.m.put(fakes.HEAT + '/stacks/p/%s/preview' % STACK_ID,
-                   headers=fakes.JSON, json={'resource_changes': {}})
-        self.m.get(fakes.HEAT + '/stacks/p/%s/events' % STACK_ID,
-                   headers=fakes.JSON, json={'events': []})
         tht = os.path.join(self.dir, 'tht')
         for path, text in TEMPLATES.items():
             fakes.write_file(os.path.join(tht, path), text)

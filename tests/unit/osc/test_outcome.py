@@ -58,12 +58,7 @@ class TestStackOutcomes(OutcomeTestCase):
 
     def setUp(self):
         super().setUp()
-        self.our_services()
-        self.m.post(fakes.HEAT + '/validate', headers=fakes.JSON,
-                    json=test_deploy.TestDeploy.heat_merges)
-        self.m.post(fakes.HEAT + '/stacks', status_code=201,
-                    headers=fakes.JSON,
-                    json={'stack': {'id': STACK_ID, 'links': []}})
+        self.deploy_services()
         tht = os.path.join(self.dir, 'tht')
         fakes.write_file(os.path.join(tht, 'overcloud.yaml'),
                          'heat_template_version: rocky\nresources: {}\n')

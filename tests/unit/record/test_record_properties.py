@@ -158,14 +158,7 @@ class RecordTestCase(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        self.our_services()
-        self.m.post(fakes.HEAT + '/validate', headers=fakes.JSON,
-                    json=test_deploy.TestDeploy.heat_merges)
-        self.m.post(fakes.HEAT + '/stacks', status_code=201,
-                    headers=fakes.JSON,
-                    json={'stack': {'id': STACK_ID, 'links': []}})
-        self.m.put(fakes.HEAT + '/stacks/p/%s/preview' % STACK_ID,
-                   headers=fakes.JSON, json={'resource_changes': {}})
+        self.deploy_services()
         if RecordTestCase.built is None:
             fakes.stack_is(self.m, None)
             self.make()
