@@ -173,6 +173,14 @@ def add_yes_option(parser):
                         help='Do not ask for confirmation.')
 
 
+def add_stack_option(parser):
+    """``--stack``, or python-tripleoclient's ``--plan``: one name for the
+    stack and its plan."""
+    parser.add_argument('--stack', '--plan', dest='stack',
+                        metavar='<name>', default='overcloud',
+                        help='Stack (and plan) name (default overcloud).')
+
+
 def add_environment_options(parser):
     parser.add_argument(
         '-e', '--environment-file', metavar='<file>', action='append',

@@ -40,9 +40,7 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('--stack', '--plan', dest='stack',
-                            metavar='<name>', default='overcloud',
-                            help='Stack (and plan) name (default overcloud).')
+        base.add_stack_option(parser)
         defaults.add_templates_option(parser, self.templates_help)
         base.add_environment_options(parser)
         defaults.add_environment_directory_option(parser, defaults=True)

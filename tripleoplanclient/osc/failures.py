@@ -18,10 +18,7 @@ class ShowFailures(base.Command, command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        # python-tripleoclient's forms: --plan and --stack, one name
-        parser.add_argument('--stack', '--plan', dest='stack',
-                            metavar='<name>', default='overcloud',
-                            help='Stack (and plan) name (default overcloud).')
+        base.add_stack_option(parser)
         return parser
 
     def run(self, parsed_args):
