@@ -22,6 +22,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 _THT = {}
 
 
+def default_sigint():
+    """``preexec_fn`` of a command a test interrupts: Ctrl-C acts as at a
+    terminal even when this run was started in the background of a shell
+    without job control, which starts it with SIGINT ignored (inherited,
+    and Python then keeps ignoring it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def write_tree(root, files):
     """Write ``{relative path: text}`` under ``root``; returns ``root``."""
     for path, text in files.items():

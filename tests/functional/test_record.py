@@ -112,7 +112,7 @@ class SlowDeployTest(test_deploy.DeployTest):
             ['openstack', 'overcloud', 'deploy', '--stack', self.plan, '-e',
              slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=self.env, stdin=subprocess.DEVNULL, text=True,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=base.default_sigint)
         while (self.stack() or {}).get('stack_status') != \
                 'UPDATE_IN_PROGRESS' and time.monotonic() < began + 120:
             time.sleep(0.5)

@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 
+from tests.functional import base
 from tests.functional import test_deploy
 
 
@@ -79,7 +80,8 @@ class TestHeatStillAtWork(OutcomeTest):
             ['openstack', 'overcloud', 'deploy', '--stack', self.plan,
              '-f', 'json'] + list(args),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env,
-            stdin=subprocess.DEVNULL, text=True)
+            stdin=subprocess.DEVNULL, text=True,
+            preexec_fn=base.default_sigint)
         lines = []
         for line in proc.stderr:
             lines.append(line)
