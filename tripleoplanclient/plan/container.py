@@ -8,7 +8,6 @@ joined in ``record.store.PlanStore``).
 """
 
 import concurrent.futures
-import datetime
 import gzip
 import io
 import logging
@@ -18,6 +17,7 @@ import time
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import heads as heads_mod
 from tripleoplanclient.plan import kept as kept_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
@@ -31,25 +31,12 @@ LISTING_LIMIT = 10000
 DELETE_RETRIES = (1, 2, 4, 8)
 
 
-def _listed_time(stamp):
-    """Swift's ``X-Timestamp`` (seconds since 1970, 5 decimals, maybe an
-    offset after ``_``) as its listings write a time: UTC, microseconds."""
-    try:
-        whole, _, frac = stamp.split('_')[0].partition('.')
-        when = datetime.datetime.fromtimestamp(int(whole),
-                                               datetime.timezone.utc)
-    except (AttributeError, ValueError, OverflowError, OSError):
-        return ''
-    return '%s.%s' % (when.strftime('%Y-%m-%dT%H:%M:%S'),
-                      (frac + '000000')[:6])
-
-
 def _client_exception():
     from swiftclient import exceptions as swift_exceptions
     return swift_exceptions.ClientException
 
 
-class Container(kept_mod.Kept):
+class Container(kept_mod.Kept, heads_mod.Heads):
     """Swift operations on plan containers (copies inside Swift:
     ``kept``).
 
@@ -209,43 +196,6 @@ class Container(kept_mod.Kept):
                 return None
             raise exceptions.CommandError(
                 'Cannot read %s from plan %s: %s' % (name, plan, exc))
-
-    def entries(self, plan, names):
-        """``{name: listing entry or None}``: objects as a listing shows
-        them (name, hash, bytes, last_modified), each read by HEAD, so that
-        a container replica behind cannot hide them; None: no object."""
-        def entry(name):
-            try:
-                headers = self._swift('head_object', plan, name)
-            except _client_exception() as exc:
-                if self._status(exc) == 404:
-                    return name, None
-                raise exceptions.CommandError(
-                    'Cannot read %s of plan %s: %s' % (name, plan, exc))
-            return name, {'name': name,
-                          'hash': headers.get('etag', '').strip('"'),
-                          'bytes': int(headers.get('content-length') or 0),
-                          'last_modified': _listed_time(
-                              headers.get('x-timestamp'))}
-
-        return dict(self.map(entry, self._checked(plan, sorted(set(names)))))
-
-    def newest_md5s(self, plan, names):
-        """``{name: MD5 or None}`` of objects, each asked of every replica
-        (``X-Newest``): what was just written, whatever a lagging
-        container listing says."""
-        def md5(name):
-            try:
-                headers = self._swift('head_object', plan, name,
-                                      headers={'X-Newest': 'true'})
-            except _client_exception() as exc:
-                if self._status(exc) == 404:
-                    return name, None
-                raise exceptions.CommandError(
-                    'Cannot read %s of plan %s: %s' % (name, plan, exc))
-            return name, headers.get('etag', '').strip('"') or None
-
-        return dict(self.map(md5, self._checked(plan, sorted(set(names)))))
 
     def plans(self):
         """``[(name, container headers)]`` of every plan container."""
