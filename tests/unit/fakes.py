@@ -27,6 +27,9 @@ SWIFT_INFO = 'http://swift.test/info'
 HEAT = 'http://heat.test/v1/admin'
 MISTRAL = 'http://mistral.test/v2'
 JSON = {'Content-Type': 'application/json'}
+# The catalog of a client of our services (``make_app``).
+ENDPOINTS = {'object-store': SWIFT, 'orchestration': HEAT,
+             'workflow': MISTRAL}
 # The stack a deploy of plan p creates (``deploy_services``).
 STACK_ID = '7f3c0a52-0000-4000-8000-0000000000c1'
 PLAN_HEADERS = {'X-Container-Meta-Usage-Tripleo': 'plan'}
@@ -216,6 +219,12 @@ class HttpTestCase(unittest.TestCase):
         # One worker: requests-mock answers one request at a time, and the
         # actions' requests come while it answers the client's.
         return FakeMistral(self.m, plan_store(workers=1))
+
+    def temp_dir(self):
+        """A directory of the test's own, removed after it."""
+        path = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, path, True)
+        return path
 
     def deploy_services(self):
         """``our_services`` and a Heat that validates as it merges the

@@ -7,7 +7,6 @@ import contextlib
 import io
 import json
 import os
-import tempfile
 from unittest import mock
 
 from tests.unit import fakes
@@ -21,8 +20,7 @@ from tripleoplanclient.stack import preview
 
 STACK_ID = test_deploy.STACK_ID
 CREATED = '2026-11-25T00:00:00Z'
-ENDPOINTS = {'object-store': fakes.SWIFT, 'orchestration': fakes.HEAT,
-             'workflow': fakes.MISTRAL}
+ENDPOINTS = fakes.ENDPOINTS
 TEMPLATES = {
     'overcloud.yaml': 'heat_template_version: rocky\nparameters:\n'
                       '  NtpServer: {type: string, default: x}\n'
@@ -37,9 +35,7 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.dir = tmp.name
+        self.dir = self.temp_dir()
         self.deploy_services()
         self.m.put(fakes.HEAT + '/stacks/' + STACK_ID, status_code=202)
         tht = os.path.join(self.dir, 'tht')

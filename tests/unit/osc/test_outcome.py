@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import tempfile
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
@@ -22,17 +21,14 @@ from tripleoplanclient.osc import software
 
 STACK_ID = test_deploy.STACK_ID
 STACK = '/stacks/p/' + STACK_ID
-ENDPOINTS = {'object-store': fakes.SWIFT, 'orchestration': fakes.HEAT,
-             'workflow': fakes.MISTRAL}
+ENDPOINTS = fakes.ENDPOINTS
 
 
 class OutcomeTestCase(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.dir = tmp.name
+        self.dir = self.temp_dir()
         self.clock = fakes.FakeClock()
 
     def run_command(self, cls, *argv, quiet=False):

@@ -50,8 +50,7 @@ STACK_ID = test_deploy.STACK_ID
 # The operations that read the history (the render action does not).
 HISTORY = ('show-history', 'show-step', 'diff', 'deploy --dry-run',
            'restore')
-ENDPOINTS = {'object-store': fakes.SWIFT, 'orchestration': fakes.HEAT,
-             'workflow': fakes.MISTRAL}
+ENDPOINTS = fakes.ENDPOINTS
 
 # Every type YAML gives (dates, binary, sets, huge numbers) and names a
 # record holds.

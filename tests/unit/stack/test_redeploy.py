@@ -6,7 +6,6 @@ id; the step is on record with its outcome, the card current."""
 import datetime
 import io
 import os
-import tempfile
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
@@ -16,8 +15,7 @@ from tripleoplanclient.record import card
 from tripleoplanclient.record import record
 
 STACK_ID = test_deploy.STACK_ID
-ENDPOINTS = {'object-store': fakes.SWIFT, 'orchestration': fakes.HEAT,
-             'workflow': fakes.MISTRAL}
+ENDPOINTS = fakes.ENDPOINTS
 CREATED = datetime.datetime.now(datetime.timezone.utc).strftime(
     '%Y-%m-%dT%H:%M:%SZ')
 
@@ -26,9 +24,7 @@ class TestRedeploy(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.dir = tmp.name
+        self.dir = self.temp_dir()
         self.deploy_services()
         self.update = self.m.put(fakes.HEAT + '/stacks/' + STACK_ID,
                                  status_code=202)
