@@ -3,7 +3,7 @@ Service subclass, and one line here."""
 
 from __future__ import annotations
 
-from . import heat, keystone, mistral, postgres, rabbitmq, swift
+from . import heat, ironic, keystone, mistral, postgres, rabbitmq, swift
 from .common import LoopbackError
 from .service import Service
 
@@ -14,6 +14,7 @@ SERVICES: dict[str, Service] = {service.name: service for service in (
     rabbitmq.RabbitMQ(),
     mistral.Mistral(),
     heat.Heat(),
+    ironic.Ironic(),
 )}
 
 

@@ -1,0 +1,80 @@
+"""tools/loopback/ironic.py: what decides that Ironic serves, and the
+configuration each auth mode gets (no process is started)."""
+
+import json
+import os
+import sys
+from unittest import mock
+
+import testtools
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'tools')
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+from loopback import ironic  # noqa: E402
+from loopback import registry  # noqa: E402
+
+
+def drivers(*entries):
+    return json.dumps({'drivers': list(entries)}).encode()
+
+
+class TestServesHardware(testtools.TestCase):
+
+    def test_fake_hardware_with_a_conductor(self):
+        self.assertTrue(ironic.serves_hardware(drivers(
+            {'name': 'fake-hardware', 'hosts': ['loopback']})))
+
+    def test_not_yet_registered(self):
+        self.assertFalse(ironic.serves_hardware(drivers(
+            {'name': 'fake-hardware', 'hosts': []})))
+        self.assertFalse(ironic.serves_hardware(drivers()))
+        self.assertFalse(ironic.serves_hardware(drivers(
+            {'name': 'ipmi', 'hosts': ['loopback']})))
+
+    def test_not_an_answer(self):
+        for body in (b'', b'<html>', b'[]', b'{"drivers": ["x"]}'):
+            self.assertFalse(ironic.serves_hardware(body), body)
+
+
+class TestConfigs(testtools.TestCase):
+
+    def conf(self, keystone):
+        env = {'LOOPBACK_KEYSTONE': keystone, 'LOOPBACK_IRONIC_PORT': '16999',
+               'LOOPBACK_DIR': '/nonexistent/state'}
+        with mock.patch.dict(os.environ, env):
+            service = ironic.Ironic()
+            return (service.configs()['ironic.conf'], service.requires,
+                    service.cloud())
+
+    def test_keystone(self):
+        conf, requires, cloud = self.conf('1')
+        self.assertIn('auth_strategy = keystone\n', conf)
+        self.assertIn('username = ironic\n', conf)
+        self.assertIn('enforce_new_defaults = false\n', conf)
+        self.assertEqual(('keystone', 'postgres'), requires)
+        self.assertEqual({}, cloud)
+
+    def test_noauth(self):
+        conf, requires, cloud = self.conf('0')
+        self.assertIn('auth_strategy = noauth\n', conf)
+        self.assertNotIn('keystone_authtoken', conf)
+        self.assertEqual(('postgres',), requires)
+        self.assertEqual(
+            {'baremetal_endpoint_override': 'http://127.0.0.1:16999'}, cloud)
+
+    def test_loopback_only_and_one_process(self):
+        conf, _, _ = self.conf('0')
+        self.assertIn('host_ip = 127.0.0.1\nport = 16999\n', conf)
+        self.assertIn('rpc_transport = none\n', conf)
+        self.assertIn('endpoint_override = http://127.0.0.1:16999\n', conf)
+        self.assertIn('/nonexistent/state/ironic/locks', conf)
+
+    def test_started_after_what_it_needs(self):
+        for keystone, wanted in (('0', ['postgres', 'ironic']),
+                                 ('1', ['postgres', 'keystone', 'ironic'])):
+            with mock.patch.dict(os.environ, {'LOOPBACK_KEYSTONE': keystone}):
+                self.assertEqual(wanted,
+                                 registry.with_requirements(['ironic']))
