@@ -17,25 +17,31 @@ from loopback import ironic  # noqa: E402
 from loopback import registry  # noqa: E402
 
 
-def drivers(*entries):
-    return json.dumps({'drivers': list(entries)}).encode()
+def conductors(*entries):
+    return json.dumps({'conductors': list(entries)}).encode()
 
 
 class TestServesHardware(testtools.TestCase):
 
-    def test_fake_hardware_with_a_conductor(self):
-        self.assertTrue(ironic.serves_hardware(drivers(
-            {'name': 'fake-hardware', 'hosts': ['loopback']})))
+    def test_a_live_conductor_with_fake_hardware(self):
+        self.assertTrue(ironic.serves_hardware(conductors(
+            {'hostname': 'old', 'alive': False, 'drivers': []},
+            {'hostname': 'loopback', 'alive': True,
+             'drivers': ['fake-hardware']})))
 
-    def test_not_yet_registered(self):
-        self.assertFalse(ironic.serves_hardware(drivers(
-            {'name': 'fake-hardware', 'hosts': []})))
-        self.assertFalse(ironic.serves_hardware(drivers()))
-        self.assertFalse(ironic.serves_hardware(drivers(
-            {'name': 'ipmi', 'hosts': ['loopback']})))
+    def test_not_yet_or_no_longer(self):
+        self.assertFalse(ironic.serves_hardware(conductors(
+            {'hostname': 'loopback', 'alive': False,
+             'drivers': ['fake-hardware']})))
+        self.assertFalse(ironic.serves_hardware(conductors()))
+        self.assertFalse(ironic.serves_hardware(conductors(
+            {'hostname': 'loopback', 'alive': True, 'drivers': ['ipmi']})))
+        # before 1.49 the list has no drivers
+        self.assertFalse(ironic.serves_hardware(conductors(
+            {'hostname': 'loopback', 'alive': True})))
 
     def test_not_an_answer(self):
-        for body in (b'', b'<html>', b'[]', b'{"drivers": ["x"]}'):
+        for body in (b'', b'<html>', b'[]', b'{"conductors": ["x"]}'):
             self.assertFalse(ironic.serves_hardware(body), body)
 
 

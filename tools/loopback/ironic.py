@@ -22,18 +22,23 @@ server queues few connections: keep at most 5 requests in flight.
 
 With Keystone (templates/ironic/keystone.conf): keystonemiddleware as the
 service user ironic, catalog entry ``baremetal`` http://127.0.0.1:16385.
-Policy: Ironic's new defaults keep node creation (and other inventory
+Policy: Ironic's new defaults keep node creation (and most inventory
 work) for system-scoped tokens.  We keep project-scoped tokens and let a
 project's ``admin`` role do it: ``[oslo_policy] enforce_new_defaults =
 false`` adds each rule's legacy check (``rule:is_admin``: the admin role)
-next to the new one, ``enforce_scope = false`` lets a project token reach
-rules meant for system scope.  Why not system scope: every command of ours
-runs as the operator's project token, and our workflows run in Mistral on
-that token or a trust from it, which are project-scoped; a second,
+next to the new one.  Why not system scope: every command of ours runs as
+the operator's project token, and our workflows run in Mistral on that
+token or a trust from it, which are project-scoped; a second,
 system-scoped session for one service would leave the GUI and workflow
 clients without a way in.  That is how a TripleO undercloud's admin
 worked.  A project member without the admin role is still refused
-(legacy: admin only; new defaults: the nodes its project owns).
+(legacy: admin only; new defaults: the nodes its project owns).  What
+stays system-only: oslo.policy 5 always checks a rule's scope types, and
+a few of Ironic's rules name the system scope alone (drivers, chassis,
+events, changing the owner of a provisioned node): ``GET /v1/drivers``
+answers 403 to a project token.  The admin user has the admin role on the
+system too (keystone-manage bootstrap), should one need it; the node
+commands do not.
 
 Without Keystone (LOOPBACK_KEYSTONE=0): ``auth_strategy = noauth``, where
 Ironic allows every request; clouds.yaml's ``baremetal_endpoint_override``
@@ -59,6 +64,8 @@ from .venv import ensure_venv, requirements, venv_dir
 DB = 'ironic'                           # database, and its owner role
 DB_PASSWORD = 'ironic-loopback'
 HARDWARE_TYPE = 'fake-hardware'
+# the API version that lists conductors with their drivers
+CONDUCTORS_VERSION = '1.49'
 
 
 def port() -> int:
@@ -71,23 +78,24 @@ def url(path: str = '') -> str:
 
 
 def serves_hardware(body: bytes) -> bool:
-    """A GET /v1/drivers answer lists the fake-hardware type (a conductor
-    registered it)."""
+    """A GET /v1/conductors answer (with their drivers) has a live
+    conductor that runs fake-hardware."""
     try:
-        drivers = json.loads(body).get('drivers') or []
+        conductors = json.loads(body).get('conductors') or []
     except (ValueError, AttributeError):
         return False
-    return any(d.get('name') == HARDWARE_TYPE and d.get('hosts')
-               for d in drivers if isinstance(d, dict))
+    return any(c.get('alive') and HARDWARE_TYPE in (c.get('drivers') or ())
+               for c in conductors if isinstance(c, dict))
 
 
 def api_ready() -> bool:
-    headers = {}
+    # not /v1/drivers: its policy is for system-scoped tokens only
+    headers = {'X-OpenStack-Ironic-API-Version': CONDUCTORS_VERSION}
     try:
         if keystone.enabled():
             headers['X-Auth-Token'] = keystone.admin_token()
-        status, body = http_get(url('/v1/drivers'), timeout=5,
-                                headers=headers)
+        status, body = http_get(url('/v1/conductors?fields=hostname,alive,'
+                                    'drivers'), timeout=5, headers=headers)
     except (OSError, LoopbackError):
         return False
     return status == 200 and serves_hardware(body)
@@ -169,9 +177,9 @@ class Ironic(Service):
         log = self.logs()['server']
         process.spawn('ironic', self.command(), log, self.base,
                       stop_timeout=15.0)
-        process.wait_until('ironic', 'GET %s listed no %s conductor' % (
-            url('/v1/drivers'), HARDWARE_TYPE), api_ready,
-            {'ironic': log}, 120)
+        what = 'GET %s listed no live %s conductor' % (
+            url('/v1/conductors'), HARDWARE_TYPE)
+        process.wait_until('ironic', what, api_ready, {'ironic': log}, 120)
 
     def sync_db(self) -> None:
         """The schema, when the database is new (or Ironic or the cluster
