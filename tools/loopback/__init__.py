@@ -3,7 +3,7 @@ and the demo.
 
 Standard library only (Python 3.11): it runs with the system python3
 before any virtualenv exists.  Each service is a module (postgres,
-keystone, swift, rabbitmq, mistral, heat) with a service.Service
+keystone, swift, rabbitmq, mistral, heat, ironic) with a service.Service
 subclass, registered in registry.py; the subcommands (cli.py) iterate
 that registry.  Python services run from their own virtualenv under
 ``$LOOPBACK_CACHE/venvs/<name>``, installed from PyPI on first use with the
@@ -24,12 +24,13 @@ Usage::
     python3 tools/loopback up SERVER...          # start it again
     eval "$(python3 tools/loopback env)"
 
-SERVICE is postgres, keystone, swift, rabbitmq, mistral or heat (default:
-all).  ``start mistral`` (or heat) starts rabbitmq and postgres first, and
-swift, mistral and heat start keystone first (``--clean`` wipes only the
-services named); ``stop rabbitmq`` (or postgres, keystone) stops what
-needs it first.  Keystone guards the others unless LOOPBACK_KEYSTONE=0
-(see keystone.py): ``start`` records the mode, ``env`` follows it.
+SERVICE is postgres, keystone, swift, rabbitmq, mistral, heat or ironic
+(default: all).  ``start mistral`` (or heat) starts rabbitmq and postgres
+first, ``start ironic`` postgres, and swift, mistral, heat and ironic start
+keystone first (``--clean`` wipes only the services named); ``stop
+rabbitmq`` (or postgres, keystone) stops what needs it first.  Keystone
+guards the others unless LOOPBACK_KEYSTONE=0 (see keystone.py): ``start``
+records the mode, ``env`` follows it.
 SERVER (``down``, ``up``) is one process of a running service, e.g.
 swift-object-server-2 (``status`` lists them).
 ``start``, ``stop``, ``down`` and ``up`` hold ``<state>/lock``: a second
@@ -53,7 +54,8 @@ Environment:
     LOOPBACK_POSTGRES_PORT (15432), LOOPBACK_PG_BINDIR (default: the newest
     /usr/lib/postgresql/*/bin), LOOPBACK_KEYSTONE (1; 0: no Keystone),
     LOOPBACK_KEYSTONE_PORT (15000), LOOPBACK_KEYSTONE_TOKEN_EXPIRATION
-    (3600 s), LOOPBACK_MISTRAL_PORT (18989), LOOPBACK_HEAT_PORT (18004).
+    (3600 s), LOOPBACK_MISTRAL_PORT (18989), LOOPBACK_HEAT_PORT (18004),
+    LOOPBACK_IRONIC_PORT (16385).
 
 Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
 listens on the loopback addresses).  ``stop`` signals only the PIDs recorded
