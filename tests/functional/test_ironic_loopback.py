@@ -121,9 +121,12 @@ class IronicLoopbackTest(unittest.TestCase):
         self.provision(uuid_, 'manage', 'manageable')
         self.provision(uuid_, 'inspect', 'inspect wait')
 
-        # the ramdisk's call: no token, the node found by its port's MAC
-        found = self.ok(202, 'POST', '/continue_inspection',
-                        {'inventory': inventory(mac)}, token=False)
+        # the ramdisk's call: no token, the node found by its port's MAC;
+        # besides the inventory it names the root disk it would pick (no
+        # root device hints here)
+        found = self.ok(202, 'POST', '/continue_inspection', {
+            'inventory': inventory(mac),
+            'root_disk': inventory(mac)['disks'][0]}, token=False)
         self.assertEqual(uuid_, found['node']['uuid'])
         got = self.wait_for(uuid_, 'provision_state', 'manageable')
         props = got['properties']
@@ -149,5 +152,5 @@ class IronicLoopbackTest(unittest.TestCase):
             nodes = list(pool.map(lambda n: self.enroll(name=n), names))
         self.assertEqual(sorted(names), sorted(n['name'] for n in nodes))
         listed = self.ok(200, 'GET', '/nodes?driver=fake-hardware'
-                         '&fields=name&limit=0')['nodes']
+                         '&fields=name&limit=1000')['nodes']
         self.assertLessEqual(set(names), {n['name'] for n in listed})
