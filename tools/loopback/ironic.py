@@ -36,7 +36,8 @@ worked.  A project member without the admin role is still refused
 stays system-only: oslo.policy 5 always checks a rule's scope types, and
 a few of Ironic's rules name the system scope alone (drivers, chassis,
 events, changing the owner of a provisioned node): ``GET /v1/drivers``
-answers 403 to a project token.  The admin user has the admin role on the
+refuses a project token (with a 500: Ironic 39 does not map oslo.policy's
+InvalidScope to 403).  The admin user has the admin role on the
 system too (keystone-manage bootstrap), should one need it; the node
 commands do not.
 
