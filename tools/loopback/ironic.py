@@ -39,7 +39,12 @@ events, changing the owner of a provisioned node): ``GET /v1/drivers``
 refuses a project token (with a 500: Ironic 39 does not map oslo.policy's
 InvalidScope to 403).  The admin user has the admin role on the
 system too (keystone-manage bootstrap), should one need it; the node
-commands do not.
+commands do not.  A node a project admin creates is owned by that project
+(Ironic's ``[api] project_admin_can_manage_own_nodes``).  Ironic's new
+defaults alone (that owner model) were tried: a project admin then
+creates and drives its own nodes, but listing conductors (our readiness
+check) and drivers, and seeing nodes of other projects, want system
+scope.
 
 Without Keystone (LOOPBACK_KEYSTONE=0): ``auth_strategy = noauth``, where
 Ironic allows every request; clouds.yaml's ``baremetal_endpoint_override``
