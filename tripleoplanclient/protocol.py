@@ -17,7 +17,7 @@ from tripleoplanclient.common import exceptions
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 10
+PROTOCOL = 11
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -213,6 +213,10 @@ FOLLOW = {'deploy': ('follow', 'tripleoplan.follow')}
 # of minutes, a few dozen; the outcome is on record at most this late.
 FOLLOW_DELAY = 10
 FOLLOW_ROUNDS = 2500            # ~7 hours; the action ends sooner
+# Node operations end in seconds on fake hardware, in minutes on real:
+# their follow tasks look more often (one Ironic listing a round).
+FOLLOW_DELAYS = {}
+NODE_FOLLOW_DELAY = 2
 
 
 def workflow(name):
@@ -289,13 +293,18 @@ def workbook():
                 'input': {'request': '<% $.request %>',
                           'started': '<%% $.%s %%>' % name},
                 'publish': {'followed': '<% task().result %>'},
-                'retry': {'count': FOLLOW_ROUNDS, 'delay': FOLLOW_DELAY,
+                'retry': {'count': FOLLOW_ROUNDS,
+                          'delay': FOLLOW_DELAYS.get(name, FOLLOW_DELAY),
                           'continue-on': '<% not $.followed.done %>'}}
+        output = {name: '<%% $.%s %%>' % name}
+        if name in FOLLOW:
+            # the end its follow task saw
+            output['followed'] = '<% $.followed %>'
         workflows[name] = {
             'description': description,
             'tags': [TAG],
             'input': ['request'],
-            'output': {name: '<%% $.%s %%>' % name},
+            'output': output,
             'tasks': tasks,
         }
     book = {'version': '2.0', 'name': WORKBOOK,

@@ -33,7 +33,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import heat, keystone, postgres, process, rabbitmq, swift
+from . import heat, ironic, keystone, postgres, process, rabbitmq, swift
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -134,12 +134,12 @@ class Mistral(Service):
 
     def configs(self) -> dict[str, str]:
         # Our actions call the endpoints of the caller's catalog and these:
-        # without Keystone the loopback Swift and Heat; with or without,
-        # any Swift LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS adds (comma-separated;
-        # the tests' three-replica Swift, which has no auth).
+        # without Keystone the loopback Swift, Heat and Ironic; with or
+        # without, any Swift LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS adds
+        # (comma-separated; the tests' three-replica Swift: no auth).
         extra = os.environ.get('LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS', '')
         swift_urls = [u for u in extra.split(',') if u]
-        heat_urls = []
+        heat_urls, ironic_urls = [], []
         if keystone.enabled():
             auth = render('mistral/keystone.conf', authtoken=keystone.ini(
                 keystone.authtoken('mistral')))
@@ -147,12 +147,14 @@ class Mistral(Service):
             auth = render('mistral/noauth.conf')
             swift_urls.insert(0, swift.url('/v1/' + swift.ACCOUNT))
             heat_urls.append(heat.url())
+            ironic_urls.append(ironic.url())
         return {'mistral.conf': render(
             'mistral/mistral.conf', transport_url=rabbitmq.transport_url(),
             log=self.logs()['server'], host=HOST,
             port=self.ports()['api'],
             db_url=postgres.url(DB, DB, DB_PASSWORD),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
+            ironic_urls=','.join(ironic_urls),
             auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:

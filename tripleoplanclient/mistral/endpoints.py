@@ -2,8 +2,9 @@
 
 Only those of the service catalog in the execution's context (Keystone's,
 from the caller's token) or those Mistral's own configuration names
-(``[tripleoplan] swift_urls`` / ``heat_urls`` in mistral.conf, for a
-Mistral without Keystone). A request's ``swift_url`` / ``heat_url`` only
+(``[tripleoplan] swift_urls`` / ``heat_urls`` / ``ironic_urls`` in
+mistral.conf, for a Mistral without Keystone). A request's ``swift_url``
+/ ``heat_url`` / ``ironic_url`` only
 chooses among them, and tells the client it works on another Swift than
 the actions; any other URL is refused, so no execution input can send
 the caller's token to a host of its choice.
@@ -12,7 +13,8 @@ the caller's token to a host of its choice.
 from tripleoplanclient.common import exceptions
 
 # mistral.conf options: service type -> option (a list of URLs)
-_OPTIONS = {'object-store': 'swift_urls', 'orchestration': 'heat_urls'}
+_OPTIONS = {'object-store': 'swift_urls', 'orchestration': 'heat_urls',
+            'baremetal': 'ironic_urls'}
 
 
 def _configured(service_type):
