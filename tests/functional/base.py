@@ -2,7 +2,7 @@
 
 The services are started by ``tools/loopback start`` (``tox -e
 functional`` and ``.ci/run`` do it); these tests fail, never skip, when they
-are not running.
+are not running.  Ironic's tests skip without Ironic (see ironic_url).
 """
 
 import json
@@ -74,6 +74,24 @@ def tht_dir(version='18.0.0'):
                  version], check=True, capture_output=True,
                 text=True).stdout.strip())
     return _THT[version]
+
+
+def ironic_url(env):
+    """The loopback Ironic's URL (unversioned), once it answers.  Ironic
+    is started only where its tests run (``tools/loopback start ironic``):
+    without it a node test is skipped, unless ``FUNCTIONAL_REQUIRE_IRONIC``
+    is set (``tools/run-tests.sh`` sets it where it starts Ironic), where a
+    silent Ironic fails the test instead: a skip would hide it."""
+    url = env.get('LOOPBACK_IRONIC_URL', '').rstrip('/')
+    try:
+        urllib.request.urlopen(url + '/', timeout=5).close()
+    except (OSError, ValueError) as exc:
+        why = 'Ironic does not answer at %r (%s): python3 tools/loopback ' \
+              'start ironic' % (url, exc)
+        if os.environ.get('FUNCTIONAL_REQUIRE_IRONIC'):
+            raise AssertionError(why + ' (FUNCTIONAL_REQUIRE_IRONIC is set)')
+        raise unittest.SkipTest(why)
+    return url
 
 
 RECORD_CACHE = 'user-environments/environments.yaml'

@@ -4,8 +4,8 @@ by the ``agent`` interface with the test posting the inventory as the
 ramdisk would, provided and deleted, over plain REST; 20 nodes enrolled
 five at a time; behind Keystone, who may do what.
 
-Skipped when Ironic does not answer: it is not among the services CI
-starts yet.
+Skipped when Ironic does not answer, unless FUNCTIONAL_REQUIRE_IRONIC is
+set (CI sets it: base.ironic_url).
 """
 
 import concurrent.futures
@@ -59,13 +59,7 @@ class IronicCase(unittest.TestCase):
     def setUpClass(cls):
         super().setUpClass()
         env = base.loopback_env()
-        cls.url = env.get('LOOPBACK_IRONIC_URL', '').rstrip('/')
-        try:
-            urllib.request.urlopen(cls.url + '/', timeout=5).close()
-        except (OSError, ValueError):
-            raise unittest.SkipTest('Ironic does not answer at %r: '
-                                    'python3 tools/loopback start ironic'
-                                    % cls.url)
+        cls.url = base.ironic_url(env)
         cls.session = base.keystone_session(env)
 
     def call(self, method, path, body=None, token=True):
