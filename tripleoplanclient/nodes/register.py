@@ -1,0 +1,233 @@
+"""Register the nodes of a node file (``nodes_json``) in Ironic, or
+update those already there: TripleO's import, made idempotent.
+
+Each entry is matched against Ironic first (its uuid, its name, any of
+its MACs, its BMC): one node found is updated with a JSON patch of only
+what differs, none is created, then managed (tripleoclient's import ends
+with manageable nodes); two different nodes found is an error naming
+both. Everything is matched and checked before the first write: nothing
+is registered when any entry is wrong.
+
+What a node already has and the file does not say (inspected properties,
+other capabilities, driver_info keys) is kept. A BMC password cannot be
+compared (Ironic shows it masked): it is written when the node is
+created, when it has none, or with a new BMC address or user.
+"""
+
+import time
+
+from tripleoplanclient.common import masking
+from tripleoplanclient.nodes import nodes_json
+
+# What the matching reads of every node (one listing)
+FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'properties',
+          'resource_class', 'provision_state', 'last_error') + \
+    nodes_json.INTERFACES
+# How long a manage may verify the BMC credentials (real BMCs: seconds)
+MANAGE_TIMEOUT = 300
+CREDENTIALS = {'ipmi_address', 'ipmi_username', 'ipmi_port',
+               'redfish_address', 'redfish_username', 'redfish_system_id'}
+
+
+class Match(object):
+    """An entry and the Ironic node it is (None: to create); ``patch``:
+    the JSON patch that makes the node what the file says; ``ports``: the
+    entry's ports Ironic lacks."""
+
+    def __init__(self, entry, node, patch, ports):
+        self.entry, self.node, self.patch, self.ports = (entry, node, patch,
+                                                         ports)
+
+    @property
+    def action(self):
+        if self.node is None:
+            return 'created'
+        return 'updated' if self.patch or self.ports else 'unchanged'
+
+
+def match(ironic, entries):
+    """``[Match]`` of every entry, or NodesFileError naming every
+    entry that matches two nodes or shares one with another entry."""
+    nodes = ironic.nodes(fields=FIELDS)
+    ports = ironic.ports()
+    by_key = {}
+    for node in nodes:
+        by_key[('uuid', node['uuid'])] = node
+        if node.get('name'):
+            by_key[('name', node['name'])] = node
+        bmc = nodes_json.bmc_key(node.get('driver'), node.get('driver_info'))
+        if bmc:
+            by_key.setdefault(('BMC', bmc), node)
+    by_uuid = {n['uuid']: n for n in nodes}
+    for port in ports:
+        if port.get('node_uuid') in by_uuid:
+            by_key[('MAC', port['address'].lower())] = by_uuid[
+                port['node_uuid']]
+    problems, found, taken = [], [], {}
+    for entry in entries:
+        keys = [('uuid', entry.body.get('uuid')),
+                ('name', entry.body.get('name')), ('BMC', entry.bmc)]
+        keys.extend(('MAC', mac) for mac in entry.macs)
+        hits = {}
+        for key in keys:
+            node = by_key.get(key)
+            if key[1] is not None and node is not None:
+                hits.setdefault(node['uuid'], (node, key))
+        if len(hits) > 1:
+            problems.append('%s matches %d nodes in Ironic: %s. Make the '
+                            'file name one node, or delete the other' % (
+                                entry.label, len(hits), '; '.join(
+                                    '%s (%s) by %s' % (
+                                        n['uuid'], n.get('name') or 'no name',
+                                        _key_text(k))
+                                    for n, k in hits.values())))
+            continue
+        node = next(iter(hits.values()))[0] if hits else None
+        if node is not None:
+            other = taken.setdefault(node['uuid'], entry)
+            if other is not entry:
+                problems.append('%s and %s are the same Ironic node %s: '
+                                'give it once' % (other.label, entry.label,
+                                                  node['uuid']))
+                continue
+        have = {p['address'].lower(): p for p in ports
+                if node is not None and p.get('node_uuid') == node['uuid']}
+        found.append(Match(
+            entry, node, diff(entry, node) if node else [],
+            [p for p in entry.ports if p['address'] not in have]))
+    if problems:
+        raise nodes_json.NodesFileError('The node file', problems)
+    return found
+
+
+def _key_text(key):
+    what, value = key
+    return '%s %s' % (what, nodes_json.describe_bmc(value)
+                      if what == 'BMC' else value)
+
+
+def diff(entry, node):
+    """The JSON patch making ``node`` what ``entry`` says, no more."""
+    want, patch = entry.body, []
+
+    def put(path, value):
+        patch.append({'op': 'add', 'path': path, 'value': value})
+
+    for field in ('name', 'driver', 'resource_class') + \
+            nodes_json.INTERFACES:
+        if field in want and want[field] != node.get(field):
+            put('/' + field, want[field])
+    info = node.get('driver_info') or {}
+    for key, value in sorted(want['driver_info'].items()):
+        if info.get(key) != value:
+            put('/driver_info/' + key, value)
+    moved = any(p['path'][len('/driver_info/'):] in CREDENTIALS
+                for p in patch) or 'driver' in [p['path'][1:] for p in patch]
+    for key, value in sorted(entry.secrets.items()):
+        if moved or not info.get(key):
+            put('/driver_info/' + key, value)
+    props = node.get('properties') or {}
+    for key, value in sorted(want['properties'].items()):
+        if key == 'capabilities':
+            have = nodes_json.capabilities(props.get('capabilities'))
+            merged = dict(have, **nodes_json.capabilities(value))
+            if merged != have:
+                put('/properties/capabilities',
+                    nodes_json.caps_text(merged))
+        elif props.get(key) != value:
+            put('/properties/' + key, value)
+    return patch
+
+
+def body(entry):
+    """The node to create: the entry's body with its passwords."""
+    return dict(entry.body, driver_info=dict(entry.body['driver_info'],
+                                             **entry.secrets))
+
+
+def register(ironic, entries, validate_only=False, sleep=time.sleep,
+             clock=time.monotonic, timeout=MANAGE_TIMEOUT):
+    """Match, then create, update and manage: one row per entry
+    (``name``, ``uuid``, ``action``, ``provision_state``, ``changes``:
+    the fields written, ``error``). ``validate_only``: the rows of what
+    would be done (action ``would create``...), nothing written."""
+    matches = match(ironic, entries)
+    secrets = [s for e in entries for s in e.secrets.values()]
+    rows = {id(m): _row(m) for m in matches}
+    if validate_only:
+        for m in matches:
+            rows[id(m)]['action'] = 'would %s' % {
+                'created': 'create', 'updated': 'update',
+                'unchanged': 'stay unchanged'}[m.action]
+        return [rows[id(m)] for m in matches]
+
+    def write(m):
+        if m.node is None:
+            m.node = ironic.create_node(body(m.entry))
+        elif m.patch:
+            m.node = ironic.patch_node(m.node['uuid'], m.patch)
+        for port in m.ports:
+            ironic.create_port(dict(port, node_uuid=m.node['uuid']))
+        if m.node.get('provision_state') == 'enroll':
+            ironic.provision(m.node['uuid'], 'manage')
+            return True
+        return False
+
+    managing = []
+    for m, started, error in ironic.each(write, matches):
+        row = rows[id(m)]
+        row['uuid'] = m.node and m.node['uuid']
+        if error is not None:
+            row.update(action='failed', error=_said(error, secrets))
+        elif started:
+            managing.append(m)
+    _wait_managed(ironic, managing, rows, sleep, clock, timeout)
+    return [rows[id(m)] for m in matches]
+
+
+def _row(m):
+    return {'index': m.entry.index, 'name': m.entry.body.get('name'),
+            'uuid': m.node['uuid'] if m.node else m.entry.body.get('uuid'),
+            'action': m.action,
+            'provision_state': m.node.get('provision_state') if m.node
+            else None,
+            'changes': sorted({p['path'] for p in m.patch} |
+                              {'/ports/%s' % p['address']
+                               for p in m.ports}),
+            'error': None}
+
+
+def _said(error, secrets):
+    """An error's text with no password in it."""
+    return masking.scrub(str(error), secrets)
+
+
+def _wait_managed(ironic, managing, rows, sleep, clock, timeout):
+    """Until every node asked to manage left ``verifying``: one listing a
+    round; a node back in enroll failed (Ironic's last error said)."""
+    waiting = {m.node['uuid']: m for m in managing}
+    deadline = clock() + timeout
+    delay = 0.2
+    while waiting:
+        now = {n['uuid']: n for n in ironic.nodes(
+            fields=('uuid', 'provision_state', 'target_provision_state',
+                    'last_error'))}
+        for uuid_, m in list(waiting.items()):
+            node = now.get(uuid_) or {}
+            state = node.get('provision_state')
+            rows[id(m)]['provision_state'] = state
+            if state == 'verifying' or node.get('target_provision_state'):
+                continue
+            del waiting[uuid_]
+            if state != 'manageable':
+                rows[id(m)].update(action='failed', error=(
+                    'not manageable (%s): %s' % (
+                        state, node.get('last_error') or 'no error given')))
+        if waiting and clock() >= deadline:
+            for m in waiting.values():
+                rows[id(m)].update(action='failed', error=(
+                    'still verifying its BMC after %d s' % timeout))
+            return
+        if waiting:
+            sleep(delay)
+        delay = min(delay * 2, 5)
