@@ -181,6 +181,48 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'swift_url': None,
          'heat_url': None}),
+    # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
+    # as the caller. A node names a node by name or uuid.
+    'node_introspect': (
+        'tripleoplan.node_introspect',
+        "Inspect manageable nodes (Ironic's inspection); the follow task "
+        "waits for each to end: its properties, or its last error.",
+        {'nodes': None,             # [name or uuid]
+         'all_manageable': False,
+         'provide': False,          # then make those that passed available
+         'ironic_url': None,
+         'timeout': 3600}),         # seconds, for the whole operation
+    'node_provide': (
+        'tripleoplan.node_provide',
+        "Make manageable nodes available (powered off); the follow task "
+        "waits for each: available, or its last error.",
+        {'nodes': None,
+         'all_manageable': False,
+         'ironic_url': None,
+         'timeout': 3600}),
+    'node_configure': (
+        'tripleoplan.node_configure',
+        "Set nodes' deploy kernel and ramdisk and their root device hints.",
+        {'nodes': None,
+         'all_manageable': False,
+         'deploy_kernel': None,
+         'deploy_ramdisk': None,
+         'root_device': None,       # hints mapping, smallest/largest, names
+         'root_device_minimum_size': 4,     # GiB
+         'overwrite_root_device_hints': False,
+         'ironic_url': None}),
+    'node_tag': (
+        'tripleoplan.node_tag',
+        "Give nodes a profile (capability profile:NAME), or take it away.",
+        {'nodes': _REQUIRED,
+         'profile': None,           # None: remove the profile
+         'ironic_url': None}),
+    'profiles_list': (
+        'tripleoplan.profiles_list',
+        "Every node with its state, its profile and the profiles its "
+        "capabilities allow.",
+        {'all': False,              # also nodes not available/active
+         'ironic_url': None}),
 }
 
 # action run on its own (no workflow, nothing saved in Mistral) ->
@@ -217,6 +259,11 @@ FOLLOW_ROUNDS = 2500            # ~7 hours; the action ends sooner
 # their follow tasks look more often (one Ironic listing a round).
 FOLLOW_DELAYS = {}
 NODE_FOLLOW_DELAY = 2
+FOLLOW.update(
+    node_introspect=('follow', 'tripleoplan.node_introspect_follow'),
+    node_provide=('follow', 'tripleoplan.node_provide_follow'))
+FOLLOW_DELAYS.update(node_introspect=NODE_FOLLOW_DELAY,
+                     node_provide=NODE_FOLLOW_DELAY)
 
 
 def workflow(name):

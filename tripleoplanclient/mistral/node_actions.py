@@ -28,3 +28,147 @@ class _NodeAction(actions._PlanAction):
 
     def do(self, context, req):
         return self.act(ironic(context, req), req, context)
+
+
+def _needs_admin(context, exc):
+    """``exc`` explained when the caller lacks the admin role Ironic's
+    node operations need (Ironic answers such a caller 403, or lists no
+    node at all); else ``exc`` itself."""
+    from tripleoplanclient.common import exceptions
+    caller = auth.Caller(context)
+    if not caller.keystone or 'admin' in caller.roles or not (
+            getattr(exc, 'status', None) == 403 or 'no node ' in str(exc)):
+        return exc
+    return exceptions.CommandError(
+        '%s. Ironic\'s node operations need the admin role: user %s has '
+        '%s in project %s; ask an administrator for the admin role there.'
+        % (str(exc).rstrip('.'), caller.user, ', '.join(caller.roles) or
+           'no role', caller.project))
+
+
+class _NodeStates(_NodeAction):
+    """Starts a long node operation (``nodes.states``): the nodes
+    checked, then their first transition; the follow task sees each one
+    to its end, on a trust opened now (the caller's token may expire
+    first)."""
+
+    def do(self, context, req):
+        from tripleoplanclient.nodes import states
+        ironic_ = ironic(context, req)
+        try:
+            nodes = states.select(ironic_, req['nodes'] or [],
+                                  req['all_manageable'], self.verb)
+        except Exception as exc:
+            raise _needs_admin(context, exc)
+        caller = auth.Caller(context)
+        execution = actions._workflow_execution(context)
+        trust = auth.open_trust(caller, req['timeout'] / 60.0) \
+            if execution and nodes else None
+        try:
+            started = self.start(ironic_, nodes, req)
+            if trust:
+                # sealed: readers of the execution never see the trust id
+                started['trust'] = auth.seal_trust(caller, trust, execution)
+        except BaseException:
+            auth.close_trust(caller, trust)
+            raise
+        return started
+
+
+class _NodeFollow(_NodeAction):
+    """One look at the nodes a _NodeStates task started (run again by the
+    workflow while it answers ``{'done': False}``)."""
+
+    def __init__(self, request, started=None):
+        super().__init__(request)
+        self.started = started
+
+    def do(self, context, req):
+        from tripleoplanclient.nodes import states
+        if not self.started or not self.started.get('nodes'):
+            return {'done': True, 'nodes': [], 'failed': 0}
+        caller = auth.Caller(context)
+        sealed = self.started.get('trust')
+        trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
+            context)) if sealed else None
+        session = auth.trust_session(caller, trust) if trust else None
+        result = states.follow(ironic(context, req, session), self.started)
+        if result['done']:
+            auth.close_trust(caller, trust, session=session)
+        return result
+
+
+class IntrospectNodes(_NodeStates):
+    """Inspect manageable nodes (then provide those that passed)."""
+
+    request_name = 'node_introspect'
+    verb = 'introspect'
+
+    def start(self, ironic_, nodes, req):
+        from tripleoplanclient.nodes import states
+        return states.start_introspect(ironic_, nodes, req['provide'],
+                                       req['timeout'])
+
+
+class FollowIntrospection(_NodeFollow):
+    request_name = 'node_introspect'
+
+
+class ProvideNodes(_NodeStates):
+    """Power manageable nodes off and make them available."""
+
+    request_name = 'node_provide'
+    verb = 'provide'
+
+    def start(self, ironic_, nodes, req):
+        from tripleoplanclient.nodes import states
+        return states.start_provide(ironic_, nodes, req['timeout'])
+
+
+class FollowProvide(_NodeFollow):
+    request_name = 'node_provide'
+
+
+class ConfigureNodes(_NodeAction):
+    """Deploy kernel/ramdisk and root device hints (``nodes.configure``)."""
+
+    request_name = 'node_configure'
+
+    def act(self, ironic_, req, context):
+        from tripleoplanclient.nodes import configure
+        from tripleoplanclient.nodes import states
+        configure.root_device_spec(req['root_device'])
+        try:
+            nodes = states.select(ironic_, req['nodes'] or [],
+                                  req['all_manageable'], 'configure',
+                                  states=None)
+        except Exception as exc:
+            raise _needs_admin(context, exc)
+        return {'nodes': configure.configure(ironic_, nodes, req)}
+
+
+class TagNodes(_NodeAction):
+    """Give nodes a profile, or take it away (``nodes.profiles``)."""
+
+    request_name = 'node_tag'
+
+    def act(self, ironic_, req, context):
+        from tripleoplanclient.nodes import profiles
+        from tripleoplanclient.nodes import states
+        profiles.check_profile(req['profile'])
+        try:
+            nodes = states.select(ironic_, req['nodes'], False, 'tag',
+                                  states=None)
+        except Exception as exc:
+            raise _needs_admin(context, exc)
+        return {'nodes': profiles.tag(ironic_, nodes, req['profile'])}
+
+
+class ListProfiles(_NodeAction):
+    """Every node with its profiles (``nodes.profiles``)."""
+
+    request_name = 'profiles_list'
+
+    def act(self, ironic_, req, context):
+        from tripleoplanclient.nodes import profiles
+        return {'nodes': profiles.listing(ironic_, req['all'])}

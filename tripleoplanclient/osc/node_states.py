@@ -1,0 +1,195 @@
+"""overcloud node introspect|provide|configure|tag: nodes moved through
+Ironic by our Mistral workflows (``workflows.nodes``), a row per node.
+
+The exit status tells the outcome (``outcome``): 0 every node done (or
+started, with --no-wait), 1 some node failed (the others went on), 3
+refused before anything started (an unknown node, one not manageable, no
+admin role), 4 still running at --timeout, 130 Ctrl-C.
+"""
+
+from osc_lib.command import command
+
+from tripleoplanclient.osc import outcome
+
+COLUMNS = ('name', 'uuid', 'provision_state', 'status', 'error')
+INTROSPECT_COLUMNS = ('name', 'uuid', 'provision_state', 'status',
+                      'properties', 'error')
+CONFIGURE_COLUMNS = ('name', 'uuid', 'root_device', 'status', 'error')
+TAG_COLUMNS = ('name', 'uuid', 'profile', 'status', 'error')
+# how long configure and tag wait for Mistral (they do not follow nodes)
+WAIT = 600
+
+
+class NodesCommand(outcome.ResultCommand, command.Lister):
+    """A row per node whatever the outcome; the exit status says it."""
+
+    def known(self, parsed_args):
+        return {}
+
+    def add_nodes(self, parser, verb, manageable=True):
+        group = parser.add_mutually_exclusive_group(required=True)
+        group.add_argument('nodes', metavar='<node>', nargs='*', default=[],
+                           help='Name or UUID of a node to %s.' % verb)
+        if manageable:
+            group.add_argument(
+                '--all-manageable', action='store_true',
+                help="%s every node in the 'manageable' state." %
+                     verb.capitalize())
+
+    def add_wait(self, parser):
+        parser.add_argument(
+            '--wait', dest='wait', action='store_true', default=True,
+            help='Follow every node to its end (the default).')
+        parser.add_argument(
+            '--no-wait', dest='wait', action='store_false',
+            help='Return once the nodes started; the workflow follows them '
+                 '(openstack workflow execution show <id>).')
+        parser.add_argument(
+            '--timeout', metavar='<seconds>', type=int, default=3600,
+            help='Seconds for the whole operation (default 3600): a node '
+                 'still busy then fails (an inspection waiting for its '
+                 'ramdisk is aborted).')
+
+    def ironic_url(self):
+        return self.clients.endpoint('baremetal')
+
+    def rows(self, found):
+        """The command's output from an ``Outcome``."""
+        self.status = found.status
+        return self.columns, [tuple(row.get(c) for c in self.columns)
+                              for row in found.rows]
+
+    def produce_output(self, parsed_args, column_names, data):
+        # rows, not ResultCommand's one row: take_action set the status
+        return command.Lister.produce_output(self, parsed_args,
+                                             column_names, data)
+
+    def _early(self, parsed_args, status):
+        names = getattr(parsed_args, 'nodes', None) or []
+        command.Lister.produce_output(self, parsed_args, self.columns, [
+            tuple({'name': name, 'status': status}.get(c)
+                  for c in self.columns) for name in names])
+        return outcome.EXIT_STATUS[status]
+
+
+class IntrospectNode(NodesCommand):
+    _description = ("Inspect nodes (Ironic's inspection): their CPUs, "
+                    "memory, disks and boot mode; with --provide, then make "
+                    "those that passed available")
+    columns = INTROSPECT_COLUMNS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.add_nodes(parser, 'introspect')
+        parser.add_argument(
+            '--provide', action='store_true',
+            help='Provide (power off, make available) the nodes that '
+                 'passed.')
+        self.add_wait(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.workflows import nodes
+        return self.rows(nodes.introspect(
+            self.workflows(), parsed_args.nodes, parsed_args.all_manageable,
+            parsed_args.provide, self.ironic_url(), parsed_args.timeout,
+            parsed_args.wait, started=lambda _: self.changed()))
+
+
+class ProvideNode(NodesCommand):
+    _description = ('Make manageable nodes available: powered off, then '
+                    "Ironic's provide (and its cleaning, when enabled)")
+    columns = COLUMNS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.add_nodes(parser, 'provide')
+        self.add_wait(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.workflows import nodes
+        return self.rows(nodes.provide(
+            self.workflows(), parsed_args.nodes, parsed_args.all_manageable,
+            self.ironic_url(), parsed_args.timeout, parsed_args.wait,
+            started=lambda _: self.changed()))
+
+
+class ConfigureNode(NodesCommand):
+    _description = ("Set nodes' deploy kernel and ramdisk, and their root "
+                    'device hints')
+    columns = CONFIGURE_COLUMNS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        self.add_nodes(parser, 'configure')
+        parser.add_argument('--deploy-kernel', metavar='<image>',
+                            help="Deploy kernel (image or URL) for the "
+                                 "nodes' driver_info; unset: kept.")
+        parser.add_argument('--deploy-ramdisk', metavar='<image>',
+                            help="Deploy ramdisk (image or URL) for the "
+                                 "nodes' driver_info; unset: kept.")
+        parser.add_argument(
+            '--root-device', metavar='<device>',
+            help='Root device: "smallest" or "largest" (the disk of the '
+                 "node's inspection inventory), device names to choose "
+                 'from (sda,vda), or a JSON mapping of Ironic hints '
+                 '({"serial": "S1"}).')
+        parser.add_argument(
+            '--root-device-minimum-size', metavar='<GiB>', type=int,
+            default=4,
+            help='Smallest disk (GiB) smallest/largest may choose '
+                 '(default 4).')
+        parser.add_argument(
+            '--overwrite-root-device-hints', action='store_true',
+            help='Replace root device hints a node has already.')
+        return parser
+
+    def take_action(self, parsed_args):
+        import json
+
+        from osc_lib import exceptions
+
+        from tripleoplanclient.workflows import nodes
+        root = parsed_args.root_device
+        if root and root.lstrip().startswith('{'):
+            try:
+                root = json.loads(root)
+            except ValueError as exc:
+                raise exceptions.CommandError(
+                    'Bad --root-device %r: not JSON (%s); give smallest, '
+                    'largest, device names or a JSON mapping of hints.'
+                    % (root, exc))
+        return self.rows(nodes.configure(
+            self.workflows(), parsed_args.nodes, WAIT,
+            all_manageable=parsed_args.all_manageable,
+            deploy_kernel=parsed_args.deploy_kernel,
+            deploy_ramdisk=parsed_args.deploy_ramdisk, root_device=root,
+            root_device_minimum_size=parsed_args.root_device_minimum_size,
+            overwrite_root_device_hints=(
+                parsed_args.overwrite_root_device_hints),
+            ironic_url=self.ironic_url()))
+
+
+class TagNode(NodesCommand):
+    _description = ('Give nodes a profile (the capability profile:<name> '
+                    'that deployment roles match), or take it away')
+    columns = TAG_COLUMNS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('nodes', metavar='<node>', nargs='+',
+                            help='Name or UUID of a node to tag.')
+        group = parser.add_mutually_exclusive_group(required=True)
+        group.add_argument('--profile', metavar='<profile>',
+                           help='The profile (e.g. control, compute).')
+        group.add_argument('--no-profile', action='store_true',
+                           help='Take the profile away.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.workflows import nodes
+        return self.rows(nodes.tag(
+            self.workflows(), parsed_args.nodes,
+            None if parsed_args.no_profile else parsed_args.profile,
+            self.ironic_url(), WAIT))
