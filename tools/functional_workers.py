@@ -16,9 +16,11 @@ tests its regexes match).
     stestr run --worker-file w.yaml [the same filters]
 
 After a run (a clean clone's, or under the same load), the classes'
-seconds to refresh the file with::
+seconds to refresh the file with (``.stestr/1`` is tools/run-tests.sh's
+first functional run in a clean clone; ``stestr last --subunit`` gives the
+last run in v2 already)::
 
-    stestr last --subunit | python3 tools/functional_workers.py --measure
+    subunit-1to2 < .stestr/1 | python3 tools/functional_workers.py --measure
 """
 
 from __future__ import annotations
