@@ -181,6 +181,33 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'swift_url': None,
          'heat_url': None}),
+    # Provisioning writes the deployed-server environment into the plan
+    # and records the step (``plan_amend``'s way).
+    'node_provision': (
+        'tripleoplan.node_provision',
+        "Allocate available nodes to the roles of a baremetal deployment, "
+        "deploy them, and add the deployed-server environment to the plan "
+        "as a recorded step; nothing allocated when too few match.",
+        {'container': _REQUIRED,
+         'roles': _REQUIRED,        # the baremetal_deployment.yaml list
+         'environment': None,       # plan path of the environment written
+         'ctlplane_cidr': '192.168.24.0/24',    # addresses from its .10
+         'ironic_url': None,
+         'swift_url': None,
+         'timeout': 3600,
+         'command': None}),
+    'node_unprovision': (
+        'tripleoplan.node_unprovision',
+        "Release the nodes provisioned into the plan (all, or some "
+        "instances), and record the plan's environment without them.",
+        {'container': _REQUIRED,
+         'instances': None,         # [hostname]; None: every one
+         'environment': None,       # as node_provision's
+         'ctlplane_cidr': '192.168.24.0/24',
+         'ironic_url': None,
+         'swift_url': None,
+         'timeout': 3600,
+         'command': None}),
     # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
     # as the caller. A node names a node by name or uuid.
     'node_introspect': (
@@ -264,6 +291,11 @@ FOLLOW.update(
     node_provide=('follow', 'tripleoplan.node_provide_follow'))
 FOLLOW_DELAYS.update(node_introspect=NODE_FOLLOW_DELAY,
                      node_provide=NODE_FOLLOW_DELAY)
+FOLLOW.update(
+    node_provision=('follow', 'tripleoplan.node_provision_follow'),
+    node_unprovision=('follow', 'tripleoplan.node_unprovision_follow'))
+FOLLOW_DELAYS.update(node_provision=NODE_FOLLOW_DELAY,
+                     node_unprovision=NODE_FOLLOW_DELAY)
 
 
 def workflow(name):

@@ -172,3 +172,82 @@ class ListProfiles(_NodeAction):
     def act(self, ironic_, req, context):
         from tripleoplanclient.nodes import profiles
         return {'nodes': profiles.listing(ironic_, req['all'])}
+
+
+class _ProvisionStart(_NodeAction):
+    """Starts provisioning into a plan or releasing from it
+    (``mistral.node_provision``): checked, allocated, Ironic asked; the
+    follow task (on a trust opened now) records the plan's environment
+    once the nodes rest."""
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import node_provision
+        ironic_ = ironic(context, req)
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
+        store = actions.plan_store(context, req['swift_url'])
+        caller = auth.Caller(context)
+        execution = actions._workflow_execution(context)
+        trust = auth.open_trust(caller, req['timeout'] / 60.0) \
+            if execution else None
+        try:
+            started = getattr(node_provision, self.verb)(
+                ironic_, store, req)
+            if trust:
+                started['trust'] = auth.seal_trust(caller, trust, execution)
+        except BaseException:
+            auth.close_trust(caller, trust)
+            raise
+        return started
+
+
+class _ProvisionFollow(_NodeAction):
+    """One look at the nodes the start task moved; at their end the
+    plan's environment recorded (run again while ``{'done': False}``)."""
+
+    def __init__(self, request, started=None):
+        super().__init__(request)
+        self.started = started
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import node_provision
+        if not self.started:
+            return {'done': True}
+        caller = auth.Caller(context)
+        sealed = self.started.get('trust')
+        trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
+            context)) if sealed else None
+        session = auth.trust_session(caller, trust) if trust else None
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
+        result = node_provision.follow(
+            ironic(context, req, session),
+            actions.plan_store(context, req['swift_url'], session), req,
+            self.started, self.verb)
+        if result['done']:
+            auth.close_trust(caller, trust, session=session)
+        return result
+
+
+class ProvisionNodes(_ProvisionStart):
+    """Allocate and deploy nodes for the roles of a baremetal deployment."""
+
+    request_name, verb = 'node_provision', 'provision'
+
+
+class FollowProvision(_ProvisionFollow):
+    """Follow the deploy; record the deployed-server environment."""
+
+    request_name, verb = 'node_provision', 'provision'
+
+
+class UnprovisionNodes(_ProvisionStart):
+    """Undeploy nodes provisioned into a plan."""
+
+    request_name, verb = 'node_unprovision', 'unprovision'
+
+
+class FollowUnprovision(_ProvisionFollow):
+    """Follow the undeploy; record the environment without them."""
+
+    request_name, verb = 'node_unprovision', 'unprovision'

@@ -1,0 +1,97 @@
+"""Provisioning into a plan inside Mistral (``mistral.node_provision``):
+the start and follow bodies on the fake Ironic and a plan made by the
+real create command in the stateful fake Swift; the deployed-server
+environment written and recorded as a step, UNCHANGED when it is
+already so, taken out of the list when the last node goes."""
+
+import yaml
+
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ksa_session
+
+from tests.unit import fakes
+from tests.unit.nodes import fake_ironic
+from tripleoplanclient import protocol
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import node_provision
+from tripleoplanclient.nodes import ironic
+from tripleoplanclient.osc import plan as plan_cmd
+
+PATH = node_provision.ENVIRONMENT
+ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}},
+         {'name': 'Compute', 'count': 1}]
+
+
+class NodeProvisionTest(fakes.PlanTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.write('t/overcloud.yaml', 'heat_template_version: rocky\n')
+        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.dir + '/t',
+                 '--no-render')
+        self.fake = fake_ironic.FakeIronic(self.m)
+        self.ironic = ironic.Ironic(
+            ksa_session.Session(auth=noauth.NoAuth()), fake_ironic.URL)
+        for name, profile in (('c0', 'control'), ('k0', 'compute')):
+            self.fake.add_node(name=name, provision_state='available',
+                               properties={'capabilities':
+                                           'profile:%s' % profile})
+
+    def run_both(self, name, **fields):
+        req = protocol.read(name, protocol.request(
+            name, container='p', swift_url=fakes.SWIFT,
+            command=['overcloud', 'node', name[5:]], **fields))
+        started = getattr(node_provision, name[5:])(self.ironic, self.store,
+                                                    req)
+        return node_provision.follow(self.ironic, self.store, req, started,
+                                     name[5:])
+
+    def history(self):
+        return self.store.history('p')[0]
+
+    def test_provision_recorded_unchanged_then_unprovisioned(self):
+        found = self.run_both('node_provision', roles=ROLES)
+        self.assertEqual(('SUCCESS', 'provision'), (
+            found['status'], found['step']['action']))
+        self.assertEqual(PATH, found['step']['environments'][-1])
+        env = yaml.safe_load(self.swift.objects[PATH][0])
+        self.assertEqual({'p-controller-0': 'p-controller-0',
+                          'p-novacompute-0': 'p-novacompute-0'},
+                         env['parameter_defaults']['HostnameMap'])
+        rows = self.history()
+        self.assertEqual(('provision', 'openstack overcloud node provision'),
+                         (rows[-1]['action'], rows[-1]['command']))
+
+        again = self.run_both('node_provision', roles=ROLES)
+        self.assertEqual('UNCHANGED', again['status'])
+        self.assertEqual(len(rows), len(self.history()))
+
+        gone = self.run_both('node_unprovision',
+                             instances=['p-novacompute-0'])
+        self.assertEqual('unprovision', gone['step']['action'])
+        env = yaml.safe_load(self.swift.objects[PATH][0])
+        self.assertEqual(0, env['parameter_defaults']['ComputeCount'])
+        self.assertEqual('available', self.fake.node('k0')[
+            'provision_state'])
+        self.assertNotIn('tripleoplan', self.fake.node('k0')['extra'])
+
+        last = self.run_both('node_unprovision')
+        self.assertNotIn(PATH, last['step']['environments'])
+
+    def test_failed_deploy_records_nothing(self):
+        self.fake.fail('k0', 'active', 'no image')
+        rows = self.history()
+        found = self.run_both('node_provision', roles=ROLES)
+        self.assertEqual('FAILED', found['status'])
+        self.assertEqual([{'node': 'k0', 'state': 'deploy failed',
+                           'error': 'no image'}], found['failed'])
+        self.assertEqual(len(rows), len(self.history()))
+
+    def test_bad_request_no_node_moves(self):
+        req = protocol.read('node_provision', protocol.request(
+            'node_provision', container='p', swift_url=fakes.SWIFT,
+            roles=[{'name': 'Compute', 'count': 'two'}]))
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'count must be a whole number'):
+            node_provision.provision(self.ironic, self.store, req)
+        self.assertEqual([], self.fake.writes())

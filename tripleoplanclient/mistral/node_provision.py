@@ -1,0 +1,152 @@
+"""Provisioning into a plan, in Mistral: the bodies of the node_provision
+and node_unprovision actions and of their follow tasks.
+
+The first task checks everything (the file, the plan, enough matching
+nodes), allocates and asks Ironic to deploy (or undeploy); the follow
+task looks at those nodes every few seconds until each rests, then writes
+the deployed-server environment of the plan's nodes into the plan and
+records the step (``provision`` / ``unprovision``), the way
+``settings.set_parameters`` records its file: the file, its kept copy
+and the step in one commit. No step when the environment is already
+what the nodes say; a failed deploy records nothing (its error is in the
+answer; running the command again deploys that node again).
+"""
+
+from tripleoplanclient import protocol
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import builder
+from tripleoplanclient.mistral import command_line
+from tripleoplanclient.nodes import baremetal_file
+from tripleoplanclient.nodes import deployed_environment
+from tripleoplanclient.nodes import provision as provision_mod
+from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import tree as tree_mod
+
+# Where the environment goes in the plan unless the request says.
+ENVIRONMENT = 'baremetal-environment.yaml'
+
+
+def _path(req):
+    return layout.check_plan_path(req['environment'] or ENVIRONMENT,
+                                  'node provision environment')
+
+
+def provision(ironic, store, req):
+    """Check, allocate, deploy: the answer the follow task builds on."""
+    plan = layout.check_name(req['container'])
+    roles = baremetal_file.read(req['roles'])
+    _path(req)
+    store.head(plan)            # a plan that exists, before any node moves
+    answer = provision_mod.provision(ironic, plan, roles,
+                                     req['ctlplane_cidr'])
+    answer['follow'] = sorted(
+        {i['uuid'] for i in answer['instances']} |
+        {r['uuid'] for r in answer['released']})
+    return answer
+
+
+def unprovision(ironic, store, req):
+    """Undeploy the plan's nodes (all, or ``instances``: hostnames)."""
+    plan = layout.check_name(req['container'])
+    _path(req)
+    store.head(plan)
+    current = provision_mod.plan_nodes(ironic, plan)
+    names = req['instances']
+    if names is not None and (not isinstance(names, list) or not all(
+            isinstance(n, str) for n in names)):
+        raise exceptions.CommandError(
+            'Bad node_unprovision request: instances must list hostnames. '
+            'Nothing was released.')
+    chosen = sorted(current) if names is None else \
+        [n for n in names if n in current]
+    gone = [current[h] for h in chosen]
+    refused = provision_mod.release(ironic, gone)
+    return {'released': [{'hostname': h, 'uuid': current[h]['uuid']}
+                         for h in chosen],
+            'unknown': sorted(set(names or ()) - set(current)),
+            'roles': {provision_mod.record(n)['role']:
+                      provision_mod.record(n).get('hostname_format')
+                      for n in current.values()},
+            'refused': [{'node': n['uuid'], 'error': str(e)}
+                        for n, e in refused],
+            'follow': sorted(n['uuid'] for n in gone),
+            'changed': bool(gone)}
+
+
+def follow(ironic, store, req, started, action):
+    """One look at the nodes ``started`` moved; at the end, the plan's
+    environment recorded. ``action``: provision or unprovision."""
+    plan = req['container']
+    done, nodes = provision_mod.look(ironic, started.get('follow') or [])
+    if not done:
+        return {'done': False, 'states': {
+            u: n['provision_state'] for u, n in nodes.items()}}
+    released = {r['uuid'] for r in started.get('released') or ()}
+    for uuid_ in released:
+        node = nodes.get(uuid_) or {}
+        if node.get('provision_state') == 'available' and \
+                provision_mod.record(node).get('plan') == plan:
+            ironic.patch_node(uuid_, [{'op': 'remove', 'path': '/extra/%s'
+                                       % provision_mod.KEY}])
+    failed = [{'node': n.get('name') or u, 'state': n['provision_state'],
+               'error': n.get('last_error')}
+              for u, n in nodes.items() if u not in released and
+              n['provision_state'] != 'active'] + [
+        {'node': r['node'], 'state': None, 'error': r['error']}
+        for r in started.get('refused') or ()]
+    out = {'done': True, 'nodes': {u: n['provision_state']
+                                   for u, n in nodes.items()},
+           'failed': failed}
+    if failed:
+        out['status'] = 'FAILED'
+        return out
+    hosts = [{'role': provision_mod.record(n)['role'], 'hostname': h,
+              'ctlplane_ip': provision_mod.record(n).get('ctlplane_ip'),
+              'ctlplane_cidr': provision_mod.record(n).get('ctlplane_cidr')}
+             for h, n in provision_mod.plan_nodes(ironic, plan).items()
+             if n['provision_state'] == 'active']
+    out['step'] = record_environment(
+        store, plan, _path(req), started.get('roles') or {}, hosts,
+        req.get('ctlplane_cidr') or provision_mod.CTLPLANE_CIDR,
+        command_line.command(req, 'tripleoplan.node_%s' % action), action)
+    out['status'] = out['step']['status']
+    return out
+
+
+def record_environment(store, plan, path, roles, hosts, cidr, command,
+                       action):
+    """The deployed-server environment of ``hosts`` written to ``path``
+    and put in the environment list (taken out of it when no host is
+    left), as a step; the step's summary (UNCHANGED: nothing written)."""
+    head = store.head(plan)
+    environments = head.state['environments']
+    roles = dict(roles)
+    for host in hosts:
+        roles.setdefault(host['role'], baremetal_file.hostname_format(
+            host['role']))
+    roles = {r: f or baremetal_file.hostname_format(r)
+             for r, f in roles.items()}
+    if not hosts:
+        if path not in environments:
+            return protocol.result(plan, None, head.state)
+        change = {'environments': {'add': [], 'remove': [path]},
+                  'files': {}, 'inputs': {}, 'tree': {}}
+        step = builder.commit(store, plan, builder.build(
+            action, change, command), head)
+        return protocol.result(plan, step, step['state'])
+    data = deployed_environment.dump(plan, deployed_environment.environment(
+        plan, roles, hosts, cidr))
+    old = store.get(plan, path)
+    if old == data and path in environments:
+        return protocol.result(plan, None, head.state)
+    md5 = content.md5(data)
+    objects = {path: data, tree_mod.kept_name(md5): data}
+    change = {'environments': {'add': [] if path in environments
+                               else [path], 'remove': []},
+              'files': {}, 'inputs': {}, 'tree': {path: md5}}
+    step = builder.commit(store, plan, builder.build(
+        action, change, command, added=[] if old is not None else [path],
+        changed=[path] if old is not None and old != data else []),
+        head, objects)
+    return protocol.result(plan, step, step['state'])

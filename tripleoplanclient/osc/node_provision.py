@@ -1,0 +1,208 @@
+"""``overcloud node provision`` and ``overcloud node unprovision``:
+nodes allocated and deployed for a plan's roles, the deployed-server
+environment recorded in the plan (``mistral.node_provision``).
+
+python-tripleoclient's forms: ``FILE``, ``-o/--output``, ``--stack``
+(default overcloud), ``--all`` for unprovision. One row per instance;
+the exit status of ``osc.outcome``. Loaded on every ``openstack`` run:
+standard library, cliff and osc-lib only at module level.
+"""
+
+from osc_lib.command import command
+from osc_lib import exceptions
+
+from tripleoplanclient.osc import base
+from tripleoplanclient.osc import outcome
+
+COLUMNS = ('role', 'hostname', 'node', 'ctlplane_ip', 'state')
+
+
+def _seconds(text):
+    """An argparse type: seconds above zero, up to a week."""
+    return base._number(text, 'seconds', 0, 604800, '3600', ' (a week)')
+
+
+class _ProvisionCommand(base.Command, command.Lister):
+    """Runs one provisioning workflow, shows its rows; exit status as
+    ``outcome.ResultCommand`` says (refused before Ironic was asked: 3)."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'input', metavar='<baremetal_deployment.yaml>',
+            help='Baremetal deployment file (python-tripleoclient\'s '
+                 'format: roles with count, hostname_format, defaults, '
+                 'instances).')
+        base.add_stack_option(parser)
+        parser.add_argument(
+            '--environment-path', metavar='<plan-path>', default=None,
+            help='Plan path of the deployed-server environment (default '
+                 'baremetal-environment.yaml).')
+        wait = parser.add_mutually_exclusive_group()
+        wait.add_argument('--wait', dest='wait', action='store_true',
+                          default=True,
+                          help='Wait until the nodes rest and the step is '
+                               'recorded (default).')
+        wait.add_argument('--no-wait', dest='wait', action='store_false',
+                          help='Return once Ironic was asked.')
+        parser.add_argument(
+            '--timeout', metavar='<seconds>', type=_seconds, default=3600,
+            help='How long the operation may take (default 3600).')
+        return parser
+
+    def read_roles(self, path):
+        from tripleoplanclient.common import content
+        from tripleoplanclient.nodes import baremetal_file
+
+        try:
+            with open(path, 'rb') as f:
+                data = f.read()
+        except OSError as exc:
+            raise exceptions.CommandError(
+                'Cannot read %s (%s). Nothing was provisioned.'
+                % (path, exc.strerror))
+        roles = content.load_yaml(data, path)
+        baremetal_file.read(roles, path)     # every problem, before Mistral
+        return roles
+
+    def fields(self, parsed_args):
+        return {'environment': parsed_args.environment_path,
+                'ironic_url': self.clients.endpoint('baremetal'),
+                'swift_url': self.clients.endpoint('object-store'),
+                'command': self.command_line()}
+
+    def run(self, parsed_args):
+        self.started, self.status = False, None
+        try:
+            code = super().run(parsed_args)
+        except KeyboardInterrupt:
+            self._stderr('Interrupted: the operation goes on in Mistral.')
+            self.produce_output(parsed_args, COLUMNS, [])
+            return outcome.INTERRUPTED
+        except exceptions.CommandError as exc:
+            self._stderr(str(exc))
+            self.produce_output(parsed_args, COLUMNS, [])
+            return outcome.FAILED if self.started else outcome.REFUSED
+        return code or outcome.EXIT_STATUS.get(self.status, outcome.DONE)
+
+    def asked(self):
+        """Ironic was asked (the first task ended well): a failure from
+        now on is no refusal."""
+        self.started = True
+
+    def _stderr(self, line):
+        self.app.stderr.write(line.rstrip('\n') + '\n')
+        self.app.stderr.flush()
+
+    def show(self, found, plan):
+        self.status = found.status
+        step = found.step or {}
+        if step.get('status') == 'UNCHANGED':
+            self.progress('Plan %s: its nodes and environment are as asked; '
+                          'nothing recorded.' % plan)
+        elif step.get('id'):
+            self.progress('Plan %s: step %s recorded (%s), environments: '
+                          '%s.' % (plan, step['id'], step['action'],
+                                   ', '.join(step['environments'])))
+        if found.status == 'TIMEOUT':
+            self._stderr('Still running after the timeout: "openstack '
+                         'workflow execution show %s".' % found.execution)
+        return COLUMNS, [tuple(r[c] for c in COLUMNS) for r in found.rows]
+
+
+class ProvisionNodes(_ProvisionCommand):
+    _description = ('Allocate available nodes to the roles of a baremetal '
+                    'deployment file, deploy them, and record their '
+                    'deployed-server environment in the plan (nothing '
+                    'allocated when too few nodes match)')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '-o', '--output', metavar='<file>', default=None,
+            help='Also write the deployed-server environment to this local '
+                 'file.')
+        parser.add_argument(
+            '--ctlplane-cidr', metavar='<cidr>', default='192.168.24.0/24',
+            help='Control plane network of the instances without a fixed '
+                 'ctlplane address: addresses from its .10 (default '
+                 '192.168.24.0/24).')
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.workflows import node_provision
+
+        plan = layout.check_name(parsed_args.stack)
+        roles = self.read_roles(parsed_args.input)
+        workflows = self.workflows()
+        fields = self.fields(parsed_args)
+        found = node_provision.provision(
+            workflows, plan, roles, int(parsed_args.timeout),
+            parsed_args.wait, started=self.asked,
+            ctlplane_cidr=parsed_args.ctlplane_cidr, **fields)
+        if parsed_args.output and found.status in ('SUCCESS', 'UNCHANGED'):
+            self.write_output(plan, parsed_args)
+        return self.show(found, plan)
+
+    def write_output(self, plan, parsed_args):
+        from tripleoplanclient.mistral import node_provision as mistral_side
+
+        path = parsed_args.environment_path or mistral_side.ENVIRONMENT
+        data = self.plan_store(read_only=True).get(plan, path)
+        if data is None:
+            return
+        try:
+            with open(parsed_args.output, 'wb') as f:
+                f.write(data)
+        except OSError as exc:
+            raise exceptions.CommandError(
+                'The nodes are provisioned and the plan\'s environment '
+                'recorded, but %s cannot be written (%s): "openstack '
+                'object save %s %s" gets it.' % (
+                    parsed_args.output, exc.strerror, plan, path))
+        self.progress('Wrote %s (plan %s: %s).' % (
+            parsed_args.output, plan, path))
+
+
+class UnprovisionNodes(_ProvisionCommand):
+    _description = ('Release nodes provisioned into a plan (those of the '
+                    'file marked provisioned: false, or all with --all) '
+                    'and record the plan\'s environment without them')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--all', action='store_true',
+            help='Release every node provisioned into the plan.')
+        base.add_yes_option(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.plan import layout
+        from tripleoplanclient.workflows import node_provision
+
+        plan = layout.check_name(parsed_args.stack)
+        instances = None
+        if not parsed_args.all:
+            from tripleoplanclient.nodes import baremetal_file
+            roles = baremetal_file.read(self.read_roles(parsed_args.input),
+                                        parsed_args.input)
+            instances = [i['hostname'] for r in roles
+                         for i in r['instances']
+                         if not i['provisioned'] and i['hostname']]
+            if not instances:
+                raise exceptions.CommandError(
+                    '%s marks no instance provisioned: false; give --all to '
+                    'release every node of plan %s. Nothing was released.'
+                    % (parsed_args.input, plan))
+        if not self.confirm('Release %s of plan %s?' % (
+                ', '.join(instances) if instances else 'every node', plan),
+                parsed_args.yes):
+            raise exceptions.CommandError('Nothing was released.')
+        workflows = self.workflows()
+        fields = self.fields(parsed_args)
+        found = node_provision.unprovision(
+            workflows, plan, instances, int(parsed_args.timeout),
+            parsed_args.wait, started=self.asked, **fields)
+        return self.show(found, plan)
