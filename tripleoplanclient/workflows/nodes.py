@@ -121,8 +121,8 @@ def run_followed(workflows, name, request, timeout, wait=True,
 
 
 def _status(rows):
-    if any(r['status'] == 'FAILED' for r in rows):
+    if any(r.get('status') == 'FAILED' for r in rows):
         return 'FAILED'
-    if any(r['status'] == 'IN_PROGRESS' for r in rows):
+    if any(r.get('status') == 'IN_PROGRESS' for r in rows):
         return 'IN_PROGRESS'
     return 'SUCCESS'
