@@ -34,9 +34,14 @@ class ProvisionTest(base.FunctionalTest):
         self.plan = 'prov-%s' % uuid.uuid4().hex[:8]
         self.rc = 'tpc-prov-%s' % uuid.uuid4().hex[:8]
         self.openstack('overcloud', 'plan', 'create', self.plan,
-                       '--templates', self.templates)
+                       '--templates', self.templates, '-e',
+                       os.path.join(self.templates, 'registry.yaml'))
         self.addCleanup(subprocess.run, [
             'openstack', 'overcloud', 'plan', 'delete', '-y', self.plan],
+            env=self.env, capture_output=True)
+        # (cleanups run last first: the stack goes before its plan)
+        self.addCleanup(subprocess.run, [
+            'openstack', 'stack', 'delete', '--wait', '-y', self.plan],
             env=self.env, capture_output=True)
         self.nodes = {p: self.node(p) for p in ('control', 'compute')}
 
@@ -89,7 +94,7 @@ class ProvisionTest(base.FunctionalTest):
     def history(self):
         return self.plan_record(self.plan)
 
-    def test_provision_again_unprovision(self):
+    def test_provision_again_deploy_unprovision(self):
         # Too few nodes: every role's shortage named, nothing allocated.
         before = self.history()
         proc = subprocess.run(
@@ -156,6 +161,12 @@ class ProvisionTest(base.FunctionalTest):
         self.assertIn('nothing recorded', err)
         self.assertEqual(rows, yaml.safe_load(again))
         self.assertEqual(steps, len(self.history()['history']))
+
+        # A deploy on top: the environment among the stack's.
+        deployed = self.openstack_json('overcloud', 'deploy', '--stack',
+                                       self.plan)
+        self.assertEqual('CREATE_COMPLETE', deployed['stack_status'])
+        self.assertIn(ENVIRONMENT, deployed['environments'])
 
         # Unprovision: the nodes available again, the environment out of
         # the plan's list, on record.
