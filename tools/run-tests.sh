@@ -3,10 +3,11 @@
 # loopback services (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with
 # our actions, Heat; Ironic for the functional run that has the node
 # tests), install our workbook, run unit + functional tests (the THT story
-# with 120 s tokens, and beside it the record's concurrency and past-step
-# tests once more on a second Swift with three replicas and one object
-# server stopped; one deploy story without Keystone), stop them; then pep8
-# and the documentation build (warnings are errors).
+# with 120 s tokens, and beside it the failures test and the record's
+# concurrency and past-step tests on a second Swift with three replicas
+# and one object server stopped, then on the loopback Swift; one deploy
+# story without Keystone), stop them; then pep8 and the documentation
+# build (warnings are errors).
 #   tools/run-tests.sh            everything
 #   tools/run-tests.sh unit       unit tests and pep8 only: no apt, no
 #                                 services, one venv (python3 and pip)
@@ -67,6 +68,9 @@ if [ "$what" = all ]; then
         read -r p f < <(stestr_counts)
         passed=$((passed + p)); failed=$((failed + f))
     }
+    # The record's concurrency and past-step tests run beside the THT
+    # story below, on both Swifts (not in the first run).
+    record='test_record\.TestConcurrentWriters|test_past|test_concurrent_settings'
     # Ironic (fake hardware) for the node tests: here they fail, not skip,
     # when it does not answer (tests/functional/base.ironic_url).
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 start ironic
@@ -77,12 +81,12 @@ if [ "$what" = all ]; then
     workers=$(mktemp --suffix .yaml)
     share=(--concurrency 2)
     if OS_TEST_PATH=./tests/functional stestr list \
-            --exclude-regex 'test_deploy_tht' 2>/dev/null |
+            --exclude-regex "test_deploy_tht|$record" 2>/dev/null |
             python3 tools/functional_workers.py 2 >"$workers"; then
         share=(--worker-file "$workers")
     fi
     FUNCTIONAL_REQUIRE_IRONIC=1 \
-        functional "${share[@]}" --exclude-regex 'test_deploy_tht'
+        functional "${share[@]}" --exclude-regex "test_deploy_tht|$record"
     rm -f "$workers"
     python3 tools/loopback stop ironic >&2
 
@@ -91,13 +95,14 @@ if [ "$what" = all ]; then
     # deploy, update and upgrade of minutes outlive every token.
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=120 start
 
-    # Beside it, on the story's idle worker's core (the story is one test
-    # of ~17 min, the failures test beside it ~2 min), the record again on
-    # a second Swift with three replicas and one object server stopped (the
-    # client chooses it among the endpoints Mistral's actions may call).
-    # They share Keystone, Mistral and Heat (their own plans and stacks),
-    # not Swift; their own stestr repository (.loopback-r3/.stestr), one
-    # worker: ~8 min, done before the story.
+    # Beside the story (one test of ~17 min), one after the other, in a
+    # stestr repository of their own (.loopback-r3/.stestr, one run with
+    # --combine): the failures test (~2 min), then the record's tests
+    # (~8 min) on a second Swift with three replicas and one object server
+    # stopped (the client chooses it among the endpoints Mistral's actions
+    # may call), then the same on the loopback Swift (~4 min). They share
+    # Keystone, Mistral and Heat with the story (their own plans and
+    # stacks, nothing counted across tests) and run with its 120 s tokens.
     r3=(env LOOPBACK_DIR="$PWD/.loopback-r3" LOOPBACK_KEYSTONE=0
         LOOPBACK_SWIFT_REPLICAS=3
         LOOPBACK_SWIFT_PORT=28080 LOOPBACK_SWIFT_OBJECT_PORT=26010
@@ -108,18 +113,24 @@ if [ "$what" = all ]; then
           python3 tools/loopback stop >&2 || true' EXIT
     "${r3[@]}" python3 tools/loopback start --clean swift >&2
     "${r3[@]}" python3 tools/loopback down swift-object-server-2 >&2
-    r3_repo=(--repo-url "$PWD/.loopback-r3")
-    r3_log=$PWD/.loopback-r3/functional.log
-    FUNCTIONAL_SWIFT_URL=$r3_swift OS_TEST_PATH=./tests/functional \
-        stestr "${r3_repo[@]}" run --concurrency 1 \
-        'test_record\.TestConcurrentWriters|test_past|test_concurrent_settings' \
-        >"$r3_log" 2>&1 &
-    r3_pid=$!
-    functional test_deploy_tht
-    wait "$r3_pid" || status=1
-    echo "--- the record on three replicas, one object server down:"
-    cat "$r3_log"
-    read -r p f < <(stestr_counts "${r3_repo[@]}")
+    beside_repo=(--repo-url "$PWD/.loopback-r3")
+    beside() {
+        local rc=0 run=(env OS_TEST_PATH=./tests/functional stestr
+                        "${beside_repo[@]}" run --concurrency 1)
+        "${run[@]}" test_deploy_tht_failures || rc=1
+        FUNCTIONAL_SWIFT_URL=$r3_swift "${run[@]}" --combine "$record" || rc=1
+        "${run[@]}" --combine "$record" || rc=1
+        return $rc
+    }
+    beside_log=$PWD/.loopback-r3/functional.log
+    beside >"$beside_log" 2>&1 &
+    beside_pid=$!
+    functional --concurrency 1 'test_deploy_tht\.'
+    wait "$beside_pid" || status=1
+    echo "--- beside the story: failures test; the record on three" \
+        "replicas (one object server down), then on the loopback Swift"
+    cat "$beside_log"
+    read -r p f < <(stestr_counts "${beside_repo[@]}")
     passed=$((passed + p)); failed=$((failed + f))
 
     # Without Keystone (Swift without auth, Heat noauth, Mistral auth
