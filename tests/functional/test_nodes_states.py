@@ -93,6 +93,20 @@ class NodeStatesTest(base.FunctionalTest, loopback.IronicCase):
             props = self.ok(200, 'GET', '/nodes/%s' % name)['properties']
             self.assertEqual(99, props['local_gb'])
 
+        configured = self.openstack_json(
+            'overcloud', 'node', 'configure', names[0], '--root-device',
+            'smallest', '--deploy-kernel', 'http://192.0.2.1/agent.kernel',
+            '--deploy-ramdisk', 'http://192.0.2.1/agent.ramdisk')
+        # the disk of the inventory the agent posted, by its serial
+        self.assertEqual([('SUCCESS', {'serial': 's-' + nodes[0][2]})],
+                         [(r['status'], r['root_device'])
+                          for r in configured])
+        got = self.ok(200, 'GET', '/nodes/%s' % names[0])
+        self.assertEqual(({'serial': 's-' + nodes[0][2]},
+                          'http://192.0.2.1/agent.kernel'), (
+            got['properties']['root_device'],
+            got['driver_info']['deploy_kernel']))
+
         tagged = self.openstack_json('overcloud', 'node', 'tag', names[0],
                                      '--profile', 'control')
         self.assertEqual(['SUCCESS'], [r['status'] for r in tagged])
@@ -245,3 +259,11 @@ class NodeStatesPolicyTest(base.FunctionalTest, loopback.IronicCase):
         self.assertIn(self.member, proc.stderr)
         self.assertEqual('manageable', self.ok(
             200, 'GET', '/nodes/%s' % node['uuid'])['provision_state'])
+        # a listing shows such a user nothing: said, not an empty table
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'profiles', 'list', '--all'],
+            env=self.member_env, capture_output=True, text=True,
+            timeout=300)
+        self.assertNotEqual(0, proc.returncode, proc.stdout)
+        self.assertIn("Ironic shows no node. Ironic's node operations need "
+                      "the admin role", proc.stderr)

@@ -37,7 +37,7 @@ def _needs_admin(context, exc):
     from tripleoplanclient.common import exceptions
     caller = auth.Caller(context)
     if not caller.keystone or 'admin' in caller.roles or not (
-            getattr(exc, 'status', None) == 403 or 'no node ' in str(exc)):
+            getattr(exc, 'status', None) == 403 or 'no node' in str(exc)):
         return exc
     return exceptions.CommandError(
         '%s. Ironic\'s node operations need the admin role: user %s has '
@@ -170,8 +170,17 @@ class ListProfiles(_NodeAction):
     request_name = 'profiles_list'
 
     def act(self, ironic_, req, context):
+        from tripleoplanclient.common import exceptions
         from tripleoplanclient.nodes import profiles
-        return {'nodes': profiles.listing(ironic_, req['all'])}
+        rows = profiles.listing(ironic_, req['all'])
+        if not rows and not ironic_.nodes(('uuid',)):
+            # Ironic shows a project member without the admin role no
+            # node: an empty list would hide why
+            empty = exceptions.CommandError('Ironic shows no node')
+            refusal = _needs_admin(context, empty)
+            if refusal is not empty:
+                raise refusal
+        return {'nodes': rows}
 
 
 class _ProvisionStart(_NodeAction):
