@@ -215,10 +215,11 @@ class Container(kept_mod.Kept, heads_mod.Heads):
 
     # -- writing ---------------------------------------------------------
 
-    def create_container(self, plan):
+    def create_container(self, plan, headers=None):
+        # headers: another container of the caller's, not a plan
         try:
-            self._swift('put_container', plan,
-                        headers={layout.PLAN_META: layout.PLAN_META_VALUE})
+            self._swift('put_container', plan, headers=headers or {
+                layout.PLAN_META: layout.PLAN_META_VALUE})
         except _client_exception() as exc:
             raise exceptions.CommandError(
                 'Cannot create container %s: %s' % (plan, exc))

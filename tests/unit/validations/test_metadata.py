@@ -1,0 +1,77 @@
+"""Reading and checking a validation's metadata (TripleO's form)."""
+
+import testtools
+
+from tripleoplanclient.validations import metadata
+from tripleoplanclient.validations import shipped
+
+GROUPS = {'prep': 'x', 'pre-deployment': 'y'}
+GOOD = b"""- hosts: localhost
+  vars:
+    metadata:
+      name: Good
+      description: >-
+        Two
+        lines.
+      groups: [prep]
+  tasks: []
+"""
+
+
+class TestRead(testtools.TestCase):
+
+    def test_a_good_playbook(self):
+        found = metadata.read('good', GOOD, GROUPS)
+        self.assertEqual({'id': 'good', 'name': 'Good',
+                          'description': 'Two lines.', 'groups': ['prep'],
+                          'requires': [], 'problem': None}, found)
+
+    def problem(self, text, groups=GROUPS):
+        return metadata.read('v', text, groups)['problem']
+
+    def test_each_malformed_playbook_is_named_with_its_reason(self):
+        self.assertIn('not YAML', self.problem(b'- hosts: [\n'))
+        self.assertIn('a YAML list of plays', self.problem(b'hosts: all\n'))
+        self.assertIn('no hosts', self.problem(b'- tasks: []\n'))
+        self.assertIn('no vars.metadata', self.problem(
+            b'- hosts: all\n  vars: {x: 1}\n'))
+        self.assertIn('metadata.description must be text', self.problem(
+            b'- hosts: all\n  vars: {metadata: {name: n, groups: [prep]}}\n'))
+        self.assertIn('metadata.groups must list', self.problem(
+            b'- hosts: all\n  vars: {metadata: {name: n, description: d, '
+            b'groups: prep}}\n'))
+        self.assertEqual(
+            'unknown group(s) nope (groups.yaml has pre-deployment, prep)',
+            self.problem(b'- hosts: all\n  vars: {metadata: {name: n, '
+                         b'description: d, groups: [prep, nope]}}\n'))
+        self.assertIn('requires may list only', self.problem(
+            b'- hosts: all\n  vars: {metadata: {name: n, description: d, '
+            b'groups: [prep], requires: [token]}}\n'))
+
+    def test_ids_come_from_file_names(self):
+        self.assertEqual('check-disk', metadata.validation_id(
+            'custom-validations/check-disk.yaml'))
+        self.assertIsNone(metadata.validation_id('groups.yaml'))
+        self.assertIsNone(metadata.validation_id('README.md'))
+        self.assertIsNone(metadata.validation_id('a/.hidden.yaml'))
+
+    def test_groups_file(self):
+        self.assertEqual({'prep': 'The undercloud.'}, metadata.read_groups(
+            b'prep:\n  - description: The\n      undercloud.\n'))
+        self.assertRaises(ValueError, metadata.read_groups, b'- prep\n')
+        self.assertRaises(ValueError, metadata.read_groups, b'prep: x\n')
+
+
+class TestShipped(testtools.TestCase):
+
+    def test_every_shipped_playbook_is_valid(self):
+        files = shipped.files()
+        groups = metadata.read_groups(files.pop('groups.yaml'))
+        found = [metadata.read(metadata.validation_id(n), d, groups)
+                 for n, d in files.items()]
+        self.assertEqual([], [(v['id'], v['problem']) for v in found
+                              if v['problem']])
+        self.assertGreaterEqual(len(found), 8)
+        # every group has a member
+        self.assertEqual(set(groups), {g for v in found
+                                       for g in v['groups']})

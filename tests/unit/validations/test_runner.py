@@ -1,0 +1,86 @@
+"""ansible-playbook run for real (ansible-core of the test venv), against
+localhost: outcomes, the child's process group, its empty environment."""
+
+import os
+import sys
+from unittest import mock
+
+import testtools
+
+from tripleoplanclient.validations import inventory
+from tripleoplanclient.validations import runner
+
+LOCAL = inventory.build(sys.executable)
+
+
+def play(*tasks):
+    return ('- hosts: localhost\n  gather_facts: false\n  tasks:\n' +
+            ''.join('    - %s\n' % t for t in tasks)).encode()
+
+
+class TestRunner(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        self.groups = []
+
+    def run_play(self, text, timeout=60, **kwargs):
+        return runner.run(text, {'given': 'value'}, LOCAL, timeout, 'run-1',
+                          started=self.groups.append, **kwargs)
+
+    def test_a_passing_validation(self):
+        found = self.run_play(play(
+            'assert: {that: "given == \'value\'"}'))
+        self.assertEqual(('PASSED', 0, []),
+                         (found['status'], found['rc'],
+                          found['failed_hosts']), found)
+        self.assertEqual(1, found['stats']['localhost']['ok'])
+        self.assertEqual(1, len(found['plays']))
+
+    def test_a_failing_task_is_named_with_its_message(self):
+        found = self.run_play(play(
+            'name: Enough disk\n      fail: {msg: only 1 GB free}'))
+        self.assertEqual('FAILED', found['status'])
+        self.assertEqual(['localhost'], found['failed_hosts'])
+        self.assertEqual('localhost: Enough disk: only 1 GB free',
+                         found['message'])
+        self.assertEqual('only 1 GB free', found['failures'][0]['msg'])
+
+    def test_the_playbook_gets_no_credential(self):
+        secrets = {'OS_AUTH_TOKEN': 'secret-token', 'OS_PASSWORD': 'pw-x',
+                   'OS_CLOUD': 'c'}
+        with mock.patch.dict(os.environ, secrets):
+            found = self.run_play(play(
+                'assert: {that: ["lookup(\'env\', \'OS_AUTH_TOKEN\') == \'\'",'
+                ' "\'secret-token\' not in lookup(\'pipe\', \'env\')",'
+                ' "\'OS_\' not in lookup(\'pipe\', \'env\')"]}'))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_a_timeout_kills_the_process_group(self):
+        found = self.run_play(play('command: sleep 60'), timeout=3)
+        self.assertEqual('TIMEOUT', found['status'])
+        self.assertLess(found['duration'], 20)
+        self.assertRaises(ProcessLookupError, os.killpg, self.groups[0], 0)
+
+    def test_a_stop_request_ends_the_run(self):
+        asked = []
+
+        def stop_requested():
+            asked.append(1)
+            return len(asked) > 1
+
+        found = self.run_play(play('command: sleep 60'),
+                              stop_requested=stop_requested, look_every=0.3)
+        self.assertEqual('STOPPED', found['status'])
+        self.assertRaises(ProcessLookupError, os.killpg, self.groups[0], 0)
+
+    def test_a_playbook_that_does_not_parse_is_an_error(self):
+        found = self.run_play(b'- hosts: localhost\n  tasks: [\n')
+        self.assertEqual('ERROR', found['status'])
+        self.assertIn('YAML', found['message'])
+
+    def test_owns_only_a_group_of_that_run(self):
+        self.assertFalse(runner.owns(os.getpid(), 'run-1'))
+        self.assertFalse(runner.owns(None, 'run-1'))

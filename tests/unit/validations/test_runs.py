@@ -1,0 +1,137 @@
+"""A run from its request to its kept results (ansible-playbook for real),
+and stopping one, on stateful fake Swift containers."""
+
+import json
+import socket
+
+from osc_lib import exceptions
+
+from tests.unit import fakes
+from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import results
+from tripleoplanclient.validations import runner
+from tripleoplanclient.validations import runs
+
+GROUPS = b'prep: [{description: The undercloud}]\n'
+
+
+def playbook(name, task):
+    return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
+            '    metadata: {name: %s, description: d, groups: [prep]}\n'
+            '  tasks:\n    - %s\n' % (name, task)).encode()
+
+
+def request(**fields):
+    return dict({'names': None, 'group': None, 'plan': None}, **fields)
+
+
+class TestRuns(fakes.HttpTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
+        self.kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
+        self.store = fakes.plan_store(workers=1)
+        self.swift_info(bulk=False)
+        self.installed.store('groups.yaml', GROUPS)
+        self.installed.store('ok.yaml', playbook(
+            'Ok', 'assert: {that: "tripleoplan_endpoints.identity == \'I\'"}'))
+        self.installed.store('bad.yaml', playbook(
+            'Bad', 'name: Check\n      fail: {msg: too small}'))
+        self.installed.store('broken.yaml', b'- hosts: [\n')
+        self.inputs = {'endpoints': {'identity': 'I'}}
+
+    def kept_json(self, name):
+        return json.loads(self.kept.objects[name][0])
+
+    def test_a_run_keeps_each_result_and_its_summary(self):
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        run, chosen = runs.start(self.store, request(
+            names=['ok', 'bad', 'broken']), 'r1')
+        self.assertEqual('RUNNING', self.kept_json('r1/run.json')['status'])
+        done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
+        self.assertEqual('FAILED', done['status'])
+        self.assertEqual(['PASSED', 'FAILED', 'INVALID'],
+                         [v['status'] for v in done['validations']])
+        self.assertEqual(done, self.kept_json('r1/run.json'))
+        bad = self.kept_json('r1/bad.json')
+        self.assertEqual(('Check', 'too small'), (
+            bad['failures'][0]['task'], bad['failures'][0]['msg']))
+        self.assertEqual(['localhost'], bad['failed_hosts'])
+        self.assertIn('not YAML', self.kept_json('r1/broken.json')['message'])
+        rows = [r for found in results.runs(self.store)
+                for r in results.rows(found)]
+        self.assertEqual([('r1', 'ok', 'PASSED'), ('r1', 'bad', 'FAILED'),
+                          ('r1', 'broken', 'INVALID')],
+                         [(r['run'], r['validation'], r['status'])
+                          for r in rows])
+        self.assertEqual([], results.runs(self.store, plan='other'))
+
+    def test_unknown_names_are_refused_before_anything_is_written(self):
+        self.assertRaises(exceptions.CommandError, runs.start, self.store,
+                          request(names=['ok', 'nope']), 'r1')
+        self.assertEqual({}, self.kept.objects)
+
+    def test_a_stop_request_skips_what_has_not_run(self):
+        run, chosen = runs.start(self.store, request(group='prep'), 'r2')
+        results.request_stop(self.store, 'r2')
+        done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
+        self.assertEqual('STOPPED', done['status'])
+        self.assertEqual({'STOPPED'},
+                         {v['status'] for v in done['validations']})
+
+    def test_a_validation_needing_a_plan_is_not_run_without(self):
+        self.installed.store('needs.yaml', playbook(
+            'Needs', 'debug: {}').replace(
+                b'groups: [prep]', b'groups: [prep], requires: [inventory]'))
+        run, chosen = runs.start(self.store, request(names=['needs']), 'r3')
+        done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
+        self.assertEqual('ERROR', done['validations'][0]['status'])
+        self.assertIn('needs a plan', done['validations'][0]['message'])
+
+    def running(self, run_id='r4', host=None):
+        run = {'run': run_id, 'plan': None, 'status': 'RUNNING',
+               'host': host or socket.gethostname(), 'pgid': 4242,
+               'validations': [{'id': 'ok', 'status': 'RUNNING'},
+                               {'id': 'bad', 'status': 'PENDING'}]}
+        results.create(self.store, run)
+        return run
+
+    def test_stop_kills_the_group_and_records_stopped(self):
+        self.running()
+        killed = []
+        clock = fakes.FakeClock()
+        found = runs.stop(self.store, 'r4', kill=killed.append,
+                          owns=lambda pgid, run: run == 'r4',
+                          sleep=clock.sleep, clock=clock)
+        self.assertEqual([4242], killed)
+        self.assertIn('r4/stop', self.kept.objects)
+        self.assertEqual('STOPPED', found['status'])
+        self.assertEqual(['STOPPED', 'STOPPED'],
+                         [v['status'] for v in found['validations']])
+        self.assertEqual(found, self.kept_json('r4/run.json'))
+
+    def test_stop_kills_nothing_it_cannot_prove_is_the_run(self):
+        self.running()
+        self.running('r5', host='elsewhere')
+        killed = []
+        clock = fakes.FakeClock()
+        for run_id in ('r4', 'r5'):
+            runs.stop(self.store, run_id, kill=killed.append,
+                      owns=lambda pgid, run: False if run == 'r4' else True,
+                      sleep=clock.sleep, clock=clock)
+        self.assertEqual([], killed)
+
+    def test_stop_refuses_an_ended_or_unknown_run(self):
+        results.create(self.store, {'run': 'r6', 'status': 'PASSED',
+                                    'validations': []})
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    r'already ended \(PASSED\)'):
+            runs.stop(self.store, 'r6')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'No validation run r7 in this project'):
+            runs.stop(self.store, 'r7')
+        with self.assertRaisesRegex(exceptions.CommandError,
+                                    'give a run id'):
+            runs.stop(self.store, '../p')

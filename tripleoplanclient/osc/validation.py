@@ -1,0 +1,252 @@
+"""``openstack overcloud validation install | list | run | stop | show |
+results``: TripleO's validations, run by our workflows in Mistral.
+
+Loaded on every ``openstack`` run: standard library, cliff and light
+osc-lib modules only at module level (see ``base``).
+"""
+
+from osc_lib.command import command
+
+from tripleoplanclient.osc import base
+from tripleoplanclient.osc import outcome
+
+LIST_COLUMNS = ('id', 'name', 'groups', 'source', 'problem', 'description')
+RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
+               'duration', 'message')
+RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
+                  'failed_hosts')
+# a run's status -> exit status, beyond outcome's (FAILED 1, TIMEOUT 4)
+_EXIT = {'STOPPED': outcome.FAILED, 'ERROR': outcome.FAILED}
+
+
+def _list(value):
+    from osc_lib.cli import format_columns
+    return format_columns.ListColumn(value or [])
+
+
+def _run_row(run):
+    """A run as one row: each validation as ``id: STATUS``, the first
+    failures' messages."""
+    done = run.get('validations') or []
+    hosts = sorted({h for v in done for h in v.get('failed_hosts') or []})
+    messages = ['%s: %s' % (v['id'], v['message']) for v in done
+                if v.get('message') and v.get('status') != 'PASSED']
+    return {'run': run.get('run'), 'plan': run.get('plan'),
+            'status': run.get('status'),
+            'validations': _list(['%s: %s' % (v['id'], v['status'])
+                                  for v in done]),
+            'failed_hosts': _list(hosts), 'duration': run.get('duration'),
+            'message': '; '.join(messages) or None}
+
+
+class _Command(base.Command):
+    """Runs one of the validations' actions, waiting ``--timeout``."""
+
+    default_timeout = 120
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--timeout', metavar='<seconds>', type=base.seconds,
+            default=self.default_timeout,
+            help='How long to wait for Mistral (default %d).'
+                 % self.default_timeout)
+        return parser
+
+    def ask(self, parsed_args, name, **fields):
+        from tripleoplanclient.workflows import validations
+        fields['swift_url'] = self.clients.endpoint('object-store')
+        return validations.ask(self.workflows(), name, parsed_args.timeout,
+                               **fields)
+
+
+def _add_plan(parser, what):
+    parser.add_argument('--plan', metavar='<plan>',
+                        help='Plan whose custom-validations/ %s.' % what)
+
+
+class InstallValidations(_Command, command.ShowOne):
+    _description = ('Install the shipped validations into the '
+                    'tripleo-validations container of your project (only '
+                    'new or changed playbooks are sent)')
+
+    def take_action(self, parsed_args):
+        result = self.ask(parsed_args, 'validation_install')
+        self.progress('Validations: %d written, %d unchanged.' % (
+            len(result['written']), result['unchanged']))
+        return (('container', 'written', 'unchanged'),
+                ('tripleo-validations', _list(result['written']),
+                 result['unchanged']))
+
+
+class ListValidations(_Command, command.Lister):
+    _description = ('List the validations, their groups, and why a '
+                    'malformed one cannot run')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--group', metavar='<group>',
+                            help='Only the validations of this group.')
+        _add_plan(parser, 'add or override')
+        return parser
+
+    def take_action(self, parsed_args):
+        result = self.ask(parsed_args, 'validation_list',
+                          group=parsed_args.group, plan=parsed_args.plan)
+        rows = result['validations']
+        self.progress('%d validations (%d cannot run); groups: %s.' % (
+            len(rows), sum(1 for r in rows if r['problem']),
+            ', '.join(sorted(result['groups'])) or 'none'))
+        return LIST_COLUMNS, [
+            tuple(_list(r[c]) if c == 'groups' else r[c]
+                  for c in LIST_COLUMNS) for r in rows]
+
+
+class _RunCommand(outcome.ResultCommand, _Command, command.ShowOne):
+    """A run's row, its exit status from its status."""
+
+    columns = RUN_COLUMNS
+
+    def row(self, run):
+        found = _run_row(run)
+        if run.get('status') in _EXIT:
+            self.exit_status = _EXIT[run['status']]
+        return RUN_COLUMNS, tuple(found[c] for c in RUN_COLUMNS)
+
+
+class RunValidations(_RunCommand):
+    _description = ('Run validations (by name, or a group) in Mistral with '
+                    'ansible-playbook; the run id is its workflow '
+                    'execution\'s')
+    default_timeout = 600
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('names', metavar='<name>', nargs='*',
+                            help='Validations to run (see "validation '
+                                 'list").')
+        parser.add_argument('--group', metavar='<group>',
+                            help='Run every validation of this group.')
+        _add_plan(parser, 'add or override; the plan\'s stack gives the '
+                          'servers')
+        wait = parser.add_mutually_exclusive_group()
+        wait.add_argument('--wait', dest='wait', action='store_true',
+                          default=True,
+                          help='Wait for the run to end (default).')
+        wait.add_argument('--no-wait', dest='wait', action='store_false',
+                          help='Print the run id once it started.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from osc_lib import exceptions
+
+        from tripleoplanclient.workflows import validations
+        if bool(parsed_args.names) == bool(parsed_args.group):
+            raise exceptions.CommandError(
+                'Give validation names or --group, not both nor neither; '
+                'see "openstack overcloud validation list".')
+        workflows = self.workflows()
+        swift_url = self.clients.endpoint('object-store')
+        # unknown names or group: refused here, before a run starts
+        listed = validations.ask(
+            workflows, 'validation_list', 120, plan=parsed_args.plan,
+            group=parsed_args.group, swift_url=swift_url)
+        known = {v['id'] for v in listed['validations']}
+        unknown = [n for n in parsed_args.names if n not in known]
+        if unknown:
+            raise exceptions.CommandError(
+                'No validation %s%s; see "openstack overcloud validation '
+                'list".' % (', '.join(unknown), ' in plan %s or installed'
+                            % parsed_args.plan if parsed_args.plan else ''))
+        if parsed_args.group and not known:
+            raise exceptions.CommandError(
+                'No validation in group %s.' % parsed_args.group)
+        execution = validations.start(
+            workflows, names=parsed_args.names or None,
+            group=parsed_args.group, plan=parsed_args.plan,
+            timeout=parsed_args.timeout, swift_url=swift_url,
+            heat_url=self.clients.endpoint('orchestration'))
+        self.changed({'run': execution.id, 'plan': parsed_args.plan})
+        if not parsed_args.wait:
+            return self.row({'run': execution.id, 'plan': parsed_args.plan,
+                             'status': 'RUNNING'})
+        try:
+            run = validations.wait(workflows, execution,
+                                   parsed_args.timeout + validations.MARGIN)
+        except KeyboardInterrupt:
+            raise outcome.Interrupted(
+                'the run goes on in Mistral; stop it with "openstack '
+                'overcloud validation stop %s"' % execution.id)
+        if run is None:
+            raise exceptions.CommandError(
+                'Validation run %s still runs after %g s: see "openstack '
+                'overcloud validation show %s".' % (
+                    execution.id, parsed_args.timeout, execution.id))
+        for v in run.get('validations') or []:
+            self.progress('%s: %s (%.1f s)%s' % (
+                v['id'], v['status'], v.get('duration') or 0,
+                ': %s' % v['message'] if v.get('message') and
+                v['status'] != 'PASSED' else ''))
+        return self.row(run)
+
+
+class StopValidations(_RunCommand):
+    _description = ('Stop a validation run: its ansible-playbook is killed '
+                    'and the run recorded STOPPED')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('run', metavar='<run>',
+                            help='Run id (see "validation results").')
+        return parser
+
+    def take_action(self, parsed_args):
+        run = self.ask(parsed_args, 'validation_stop', run=parsed_args.run)
+        self.changed()
+        found = self.row(run)
+        # the stop did what was asked
+        self.exit_status = outcome.DONE
+        return found
+
+
+class ShowValidationRun(_Command, command.ShowOne):
+    _description = ('Show a validation run: each validation\'s status and '
+                    'its failed tasks\' output')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('run', metavar='<run>',
+                            help='Run id (see "validation results").')
+        return parser
+
+    def take_action(self, parsed_args):
+        run = self.ask(parsed_args, 'validation_results', run=parsed_args.run)
+        found = _run_row(run)
+        failures = ['%s: %s: %s: %s' % (r['validation'], f.get('host'),
+                                        f.get('task'), f.get('msg'))
+                    for r in run.get('results') or [] if r
+                    for f in r.get('failures') or []]
+        columns = RUN_COLUMNS + ('started', 'ended', 'failures')
+        found.update(started=run.get('started'), ended=run.get('ended'),
+                     failures=_list(failures))
+        return columns, tuple(found[c] for c in columns)
+
+
+class ListValidationResults(_Command, command.Lister):
+    _description = ('List the validation runs of your project: one row per '
+                    'validation run')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--plan', metavar='<plan>',
+                            help='Only the runs for this plan.')
+        return parser
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.validations import results
+        found = self.ask(parsed_args, 'validation_results',
+                         plan=parsed_args.plan)
+        rows = [r for run in found['runs'] for r in results.rows(run)]
+        return RESULT_COLUMNS, [
+            tuple(_list(r[c]) if c == 'failed_hosts' else r[c]
+                  for c in RESULT_COLUMNS) for r in rows]

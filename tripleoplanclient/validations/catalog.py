@@ -1,0 +1,97 @@
+"""Where the validations are: the ``tripleo-validations`` container of
+the caller's project (the shipped playbooks, installed in one pass) and
+a plan's own ``custom-validations/``, which add or override by id.
+
+Works on a ``plan.container.Container`` (as the caller).
+"""
+
+from tripleoplanclient.common import content
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.validations import metadata
+
+CONTAINER = 'tripleo-validations'
+# marks the container (never a plan: ``layout.is_plan`` is false)
+USAGE = {'x-container-meta-usage-tripleo': 'validations'}
+CUSTOM = 'custom-validations/'
+GROUPS = 'groups.yaml'
+_INSTALL = 'run "openstack overcloud validation install"'
+
+
+def install(store, files):
+    """Write ``files`` (``{name: bytes}``, ``shipped.files()``) into the
+    container, creating it; only the new or changed ones are sent (the
+    listing's hashes). Objects the package does not ship stay.
+    ``{written: [name], unchanged: n}``."""
+    _, listing = store.listing(CONTAINER)
+    if listing is None:
+        store.create_container(CONTAINER, headers=USAGE)
+        listing = {}
+    changed = {name: data for name, data in files.items()
+               if (listing.get(name) or {}).get('hash') != content.md5(data)}
+    store.write(CONTAINER, changed)
+    return {'written': sorted(changed),
+            'unchanged': len(files) - len(changed)}
+
+
+def collect(store, plan=None):
+    """``(groups, {id: validation})`` of the installed validations and,
+    with ``plan``, its ``custom-validations/`` (overriding by id). Each
+    validation is ``metadata.read``'s, with ``source`` (``installed`` or
+    ``plan``), ``object`` (container, name) and ``text`` (bytes)."""
+    _, listing = store.listing(CONTAINER)
+    if listing is None:
+        raise exceptions.CommandError(
+            'No validations are installed in this project (no %s '
+            'container): %s first.' % (CONTAINER, _INSTALL))
+    texts = store.get_many(CONTAINER, [
+        n for n in listing if n == GROUPS or metadata.validation_id(n)])
+    try:
+        groups = metadata.read_groups(texts.pop(GROUPS, b'') or b'{}')
+    except ValueError as exc:
+        raise exceptions.CommandError('%s/%s: %s; %s to restore it.' % (
+            CONTAINER, GROUPS, exc, _INSTALL))
+    sources = [(CONTAINER, name, 'installed', data)
+               for name, data in texts.items()]
+    if plan is not None:
+        headers, found = store.listing(plan, prefix=CUSTOM)
+        if found is None:
+            raise exceptions.CommandError(
+                'Plan %s does not exist; see "openstack overcloud plan '
+                'list".' % plan)
+        own = [n for n in found if metadata.validation_id(n) and
+               '/' not in n[len(CUSTOM):]]
+        sources += [(plan, name, 'plan', data) for name, data in
+                    sorted(store.get_many(plan, own).items())]
+    out = {}
+    for container, name, source, data in sources:
+        vid = metadata.validation_id(name)
+        found = metadata.read(vid, data, groups)
+        found.update(source=source, object=[container, name], text=data)
+        out[vid] = found
+    return groups, out
+
+
+def select(validations, names=None, group=None):
+    """The validations a run asks for, in its order (a group's by id);
+    CommandError naming each unknown id or group. A group's invalid
+    members are kept (each a result saying why it did not run)."""
+    if names:
+        unknown = [n for n in names if n not in validations]
+        if unknown:
+            raise exceptions.CommandError(
+                'No validation %s; see "openstack overcloud validation '
+                'list".' % ', '.join(unknown))
+        return [validations[n] for n in dict.fromkeys(names)]
+    chosen = [v for _, v in sorted(validations.items())
+              if group in v['groups']]
+    if not chosen:
+        raise exceptions.CommandError(
+            'No validation in group %s; see "openstack overcloud validation '
+            'list" (its groups column).' % group)
+    return chosen
+
+
+def row(validation):
+    """What ``list`` shows of a validation (no text)."""
+    return {k: validation[k] for k in (
+        'id', 'name', 'groups', 'source', 'description', 'problem')}

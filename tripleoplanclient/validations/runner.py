@@ -1,0 +1,195 @@
+"""One validation run by ``ansible-playbook``, as a child process.
+
+The child runs in a process group of its own (stop and timeout end the
+whole group), in a scratch directory that is its home, with an
+environment made from nothing: no token, password or OS_* variable of
+the executor reaches the playbook, only the run's inputs as extra vars
+(endpoint URLs, the plan's name and problems). The stdout callback in
+``callback_plugins`` writes the run's JSON to a file after every task.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from tripleoplanclient.validations import shipped
+
+MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
+# seconds between SIGTERM and SIGKILL of the process group
+GRACE = 5
+_ERR_KEEP = 2000
+
+
+def ansible_playbook():
+    """ansible-playbook beside this Python (Mistral's venv), else on
+    PATH; None when ansible-core is not installed."""
+    import shutil
+    here = os.path.join(os.path.dirname(sys.executable), 'ansible-playbook')
+    return here if os.access(here, os.X_OK) else shutil.which(
+        'ansible-playbook')
+
+
+def environment(home, result_file, run_id):
+    """The child's whole environment."""
+    here = os.path.dirname(sys.executable)
+    return {
+        'PATH': os.pathsep.join([here, '/usr/local/bin', '/usr/bin',
+                                 '/bin', '/usr/sbin', '/sbin']),
+        'HOME': home, 'TMPDIR': home, 'LANG': 'C.UTF-8',
+        'ANSIBLE_CONFIG': os.path.join(home, 'ansible.cfg'),
+        'ANSIBLE_LOCAL_TEMP': os.path.join(home, 'tmp'),
+        'ANSIBLE_REMOTE_TEMP': os.path.join(home, 'tmp'),
+        'ANSIBLE_COLLECTIONS_PATH': os.path.join(home, 'collections'),
+        'ANSIBLE_CALLBACK_PLUGINS': shipped.CALLBACKS,
+        'ANSIBLE_STDOUT_CALLBACK': 'tripleoplan_json',
+        'ANSIBLE_RETRY_FILES_ENABLED': 'False',
+        'ANSIBLE_NOCOLOR': '1',
+        'ANSIBLE_LOCALHOST_WARNING': 'False',
+        'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
+        'ANSIBLE_HOST_KEY_CHECKING': 'False',
+        'TRIPLEOPLAN_RESULT_FILE': result_file,
+        MARKER: run_id,
+    }
+
+
+def run(text, extra_vars, inventory, timeout, run_id, started=None,
+        stop_requested=None, look_every=2.0, clock=time.monotonic):
+    """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
+    FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
+    ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
+
+    ``started(pgid)``: told the child's process group once it runs;
+    ``stop_requested()``: asked every ``look_every`` seconds, True ends
+    the run as STOPPED.
+    """
+    program = ansible_playbook()
+    if program is None:
+        return _ended('ERROR', 0, message=(
+            'ansible-core is not installed where the tripleoplan actions '
+            'run: pip install "tripleoplanclient[mistral]" in Mistral\'s '
+            'environment.'))
+    begin = clock()
+    with tempfile.TemporaryDirectory(prefix='tripleoplan-validation-') \
+            as home:
+        os.makedirs(os.path.join(home, 'tmp'))
+        paths = {}
+        for name, data in (('playbook.yaml', text),
+                           ('vars.json', json.dumps(extra_vars)),
+                           ('inventory.json', json.dumps(inventory))):
+            paths[name] = os.path.join(home, name)
+            with open(paths[name], 'wb') as f:
+                f.write(data if isinstance(data, bytes) else data.encode())
+        result_file = os.path.join(home, 'result.json')
+        with open(os.path.join(home, 'stderr'), 'w+') as err:
+            child = subprocess.Popen(
+                [program, '-i', paths['inventory.json'], '-e',
+                 '@' + paths['vars.json'], paths['playbook.yaml']],
+                cwd=home, env=environment(home, result_file, run_id),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=err, start_new_session=True, close_fds=True)
+            if started is not None:
+                started(child.pid)
+            how = _wait(child, timeout, stop_requested, look_every, clock)
+            err.seek(0)
+            stderr = err.read()[-_ERR_KEEP:]
+        found = {}
+        if os.path.exists(result_file):
+            with open(result_file) as f:
+                found = json.load(f)
+    return _outcome(how, child.returncode, found, stderr, clock() - begin,
+                    timeout)
+
+
+def _wait(child, timeout, stop_requested, look_every, clock):
+    """How the child ended: ``exited``, ``timeout`` or ``stopped``."""
+    deadline = clock() + timeout
+    next_look = clock() + look_every
+    while True:
+        try:
+            child.wait(min(0.2, max(0.0, deadline - clock())))
+            # a signal from ``validation stop`` (it asks first)
+            return 'stopped' if child.returncode < 0 and \
+                stop_requested is not None and stop_requested() \
+                else 'exited'
+        except subprocess.TimeoutExpired:
+            pass
+        if clock() >= deadline:
+            kill(child.pid, child)
+            return 'timeout'
+        if stop_requested is not None and clock() >= next_look:
+            next_look = clock() + look_every
+            if stop_requested():
+                kill(child.pid, child)
+                return 'stopped'
+
+
+def kill(pgid, child=None, grace=GRACE):
+    """SIGTERM to process group ``pgid``, SIGKILL after ``grace`` s."""
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    if child is not None:
+        try:
+            child.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+    else:
+        time.sleep(min(grace, 1))
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if child is not None:
+        child.wait()
+
+
+def owns(pgid, run_id):
+    """True when process ``pgid`` on this host is the leader of run
+    ``run_id``'s group (its environment says so): a run record names a
+    group, and nothing else may be killed in its name."""
+    try:
+        with open('/proc/%d/environ' % int(pgid), 'rb') as f:
+            found = f.read().split(b'\0')
+    except (OSError, ValueError, TypeError):
+        return False
+    return ('%s=%s' % (MARKER, run_id)).encode() in found
+
+
+def _outcome(how, rc, found, stderr, duration, timeout):
+    stats = found.get('stats') or {}
+    failures = found.get('failures') or []
+    failed_hosts = sorted(set(
+        [h for h, s in stats.items()
+         if s.get('failures') or s.get('unreachable')] +
+        [f['host'] for f in failures if f.get('host')]))
+    if how == 'timeout':
+        status, message = 'TIMEOUT', 'did not end within %g s' % timeout
+    elif how == 'stopped':
+        status, message = 'STOPPED', 'stopped while it ran'
+    elif rc == 0 and not failed_hosts:
+        status, message = 'PASSED', None
+    elif failed_hosts:
+        status = 'FAILED'
+        message = '; '.join('%s: %s: %s' % (f['host'], f['task'],
+                                            f.get('msg') or 'failed')
+                            for f in failures[:5]) or 'failed'
+    else:
+        status = 'ERROR'
+        message = ' '.join(stderr.split())[-500:] or \
+            'ansible-playbook ended with status %s' % rc
+    return _ended(status, duration, rc=rc, failed_hosts=failed_hosts,
+                  plays=found.get('plays') or [], stats=stats,
+                  failures=failures, message=message)
+
+
+def _ended(status, duration, **fields):
+    out = {'status': status, 'duration': round(duration, 2), 'rc': None,
+           'failed_hosts': [], 'plays': [], 'stats': {}, 'failures': [],
+           'message': None}
+    out.update(fields)
+    return out

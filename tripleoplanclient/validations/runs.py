@@ -1,0 +1,153 @@
+"""One validation run, from the request to its kept results.
+
+The run's id is its Mistral workflow execution's. The validations run
+one after the other, each given what its metadata ``requires`` (asked of
+``inputs``, which the Mistral side answers as the caller), each result
+kept as it ends (``results``); a stop request or the run's time budget
+ends the one running and skips the rest.
+"""
+
+import socket
+import sys
+import time
+
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import inventory
+from tripleoplanclient.validations import results
+from tripleoplanclient.validations import runner
+
+
+def start(store, req, run_id):
+    """Select the validations and write the run (RUNNING); ``(run,
+    chosen)``. CommandError (nothing written) for an unknown validation,
+    group or plan."""
+    _, found = catalog.collect(store, req['plan'])
+    chosen = catalog.select(found, req['names'], req['group'])
+    run = {'run': run_id, 'plan': req['plan'], 'group': req['group'],
+           'names': req['names'], 'status': 'RUNNING',
+           'started': results.now(), 'ended': None, 'duration': None,
+           'host': socket.gethostname(), 'pgid': None, 'current': None,
+           'validations': [{'id': v['id'], 'source': v['source'],
+                            'status': 'PENDING', 'started': None,
+                            'duration': None, 'failed_hosts': [],
+                            'message': None} for v in chosen]}
+    results.create(store, run)
+    return run, chosen
+
+
+def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
+            progress=None):
+    """Run each chosen validation, keep its result; the run's summary.
+
+    ``inputs(name)``: ``endpoints`` (``{service type: url}``),
+    ``plan_problems`` ([text]) or ``servers`` (``inventory.servers``);
+    a CommandError there is that validation's ERROR.
+    """
+    progress = progress or (lambda line: None)
+    deadline = clock() + timeout
+    endpoints = inputs('endpoints')
+
+    def stop_requested():
+        return results.stop_requested(store, run['run'])
+
+    for summary, validation in zip(run['validations'], chosen):
+        summary['started'] = results.now()
+        left = deadline - clock()
+        if run['status'] != 'RUNNING' or stop_requested() or left <= 0:
+            if run['status'] == 'RUNNING':
+                run['status'] = 'STOPPED' if left > 0 else 'TIMEOUT'
+            outcome = runner._ended(run['status'], 0, message=(
+                'not run: the run was %s first' % run['status'].lower()))
+        elif validation['problem']:
+            outcome = runner._ended('INVALID', 0, message=(
+                'not run: %s' % validation['problem']))
+        else:
+            outcome = _one(store, run, summary, validation, endpoints,
+                           inputs, left, stop_requested)
+            if outcome['status'] in ('STOPPED', 'TIMEOUT'):
+                run['status'] = outcome['status']
+        progress('Validation %s: %s' % (validation['id'], outcome['status']))
+        outcome.update(run=run['run'], validation=validation['id'],
+                       source=validation['source'],
+                       started=summary['started'])
+        results.save_result(store, run['run'], validation['id'], outcome)
+        summary.update((k, outcome[k]) for k in (
+            'status', 'duration', 'failed_hosts', 'message'))
+        run.update(pgid=None, current=None)
+        results.save_run(store, run)
+    statuses = {v['status'] for v in run['validations']}
+    if run['status'] == 'RUNNING':
+        run['status'] = 'PASSED' if statuses == {'PASSED'} else 'FAILED'
+    run.update(ended=results.now(), duration=round(
+        timeout - (deadline - clock()), 2))
+    results.save_run(store, run)
+    return run
+
+
+def _one(store, run, summary, validation, endpoints, inputs, left,
+         stop_requested):
+    extra = {'tripleoplan_endpoints': endpoints,
+             'tripleoplan_plan': run['plan']}
+    roles = None
+    try:
+        if 'plan_problems' in validation['requires']:
+            extra['tripleoplan_plan_problems'] = _needs_plan(
+                run, validation, inputs, 'plan_problems')
+        if 'inventory' in validation['requires']:
+            roles = _needs_plan(run, validation, inputs, 'servers')
+            if not roles:
+                raise exceptions.CommandError(
+                    'plan %s has no deployed servers (no stack of that name, '
+                    'or its outputs list none)' % run['plan'])
+    except exceptions.CommandError as exc:
+        return runner._ended('ERROR', 0, message='not run: %s' % exc)
+
+    def started(pgid):
+        run.update(pgid=pgid, current=validation['id'])
+        summary['status'] = 'RUNNING'
+        results.save_run(store, run)
+
+    return runner.run(validation['text'], extra,
+                      inventory.build(sys.executable, roles), left,
+                      run['run'], started=started,
+                      stop_requested=stop_requested)
+
+
+def _needs_plan(run, validation, inputs, what):
+    if not run['plan']:
+        raise exceptions.CommandError(
+            'validation %s needs a plan: run it with --plan'
+            % validation['id'])
+    return inputs(what)
+
+
+def stop(store, run_id, kill=runner.kill, owns=runner.owns,
+         wait=10.0, sleep=time.sleep, clock=time.monotonic):
+    """Ask run ``run_id`` to stop and kill its ``ansible-playbook``'s
+    process group (when it runs on this host: the run's own process
+    would kill it within seconds anyway); the run as it ended. A run that
+    is no longer there to record its end (Mistral restarted) is recorded
+    STOPPED here."""
+    run = results.load_run(store, run_id)
+    if run['status'] != 'RUNNING':
+        raise exceptions.CommandError(
+            'Validation run %s already ended (%s): nothing to stop.'
+            % (run_id, run['status']))
+    results.request_stop(store, run_id)
+    pgid = run.get('pgid')
+    if pgid and run.get('host') == socket.gethostname() and \
+            owns(pgid, run_id):
+        kill(pgid)
+    deadline = clock() + wait
+    while clock() < deadline:
+        run = results.load_run(store, run_id)
+        if run['status'] != 'RUNNING':
+            return run
+        sleep(0.5)
+    run.update(status='STOPPED', ended=results.now(), pgid=None)
+    for summary in run['validations']:
+        if summary['status'] in ('PENDING', 'RUNNING'):
+            summary.update(status='STOPPED', message='stopped')
+    results.save_run(store, run)
+    return run

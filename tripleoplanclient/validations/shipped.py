@@ -1,0 +1,19 @@
+"""The validations this package ships (``playbooks/``, package data)."""
+
+import os
+
+DIRECTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         'playbooks')
+# ansible-playbook's stdout callback (``runner``)
+CALLBACKS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         'callback_plugins')
+
+
+def files():
+    """``{name: bytes}``: groups.yaml and every shipped playbook."""
+    out = {}
+    for name in sorted(os.listdir(DIRECTORY)):
+        if name.endswith('.yaml'):
+            with open(os.path.join(DIRECTORY, name), 'rb') as f:
+                out[name] = f.read()
+    return out
