@@ -181,6 +181,21 @@ WORKFLOWS = {
         {'container': _REQUIRED,
          'swift_url': None,
          'heat_url': None}),
+    # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
+    # as the caller. BMC passwords never travel in a request (Mistral
+    # keeps a workflow's input): they come only in a staged object the
+    # action reads, then deletes (``nodes.staging``).
+    'node_register': (
+        'tripleoplan.node_register',
+        "Register or update nodes from a TripleO nodes.json: every node "
+        "checked first (nothing registered when one is wrong); a node "
+        "already in Ironic (same uuid, name, MAC or BMC address) is "
+        "updated.",
+        {'nodes': None,             # [node mapping], no pm_password
+         'staged': None,            # staged node file (nodes.staging)
+         'ironic_url': None,
+         'swift_url': None,         # where ``staged`` is
+         'validate_only': False}),  # check, register nothing
     # Provisioning writes the deployed-server environment into the plan
     # and records the step (``plan_amend``'s way).
     'node_provision': (

@@ -260,3 +260,34 @@ class FollowUnprovision(_ProvisionFollow):
     """Follow the undeploy; record the environment without them."""
 
     request_name, verb = 'node_unprovision', 'unprovision'
+
+
+class RegisterNodes(_NodeAction):
+    """Register or update the nodes of a node file (``nodes.register``):
+    inline ``nodes`` (no password), or a ``staged`` file in Swift, read
+    then deleted (``nodes.staging``)."""
+
+    request_name = 'node_register'
+
+    def act(self, ironic, req, context):
+        from swiftclient import client as swift_client
+
+        from tripleoplanclient.nodes import ironic as ironic_mod
+        from tripleoplanclient.nodes import register
+        from tripleoplanclient.nodes import staging
+
+        def connect():
+            return swift_client.Connection(
+                preauthurl=endpoints.choose(context, req['swift_url'],
+                                            'object-store'),
+                preauthtoken=auth.Caller(context).token or 'none',
+                retries=2)
+
+        entries = staging.entries(req, connect)
+        try:
+            rows = register.register(ironic, entries,
+                                     validate_only=req['validate_only'])
+        except ironic_mod.IronicError as exc:
+            raise _needs_admin(context, exc)
+        return {'nodes': rows, 'requests': ironic.requests,
+                'failed': sum(1 for r in rows if r['action'] == 'failed')}

@@ -37,7 +37,11 @@ DRIVERS = {
                  'pm_password': 'redfish_password',
                  'pm_system_id': 'redfish_system_id'},
                 ('pm_addr', 'pm_system_id')),
-    'fake-hardware': ({}, ()),
+    # a stand-in BMC (tests, demos): stored so that matching and the
+    # password's path are those of a real one; the fake interfaces ignore it
+    'fake-hardware': ({'pm_addr': 'fake_address', 'pm_user': 'fake_username',
+                       'pm_password': 'fake_password',
+                       'pm_port': 'fake_port'}, ()),
 }
 IPMI_PORT = 623
 INTERFACES = tuple('%s_interface' % i for i in (
@@ -105,9 +109,10 @@ def bmc_key(driver, driver_info):
     """What tells a BMC apart (None without one): ipmi's address and
     port, redfish's address (scheme and case aside) and system id."""
     info = driver_info or {}
-    if driver == 'ipmi' and info.get('ipmi_address'):
-        return ('ipmi', str(info['ipmi_address']).lower(),
-                int(info.get('ipmi_port') or IPMI_PORT))
+    for kind in ('ipmi', 'fake'):
+        if driver.startswith(kind) and info.get(kind + '_address'):
+            return (kind, str(info[kind + '_address']).lower(),
+                    int(info.get(kind + '_port') or IPMI_PORT))
     if driver == 'redfish' and info.get('redfish_address'):
         address = str(info['redfish_address']).lower()
         return ('redfish', address.split('://', 1)[-1].rstrip('/'),
@@ -116,8 +121,8 @@ def bmc_key(driver, driver_info):
 
 
 def describe_bmc(key):
-    return '%s %s%s' % (key[0], key[1], ' port %s' % key[2]
-                        if key[0] == 'ipmi' else ' system %s' % key[2])
+    return '%s %s%s' % (key[0], key[1], ' system %s' % key[2]
+                        if key[0] == 'redfish' else ' port %s' % key[2])
 
 
 def load(data, source):

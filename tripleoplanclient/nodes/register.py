@@ -26,7 +26,8 @@ FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'properties',
 # How long a manage may verify the BMC credentials (real BMCs: seconds)
 MANAGE_TIMEOUT = 300
 CREDENTIALS = {'ipmi_address', 'ipmi_username', 'ipmi_port',
-               'redfish_address', 'redfish_username', 'redfish_system_id'}
+               'redfish_address', 'redfish_username', 'redfish_system_id',
+               'fake_address', 'fake_username', 'fake_port'}
 
 
 class Match(object):

@@ -74,3 +74,27 @@ def discard(conn, staged):
     except swift_exc.ClientException as exc:
         if _status(exc) != 404:
             raise
+
+
+def entries(req, connect):
+    """The ``nodes_json`` entries of a node_register request: a staged
+    file (``connect()``: a swiftclient Connection as the caller; the
+    file read, then deleted), or inline nodes, which may not carry a
+    password (Mistral keeps a workflow's input)."""
+    from tripleoplanclient.nodes import nodes_json
+
+    if (req['nodes'] is None) == (req['staged'] is None):
+        raise exceptions.CommandError(
+            'Bad node_register request: give the nodes inline ("nodes", '
+            'no pm_password) or a staged node file ("staged"), one of the '
+            'two. Nothing was registered.')
+    if req['staged'] is not None:
+        data = take(connect(), req['staged'])
+        return nodes_json.read(nodes_json.load(data, 'The node file'),
+                               'The node file')
+    if not isinstance(req['nodes'], list):
+        raise exceptions.CommandError(
+            'Bad node_register request: nodes must be a list of node '
+            'mappings. Nothing was registered.')
+    return nodes_json.read(req['nodes'], 'The request\'s nodes',
+                           passwords=False)

@@ -83,7 +83,8 @@ class TestRead(unittest.TestCase):
                   'cpu': 'four', 'capabilities': 'a:b,oops'},
                  {'name': 'r', 'pm_type': 'redfish', 'pm_addr': 'h'},
                  {'name': 'x', 'pm_type': 'idrac'},
-                 {'name': 'f', 'pm_type': 'fake-hardware', 'pm_addr': 'h'})
+                 {'name': 'f', 'pm_type': 'fake-hardware',
+                  'pm_system_id': 'h'})
         problems = caught.exception.problems
         self.assertEqual([
             "nodes[1] (ctl-0): unknown field 'pm_adr': remove it (did you "
@@ -101,7 +102,7 @@ class TestRead(unittest.TestCase):
             "nodes[4] (x): pm_type 'idrac' is not supported: use one of "
             "fake-hardware, ipmi, redfish (old names such as pxe_ipmitool "
             "are read as their hardware type)",
-            'nodes[5] (f): pm_addr means nothing to the fake-hardware '
+            'nodes[5] (f): pm_system_id means nothing to the fake-hardware '
             'driver: remove it',
             "nodes[1] (ctl-0): name ctl-0 is also nodes[0] (ctl-0)'s: each "
             "node needs its own",
@@ -120,6 +121,14 @@ class TestRead(unittest.TestCase):
         # another port is another BMC (virtual BMCs of one host)
         self.assertEqual(2, len(read(IPMI, dict(IPMI, name='ctl-1',
                                                 pm_port=6231, ports=[]))))
+
+    def test_fake_hardware_keeps_a_stand_in_bmc(self):
+        entry, = read({'pm_type': 'fake-hardware', 'pm_addr': '127.0.0.1',
+                       'pm_port': 7001, 'pm_password': 'pw'})
+        self.assertEqual({'fake_address': '127.0.0.1', 'fake_port': 7001},
+                         entry.body['driver_info'])
+        self.assertEqual({'fake_password': 'pw'}, entry.secrets)
+        self.assertEqual(('fake', '127.0.0.1', 7001), entry.bmc)
 
     def test_passwords_refused_inline(self):
         with self.assertRaises(nodes_json.NodesFileError) as caught:

@@ -1,0 +1,137 @@
+"""``overcloud node import``: TripleO's node file registered in Ironic
+(``nodes.register``) by the ``node_register`` workflow; with
+``--introspect`` / ``--provide``, the new manageable nodes then go
+through ``node_introspect`` / ``node_provide`` (``workflows.nodes``).
+
+The file is checked here first (every problem named, nothing sent);
+then staged in Swift for the action, so its BMC passwords never are in
+a workflow's input, the output or a log. One row per node; the exit
+status of ``osc.outcome``: 3 when refused (nothing registered), 1 when a
+node failed (the others went on), 4 still running at --timeout.
+Loaded on every ``openstack`` run: standard library, cliff and osc-lib
+only at module level.
+"""
+
+from osc_lib.command import command
+from osc_lib import exceptions
+
+from tripleoplanclient.osc import node_states
+from tripleoplanclient.osc import outcome
+
+COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'error')
+
+
+class ImportNode(node_states.NodesCommand):
+    _description = ('Register nodes from a TripleO node file (instackenv.'
+                    'json / nodes.json, JSON or YAML) in Ironic, or update '
+                    'those already there; new nodes end manageable')
+    columns = COLUMNS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            'env_file', metavar='<env_file>',
+            help='Node file: {"nodes": [...]} or a list of nodes (name, '
+                 'pm_type, pm_addr, pm_user, pm_password, ports, cpu, '
+                 'memory, disk, arch, capabilities, profile...).')
+        parser.add_argument(
+            '--validate-only', action='store_true',
+            help='Check the file and match it against Ironic; register '
+                 'nothing.')
+        parser.add_argument(
+            '--introspect', action='store_true',
+            help='Then inspect the manageable nodes of the file.')
+        parser.add_argument(
+            '--provide', action='store_true',
+            help='Then make the manageable nodes of the file available '
+                 '(after --introspect: those that passed).')
+        self.add_wait(parser)
+        return parser
+
+    def _early(self, parsed_args, status):
+        command.Lister.produce_output(self, parsed_args, self.columns, [])
+        return outcome.EXIT_STATUS[status]
+
+    def read(self, path):
+        from tripleoplanclient.nodes import nodes_json
+
+        try:
+            with open(path, 'rb') as f:
+                data = f.read()
+        except OSError as exc:
+            raise exceptions.CommandError(
+                'Cannot read %s (%s). Nothing was registered.'
+                % (path, exc.strerror))
+        # every problem of the file, before anything leaves this machine
+        nodes_json.read(nodes_json.load(data, path), path)
+        return data
+
+    def take_action(self, parsed_args):
+        from tripleoplanclient.workflows import node_register
+
+        if parsed_args.validate_only and (parsed_args.introspect or
+                                          parsed_args.provide):
+            raise exceptions.CommandError(
+                '--validate-only registers nothing: it cannot go with '
+                '--introspect or --provide.')
+        data = self.read(parsed_args.env_file)
+        workflows = self.workflows()
+        rows, requests = node_register.register(
+            workflows, self.clients.object_store(), data,
+            self.clients.endpoint('object-store'),
+            ironic_url=self.ironic_url(),
+            validate_only=parsed_args.validate_only,
+            timeout=parsed_args.timeout)
+        for row in rows:
+            row['status'] = 'FAILED' if row['action'] == 'failed' \
+                else 'SUCCESS'
+            if row['error']:
+                self.progress('Node %s failed: %s' % (
+                    row['name'] or row['uuid'], row['error']))
+        if any(r['action'] in ('created', 'updated') for r in rows):
+            self.changed()
+        counts = {}
+        for row in rows:
+            counts[row['action']] = counts.get(row['action'], 0) + 1
+        self.progress('%d node(s): %s (%s requests to Ironic).' % (
+            len(rows), ', '.join('%d %s' % (n, a) for a, n in sorted(
+                counts.items())), requests))
+        status = 'FAILED' if any(r['status'] == 'FAILED' for r in rows) \
+            else 'SUCCESS'
+        if parsed_args.introspect or parsed_args.provide:
+            status = self.then(parsed_args, workflows, rows, status)
+        self.status = status
+        return self.columns, [tuple(r.get(c) for c in self.columns)
+                              for r in rows]
+
+    def then(self, parsed_args, workflows, rows, status):
+        """Introspect and/or provide the file's manageable nodes; their
+        rows take the outcome. The operation's status."""
+        from tripleoplanclient.workflows import nodes
+
+        uuids = [r['uuid'] for r in rows
+                 if r['status'] == 'SUCCESS' and
+                 r['provision_state'] == 'manageable']
+        if not uuids:
+            self.progress('No manageable node to %s.' % (
+                'introspect' if parsed_args.introspect else 'provide'))
+            return status
+        self.changed()
+        if parsed_args.introspect:
+            found = nodes.introspect(
+                workflows, uuids, provide=parsed_args.provide,
+                ironic_url=self.ironic_url(), timeout=parsed_args.timeout,
+                wait=parsed_args.wait)
+        else:
+            found = nodes.provide(
+                workflows, uuids, ironic_url=self.ironic_url(),
+                timeout=parsed_args.timeout, wait=parsed_args.wait)
+        after = {r['uuid']: r for r in found.rows}
+        for row in rows:
+            if row['uuid'] in after:
+                row.update({k: after[row['uuid']].get(k) for k in (
+                    'provision_state', 'status', 'error')})
+        if status == 'FAILED' and found.status in ('SUCCESS',
+                                                   'IN_PROGRESS'):
+            return status
+        return found.status
