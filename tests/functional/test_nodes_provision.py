@@ -183,3 +183,29 @@ class ProvisionTest(base.FunctionalTest):
         record = self.history()
         self.assertNotIn(ENVIRONMENT, record['environments'])
         self.assertEqual('unprovision', record['history'][-1]['action'])
+
+    def test_same_workflows_for_any_mistral_client(self):
+        # What a GUI does: the workflow started with a request of its own.
+        from tripleoplanclient import protocol
+        with open(self.deployment()) as f:
+            roles = yaml.safe_load(f)
+        _, shown = self.gui_workflow('node_provision', protocol.request(
+            'node_provision', container=self.plan, roles=roles))
+        self.assertEqual('SUCCESS', shown['State'])
+        for node in self.nodes.values():
+            self.assertEqual('active', self.ironic.node(node)[
+                'provision_state'])
+        record = self.history()
+        self.assertEqual(('provision', 'mistral action '
+                          'tripleoplan.node_provision'), (
+            record['history'][-1]['action'],
+            record['history'][-1]['command']))
+        self.assertIn(ENVIRONMENT, record['environments'])
+
+        _, shown = self.gui_workflow('node_unprovision', protocol.request(
+            'node_unprovision', container=self.plan))
+        self.assertEqual('SUCCESS', shown['State'])
+        for node in self.nodes.values():
+            self.assertEqual('available', self.ironic.node(node)[
+                'provision_state'])
+        self.assertNotIn(ENVIRONMENT, self.history()['environments'])

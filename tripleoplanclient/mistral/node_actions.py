@@ -200,8 +200,11 @@ class _ProvisionStart(_NodeAction):
         trust = auth.open_trust(caller, req['timeout'] / 60.0) \
             if execution else None
         try:
-            started = getattr(node_provision, self.verb)(
-                ironic_, store, req)
+            try:
+                started = getattr(node_provision, self.verb)(
+                    ironic_, store, req)
+            except Exception as exc:
+                raise _needs_admin(context, exc)
             if trust:
                 started['trust'] = auth.seal_trust(caller, trust, execution)
         except BaseException:
