@@ -22,6 +22,7 @@ import uuid as uuid_mod
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import suggestions
+from tripleoplanclient.nodes import capabilities
 
 # pm_type -> Ironic hardware type: the old classic driver names too
 ALIASES = {'pxe_ipmitool': 'ipmi', 'agent_ipmitool': 'ipmi',
@@ -64,7 +65,6 @@ DEFAULT_RESOURCE_CLASS = 'baremetal'
 _MAC = re.compile(r'^[0-9a-f]{2}(:[0-9a-f]{2}){5}$')
 # Ironic's logical names: RFC 3986 unreserved characters
 _NAME = re.compile(r'^[A-Za-z0-9._~-]{1,255}$')
-_CAP_KEY = re.compile(r'^[A-Za-z0-9_.-]+$')
 
 
 class NodesFileError(exceptions.CommandError):
@@ -322,10 +322,10 @@ def _properties(node, body, bad):
                 ', '.join(sorted(ROOT_HINTS))))
         else:
             props['root_device'] = hints
-    caps = capabilities(node.get('capabilities'), bad)
+    caps = capabilities.parse(node.get('capabilities'), bad)
     profile = node.get('profile')
     if profile is not None:
-        if not isinstance(profile, str) or not _CAP_KEY.match(profile):
+        if not isinstance(profile, str) or not capabilities.KEY.match(profile):
             bad('profile %r must be a name (letters, digits, "_", "-", '
                 '".")' % (profile,))
         elif caps.get('profile', profile) != profile:
@@ -334,45 +334,7 @@ def _properties(node, body, bad):
         else:
             caps['profile'] = profile
     if caps:
-        props['capabilities'] = caps_text(caps)
-
-
-def capabilities(given, bad=None):
-    """Ironic's ``k:v,k:v`` text or a mapping, as a dict (insertion
-    order kept); ``bad`` told of what is wrong."""
-    found = {}
-    if given is None or given == '':
-        return found
-    if isinstance(given, dict):
-        pairs = list(given.items())
-    elif isinstance(given, str):
-        pairs = [item.partition(':')[::2] + (item,)
-                 for item in given.split(',')]
-    else:
-        pairs = None
-    if pairs is None:
-        bad('capabilities must be "key:value,key:value" text or a mapping')
-        return found
-    for pair in pairs:
-        key, value = pair[0], pair[1]
-        if isinstance(value, bool):
-            value = str(value).lower()
-        if not isinstance(key, str) or not _CAP_KEY.match(key) or \
-                not isinstance(value, (str, int, float)) or \
-                value == '' or (isinstance(value, str) and
-                                (',' in value or ':' in value)):
-            if bad is not None:
-                bad('capabilities: %r is not key:value (a name, then a '
-                    'value without "," or ":")' % (
-                        pair[2] if len(pair) > 2 else '%s: %s' % (key, value)
-                    ))
-            continue
-        found[key] = str(value)
-    return found
-
-
-def caps_text(caps):
-    return ','.join('%s:%s' % kv for kv in caps.items())
+        props['capabilities'] = capabilities.text(caps)
 
 
 def _ports(node, bad):

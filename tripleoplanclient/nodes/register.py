@@ -17,6 +17,7 @@ created, when it has none, or with a new BMC address or user.
 import time
 
 from tripleoplanclient.common import masking
+from tripleoplanclient.nodes import capabilities
 from tripleoplanclient.nodes import nodes_json
 
 # What the matching reads of every node (one listing)
@@ -130,11 +131,10 @@ def diff(entry, node):
     props = node.get('properties') or {}
     for key, value in sorted(want['properties'].items()):
         if key == 'capabilities':
-            have = nodes_json.capabilities(props.get('capabilities'))
-            merged = dict(have, **nodes_json.capabilities(value))
+            have = capabilities.parse(props.get('capabilities'))
+            merged = dict(have, **capabilities.parse(value))
             if merged != have:
-                put('/properties/capabilities',
-                    nodes_json.caps_text(merged))
+                put('/properties/capabilities', capabilities.text(merged))
         elif props.get(key) != value:
             put('/properties/' + key, value)
     return patch

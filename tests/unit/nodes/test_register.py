@@ -157,3 +157,13 @@ class TestRegister(RegisterTestCase):
         self.assertEqual(12, len(self.fake.nodes))
         self.assertEqual(['created'] * 12, [r['action'] for r in rows])
         self.assertEqual(fake_ironic.URL, self.ironic.url)
+
+    def test_capabilities_ironic_has_are_kept_as_they_are(self):
+        self.register(nodes(1))
+        self.fake.node('n0')['properties']['capabilities'] = \
+            'boot_mode:uefi,odd key:a:b'
+        given = nodes(1)
+        given[0]['profile'] = 'control'
+        self.register(given)
+        self.assertEqual('boot_mode:uefi,odd key:a:b,profile:control',
+                         self.fake.node('n0')['properties']['capabilities'])
