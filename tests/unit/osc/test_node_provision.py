@@ -1,0 +1,142 @@
+"""overcloud node provision | unprovision as cliff runs them: a file
+with problems refused before Mistral is asked (exit 3, the rows still
+parse), a row per instance and the environment written with ``-o``,
+a failed deploy exit 1. Behind them a Mistral whose node_provision
+workflow runs our action bodies (start, then follow) on the fake
+Ironic and the plan in the fake Swift."""
+
+import argparse
+import io
+import json
+import os
+import re
+
+import yaml
+
+from keystoneauth1 import noauth
+from keystoneauth1 import session as ksa_session
+
+from tests.unit import fakes
+from tests.unit.nodes import fake_ironic
+from tripleoplanclient import protocol
+from tripleoplanclient.mistral import node_provision as mistral_side
+from tripleoplanclient.nodes import ironic
+from tripleoplanclient.osc import node_provision
+from tripleoplanclient.osc import plan as plan_cmd
+
+ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}}]
+
+
+class NodeProvisionCommandTest(fakes.PlanTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.write('t/overcloud.yaml', 'heat_template_version: rocky\n')
+        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.dir + '/t',
+                 '--no-render')
+        self.fake = fake_ironic.FakeIronic(self.m)
+        self.ironic = ironic.Ironic(
+            ksa_session.Session(auth=noauth.NoAuth()), fake_ironic.URL)
+        self.fake.add_node(name='c0', provision_state='available',
+                           properties={'capabilities': 'profile:control'})
+        self.executions = {}
+        self.m.post(fakes.MISTRAL + '/executions', json=self.start,
+                    status_code=201, headers=fakes.JSON)
+        self.m.get(re.compile(re.escape(fakes.MISTRAL) +
+                              '/executions/([^/]+)$'),
+                   json=lambda r, c: self.executions[r.path.rsplit('/')[-1]][
+                       'execution'], headers=fakes.JSON)
+        self.m.get(re.compile(re.escape(fakes.MISTRAL) +
+                              '/executions/([^/]+)/tasks'),
+                   json=lambda r, c: {'tasks': [self.executions[
+                       r.path.split('/')[-2]]['task']]}, headers=fakes.JSON)
+
+    def start(self, request, context):
+        """Our workflow: its task, then its follow task, at once."""
+        from requests_mock import mocker
+
+        from tripleoplanclient.common import exceptions
+        body = request.json()
+        name = body['workflow_name'].rsplit('.', 1)[1]
+        verb = name[len('node_'):]
+        req = protocol.read(name, json.loads(body['input'])['request'])
+        held = mocker._send_lock._release_save()
+        try:
+            started = getattr(mistral_side, verb)(self.ironic, self.store,
+                                                  req)
+            followed = mistral_side.follow(self.ironic, self.store, req,
+                                           started, verb)
+            task = {'id': 't1', 'name': name, 'state': 'SUCCESS',
+                    'state_info': None,
+                    'published': json.dumps({name: started})}
+            output = {name: started, 'followed': followed}
+        except exceptions.CommandError as exc:
+            task = {'id': 't1', 'name': name, 'state': 'ERROR',
+                    'state_info': 'Failed to run action [action_ex_id=x, '
+                                  'idx=0]: %s' % exc, 'published': '{}'}
+            output = {}
+        finally:
+            mocker._send_lock._acquire_restore(held)
+        ident = 'e%d' % (len(self.executions) + 1)
+        execution = {'id': ident, 'workflow_name': body['workflow_name'],
+                     'state': task['state'], 'output': json.dumps(output)}
+        self.executions[ident] = {'execution': execution, 'task': task}
+        return execution
+
+    def run_command(self, cls, *argv):
+        app = fakes.make_app(dict(fakes.ENDPOINTS,
+                                  workflowv2=fakes.MISTRAL,
+                                  baremetal=fake_ironic.URL))
+        app.stdout = io.StringIO()
+        cmd = cls(app, argparse.Namespace(verbose_level=1))
+        parsed = cmd.get_parser('openstack').parse_args(
+            list(argv) + ['-f', 'json'])
+        code = cmd.run(parsed)
+        return code, json.loads(app.stdout.getvalue()), \
+            app.stderr.getvalue()
+
+    def deployment(self, roles=ROLES):
+        return self.write('bm.yaml', yaml.safe_dump(roles))
+
+    def test_bad_file_refused_before_mistral(self):
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p',
+            self.deployment([{'name': 'Controller', 'count': 'x'}]))
+        self.assertEqual((3, []), (code, rows))
+        self.assertIn('count must be a whole number', err)
+        self.assertEqual({}, self.executions)
+
+    def test_rows_and_output_file(self):
+        out = os.path.join(self.dir, 'env.yaml')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p',
+            self.deployment(), '-o', out)
+        self.assertEqual(0, code, err)
+        self.assertEqual([{'role': 'Controller', 'hostname':
+                           'p-controller-0', 'node': 'c0',
+                           'ctlplane_ip': '192.168.24.10',
+                           'state': 'active'}], rows)
+        with open(out, 'rb') as f:
+            self.assertEqual(self.swift.objects[
+                mistral_side.ENVIRONMENT][0], f.read())
+        self.assertIn('step', err)
+
+        code, rows, err = self.run_command(
+            node_provision.UnprovisionNodes, '--stack', 'p', '--all', '-y',
+            self.deployment())
+        self.assertEqual(0, code, err)
+        self.assertEqual(['available'], [r['state'] for r in rows])
+
+    def test_too_few_refused_failed_deploy_exit_1(self):
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment(
+                [{'name': 'Controller', 'count': 2,
+                  'defaults': {'profile': 'control'}}]))
+        self.assertEqual((3, []), (code, rows))
+        self.assertIn('role Controller: 1 more available node(s)', err)
+        self.fake.fail('c0', 'active', 'boom')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment())
+        self.assertEqual(1, code, err)
+        self.assertEqual(['deploy failed'], [r['state'] for r in rows])
+        self.assertIn('Node c0 (deploy failed): boom', err)
