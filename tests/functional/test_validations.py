@@ -1,0 +1,165 @@
+"""Validations through the real CLI, run by ansible-playbook in the
+loopback Mistral's executor: list by group, a run that passes and one
+that fails (its task's message shown), a group, a long one stopped
+mid-run, the results after each, and another project seeing none of it.
+"""
+
+import json
+import os
+import subprocess
+import time
+import uuid
+
+from tests.functional import base
+
+
+def playbook(name, task):
+    return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
+            '    metadata:\n      name: %s\n      description: A test\'s '
+            'own.\n      groups: [prep]\n  tasks:\n    - %s\n' % (name, task))
+
+
+def marked(run_id):
+    """PIDs on this host whose environment names run ``run_id``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open('/proc/%s/environ' % pid, 'rb') as f:
+                if ('TRIPLEOPLAN_VALIDATION_RUN=%s' % run_id).encode() in \
+                        f.read().split(b'\0'):
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+class TestValidations(base.PlanTest):
+
+    PREFIX = 'valid'
+    TEMPLATES = {
+        'overcloud.yaml': 'heat_template_version: rocky\n',
+        'custom-validations/failing-check.yaml': playbook(
+            'Failing check', 'name: The check that fails\n      fail: '
+            '{msg: "failed on purpose: 3 GB free, 5 GB needed"}'),
+        'custom-validations/slow-check.yaml': playbook(
+            'Slow check', 'command: sleep 300'),
+        'custom-validations/broken-check.yaml': '- hosts: [\n',
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.cli('overcloud', 'validation', 'install')
+        tag = uuid.uuid4().hex[:8]
+        password = 'pw-%s' % uuid.uuid4().hex
+        cls.other_project = 'tpc-valid-%s' % tag
+        cls.other_user = 'tpc-valid-%s' % tag
+        cls.cli('project', 'create', '--domain', 'default', cls.other_project)
+        cls.cli('user', 'create', '--domain', 'default', '--password',
+                password, cls.other_user)
+        cls.cli('role', 'add', '--project', cls.other_project, '--user',
+                cls.other_user, 'member')
+        cls.other_env = cls.cloud_env('valid-other', auth={
+            'username': cls.other_user, 'password': password,
+            'project_name': cls.other_project})
+
+    @classmethod
+    def tearDownClass(cls):
+        for args in (('user', 'delete', cls.other_user),
+                     ('project', 'delete', cls.other_project)):
+            subprocess.run(['openstack'] + list(args), env=cls.env,
+                           capture_output=True, timeout=600)
+        super().tearDownClass()
+
+    def run_validations(self, *args, fail=False):
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'validation', 'run', '--plan',
+             self.plan, '-f', 'json'] + list(args), env=self.env,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            timeout=600)
+        self.assertNotIn('Traceback', proc.stderr)
+        return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+    def results(self, env=None):
+        out, _ = self.openstack('overcloud', 'validation', 'results',
+                                '--plan', self.plan, '-f', 'json',
+                                env=env or self.env)
+        return json.loads(out)
+
+    def test_list_by_group_with_the_plans_own(self):
+        listed = self.openstack_json('overcloud', 'validation', 'list',
+                                     '--group', 'prep', '--plan', self.plan)
+        found = {v['id']: v for v in listed}
+        for vid in ('check-disk-space', 'check-free-memory',
+                    'check-cpu-count', 'clock-in-sync', 'dns-resolution',
+                    'failing-check', 'slow-check'):
+            self.assertIn('prep', found[vid]['groups'])
+        self.assertEqual('plan', found['failing-check']['source'])
+        self.assertNotIn('plan-templates-valid', found)
+        every = {v['id']: v for v in self.openstack_json(
+            'overcloud', 'validation', 'list', '--plan', self.plan)}
+        self.assertGreaterEqual(len(every) - 3, 8)
+        self.assertIn('not YAML', every['broken-check']['problem'])
+
+    def test_a_passing_and_a_failing_run_and_their_results(self):
+        rc, passed, _ = self.run_validations('check-disk-space')
+        self.assertEqual((0, 'PASSED'), (rc, passed['status']))
+        rc, failed, err = self.run_validations('failing-check')
+        self.assertEqual((1, 'FAILED'), (rc, failed['status']))
+        self.assertIn('failed on purpose: 3 GB free, 5 GB needed',
+                      failed['message'])
+        self.assertIn('The check that fails', failed['message'])
+        self.assertIn('failed on purpose', err)
+        self.assertEqual(['localhost'], failed['failed_hosts'])
+        rows = {(r['run'], r['validation']): r for r in self.results()}
+        self.assertEqual('PASSED', rows[
+            (passed['run'], 'check-disk-space')]['status'])
+        self.assertEqual('FAILED', rows[
+            (failed['run'], 'failing-check')]['status'])
+        shown = self.openstack_json('overcloud', 'validation', 'show',
+                                    failed['run'])
+        self.assertIn('failing-check: localhost: The check that fails: '
+                      'failed on purpose', ' '.join(shown['failures']))
+        # an unknown validation is refused before a run starts
+        rc, refused, err = self.run_validations('no-such-check')
+        self.assertEqual((3, 'REFUSED'), (rc, refused['status']))
+        self.assertIn('No validation no-such-check', err)
+
+    def test_a_group_run(self):
+        rc, run, _ = self.run_validations('--group', 'pre-deployment')
+        statuses = dict(v.split(': ') for v in run['validations'])
+        self.assertEqual('PASSED', statuses['check-disk-space'])
+        self.assertEqual('PASSED', statuses['plan-templates-valid'])
+        self.assertNotIn('failing-check', statuses)   # the plan's own: prep
+        self.assertNotIn('slow-check', statuses)
+
+    def test_stop_a_long_run(self):
+        rc, started, _ = self.run_validations('slow-check', '--no-wait')
+        self.assertEqual((0, 'RUNNING'), (rc, started['status']))
+        run = started['run']
+        deadline = time.monotonic() + 120
+        while not marked(run):
+            self.assertLess(time.monotonic(), deadline, 'never started')
+            time.sleep(0.5)
+        begun = time.monotonic()
+        stopped = self.openstack_json('overcloud', 'validation', 'stop', run)
+        self.assertEqual('STOPPED', stopped['status'])
+        self.assertEqual(['slow-check: STOPPED'], stopped['validations'])
+        self.assertLess(time.monotonic() - begun, 30)
+        self.assertEqual([], marked(run))
+        rows = [r for r in self.results() if r['run'] == run]
+        self.assertEqual(['STOPPED'], [r['status'] for r in rows])
+        out, err = self.openstack('overcloud', 'validation', 'stop', run,
+                                  fail=True)
+        self.assertIn('already ended (STOPPED)', err)
+
+    def test_another_project_sees_nothing(self):
+        rc, passed, _ = self.run_validations('check-cpu-count')
+        self.assertEqual([], self.results(env=self.other_env))
+        _, err = self.openstack('overcloud', 'validation', 'show',
+                                passed['run'], fail=True, env=self.other_env)
+        self.assertIn('No validation run %s in this project' % passed['run'],
+                      err)
+        _, err = self.openstack('overcloud', 'validation', 'list', fail=True,
+                                env=self.other_env)
+        self.assertIn('No validations are installed in this project', err)
