@@ -12,6 +12,8 @@ what the nodes say; a failed deploy records nothing (its error is in the
 answer; running the command again deploys that node again).
 """
 
+import time
+
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
@@ -43,6 +45,7 @@ def provision(ironic, store, req):
     answer['follow'] = sorted(
         {i['uuid'] for i in answer['instances']} |
         {r['uuid'] for r in answer['released']})
+    answer['since'] = time.time()
     return answer
 
 
@@ -71,7 +74,7 @@ def unprovision(ironic, store, req):
             'refused': [{'node': n['uuid'], 'error': str(e)}
                         for n, e in refused],
             'follow': sorted(n['uuid'] for n in gone),
-            'changed': bool(gone)}
+            'changed': bool(gone), 'since': time.time()}
 
 
 def follow(ironic, store, req, started, action):
@@ -79,9 +82,21 @@ def follow(ironic, store, req, started, action):
     environment recorded. ``action``: provision or unprovision."""
     plan = req['container']
     done, nodes = provision_mod.look(ironic, started.get('follow') or [])
+    states = {u: n['provision_state'] for u, n in nodes.items()}
     if not done:
-        return {'done': False, 'states': {
-            u: n['provision_state'] for u, n in nodes.items()}}
+        if time.time() - started.get('since', time.time()) <= \
+                req['timeout']:
+            return {'done': False, 'states': states}
+        # Past the operation's timeout: what still works is a failure,
+        # named; nothing is recorded (a new run picks them up again).
+        return {'done': True, 'status': 'FAILED', 'nodes': states,
+                'failed': [{'node': n.get('name') or u,
+                            'state': n['provision_state'],
+                            'error': 'still %s after %s s' % (
+                                n['provision_state'], req['timeout'])}
+                           for u, n in nodes.items()
+                           if n['provision_state'] not in
+                           provision_mod.RESTING]}
     released = {r['uuid'] for r in started.get('released') or ()}
     for uuid_ in released:
         node = nodes.get(uuid_) or {}
@@ -95,9 +110,7 @@ def follow(ironic, store, req, started, action):
               n['provision_state'] != 'active'] + [
         {'node': r['node'], 'state': None, 'error': r['error']}
         for r in started.get('refused') or ()]
-    out = {'done': True, 'nodes': {u: n['provision_state']
-                                   for u, n in nodes.items()},
-           'failed': failed}
+    out = {'done': True, 'nodes': states, 'failed': failed}
     if failed:
         out['status'] = 'FAILED'
         return out

@@ -87,6 +87,21 @@ class NodeProvisionTest(fakes.PlanTestCase):
                            'error': 'no image'}], found['failed'])
         self.assertEqual(len(rows), len(self.history()))
 
+    def test_past_the_timeout_a_working_node_fails(self):
+        self.fake.hold('k0', 1000)
+        req = protocol.read('node_provision', protocol.request(
+            'node_provision', container='p', swift_url=fakes.SWIFT,
+            roles=ROLES, timeout=60))
+        started = node_provision.provision(self.ironic, self.store, req)
+        self.assertFalse(node_provision.follow(
+            self.ironic, self.store, req, started, 'provision')['done'])
+        started['since'] -= 61
+        found = node_provision.follow(self.ironic, self.store, req, started,
+                                      'provision')
+        self.assertEqual(('FAILED', [{'node': 'k0', 'state': 'deploying',
+                                      'error': 'still deploying after 60 s'}]),
+                         (found['status'], found['failed']))
+
     def test_bad_request_no_node_moves(self):
         req = protocol.read('node_provision', protocol.request(
             'node_provision', container='p', swift_url=fakes.SWIFT,
