@@ -113,6 +113,7 @@ if [ "$what" = all ]; then
           python3 tools/loopback stop >&2 || true' EXIT
     "${r3[@]}" python3 tools/loopback start --clean swift >&2
     "${r3[@]}" python3 tools/loopback down swift-object-server-2 >&2
+    mkdir -p .loopback-r3
     beside_repo=(--repo-url "$PWD/.loopback-r3")
     beside() {
         local rc=0 run=(env OS_TEST_PATH=./tests/functional stestr
