@@ -247,6 +247,17 @@ def seconds(text):
     return _number(text, 'seconds', 0.1, 3600, '2')
 
 
+# The longest a node operation's follow task looks (protocol.FOLLOW_ROUNDS
+# rounds of NODE_FOLLOW_DELAY seconds), less a margin
+NODE_TIMEOUT_MAX = 4800
+
+
+def node_seconds(text):
+    """An argparse type: the seconds a node operation may take, from 1
+    up to what its follow task can wait (``NODE_TIMEOUT_MAX``)."""
+    return int(_number(text, 'seconds', 1, NODE_TIMEOUT_MAX, '3600'))
+
+
 def add_render_options(parser):
     parser.add_argument(
         '--no-render', action='store_true',

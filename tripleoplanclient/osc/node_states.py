@@ -9,6 +9,7 @@ admin role), 4 still running at --timeout, 130 Ctrl-C.
 
 from osc_lib.command import command
 
+from tripleoplanclient.osc import base
 from tripleoplanclient.osc import outcome
 
 COLUMNS = ('name', 'uuid', 'provision_state', 'status', 'error')
@@ -45,8 +46,10 @@ class NodesCommand(outcome.ResultCommand, command.Lister):
             help='Return once the nodes started; the workflow follows them '
                  '(openstack workflow execution show <id>).')
         parser.add_argument(
-            '--timeout', metavar='<seconds>', type=int, default=3600,
-            help='Seconds for the whole operation (default 3600): a node '
+            '--timeout', metavar='<seconds>', type=base.node_seconds,
+            default=3600,
+            help='Seconds for the whole operation (default 3600, at most '
+                 '%d): a node ' % base.NODE_TIMEOUT_MAX +
                  'still busy then fails (an inspection waiting for its '
                  'ramdisk is aborted).')
 

@@ -110,8 +110,12 @@ def run_followed(workflows, name, request, timeout, wait=True,
             '"openstack workflow execution show %s".' % (
                 name, executions._reason(execution.state_info),
                 execution.id))
-    rows = (executions.output(execution).get('followed') or {}).get(
-        'nodes') or rows
+    followed = executions.output(execution).get('followed') or {}
+    if not followed.get('done'):
+        # the follow task ran out of rounds before the nodes ended
+        return Outcome(followed.get('nodes') or rows, 'TIMEOUT',
+                       execution.id)
+    rows = followed.get('nodes') or rows
     for row in rows:
         if row['status'] == 'FAILED':
             workflows._progress('%s (%s): %s' % (

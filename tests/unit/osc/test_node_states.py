@@ -8,6 +8,7 @@ import argparse
 import io
 import json
 import unittest
+from unittest import mock
 
 import requests_mock
 
@@ -19,6 +20,7 @@ from tripleoplanclient.nodes import configure
 from tripleoplanclient.nodes import ironic
 from tripleoplanclient.nodes import profiles
 from tripleoplanclient.nodes import states
+from tripleoplanclient.osc import base
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import profiles as profiles_cmd
 
@@ -29,6 +31,8 @@ class NodeMistral(fakes.FakeMistral):
     on a round each time); ``follow_error``: the follow task fails."""
 
     follow_error = None
+    # follow rounds before the task gives up (Mistral's retry count)
+    rounds = 50
 
     def __init__(self, mocker, ironic_):
         super().__init__(mocker, None)
@@ -92,7 +96,7 @@ class NodeMistral(fakes.FakeMistral):
             if self.follow_error:
                 state, info = 'ERROR', self.follow_error
             else:
-                for _ in range(50):
+                for _ in range(self.rounds):
                     output['followed'] = states.follow(
                         self.ironic, output[name], self.clock)
                     if output['followed']['done']:
@@ -187,6 +191,27 @@ class TestIntrospectProvide(NodeCommandTest):
         self.assertEqual(0, code, err)
         self.assertEqual(['IN_PROGRESS'], [r['status'] for r in rows])
         self.assertIn('workflow execution show e1', err)
+
+    def test_follow_rounds_run_out_exit_4(self):
+        self.nodes(1)
+        self.fake.hold('n0', 100)
+        self.mistral.rounds = 2
+        code, rows, err = self.run_command(node_states.IntrospectNode, 'n0')
+        self.assertEqual(4, code, err)
+        self.assertEqual(['IN_PROGRESS'], [r['status'] for r in rows])
+
+    def test_a_timeout_beyond_what_the_follow_task_waits_is_usage(self):
+        self.assertLessEqual(
+            base.NODE_TIMEOUT_MAX,
+            protocol.FOLLOW_ROUNDS * protocol.NODE_FOLLOW_DELAY)
+        parser = node_states.IntrospectNode(
+            fakes.make_app({}), None).get_parser('openstack')
+        for bad in ('0', '-5', '99999', 'soon'):
+            with mock.patch('sys.stderr', io.StringIO()):
+                self.assertRaises(SystemExit, parser.parse_args,
+                                  ['n0', '--timeout', bad])
+        self.assertEqual(90, parser.parse_args(['n0', '--timeout',
+                                                '90']).timeout)
 
 
 class TestTagConfigureProfiles(NodeCommandTest):
