@@ -17,8 +17,10 @@ import testtools
 from tripleoplanclient import protocol
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
+from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
+from tripleoplanclient.osc import profiles
 from tripleoplanclient.stack import preview
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -250,6 +252,11 @@ class TestDocumentedColumns(testtools.TestCase):
         '``plan validate``': library.PROBLEM_COLUMNS,
         '``deploy``, ``update``, ``upgrade``': deploy.RESULT_COLUMNS,
         '``deploy preview``': deploy.PREVIEW_COLUMNS + preview.COLUMNS,
+        '``node introspect``': node_states.INTROSPECT_COLUMNS,
+        '``node provide``': node_states.COLUMNS,
+        '``node configure``': node_states.CONFIGURE_COLUMNS,
+        '``node tag``': node_states.TAG_COLUMNS,
+        '``profiles list``': profiles.COLUMNS,
     }
 
     def test_scripting_table_matches_the_commands(self):
