@@ -1,7 +1,8 @@
 """Validations through the real CLI, run by ansible-playbook in the
 loopback Mistral's executor: list by group, a run that passes and one
 that fails (its task's message shown), a group, a long one stopped
-mid-run, the results after each, and another project seeing none of it.
+mid-run, the results after each, another project seeing none of it,
+and ``deploy --run-validations`` refusing on a failed one.
 """
 
 import json
@@ -44,6 +45,9 @@ class TestValidations(base.PlanTest):
         'custom-validations/slow-check.yaml': playbook(
             'Slow check', 'command: sleep 300'),
         'custom-validations/broken-check.yaml': '- hosts: [\n',
+        'custom-validations/predeploy-check.yaml': playbook(
+            'Before a deploy', 'fail: {msg: predeploy failed on purpose}'
+        ).replace('groups: [prep]', 'groups: [pre-deployment]'),
     }
 
     @classmethod
@@ -132,6 +136,21 @@ class TestValidations(base.PlanTest):
         self.assertEqual('PASSED', statuses['plan-templates-valid'])
         self.assertNotIn('failing-check', statuses)   # the plan's own: prep
         self.assertNotIn('slow-check', statuses)
+        self.assertEqual((1, 'FAILED'), (rc, statuses['predeploy-check']))
+
+    def test_deploy_runs_the_pre_deployment_validations_first(self):
+        before = self.snapshot(self.plan)
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'deploy', '--stack', self.plan,
+             '--run-validations', '-f', 'json'], env=self.env,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            timeout=600)
+        self.assertEqual(3, proc.returncode, proc.stderr)
+        self.assertEqual('REFUSED', json.loads(proc.stdout)['status'])
+        self.assertIn('predeploy-check FAILED: localhost', proc.stderr)
+        self.assertIn('predeploy failed on purpose', proc.stderr)
+        self.assertIn('Nothing was changed', proc.stderr)
+        self.assertEqual(before, self.snapshot(self.plan))
 
     def test_stop_a_long_run(self):
         rc, started, _ = self.run_validations('slow-check', '--no-wait')

@@ -257,7 +257,23 @@ class Deploy(StackCommand):
             '--force', action='store_true',
             help='Update the stack even when neither the plan nor the stack '
                  'changed since the last successful deploy.')
+        if not self.preview_only:
+            parser.add_argument(
+                '--run-validations', action='store_true',
+                help='First run the pre-deployment validations in Mistral '
+                     '(the plan\'s own too, as it stands) and refuse to go '
+                     'on when one does not pass, naming it.')
         return parser
+
+    def take_action(self, parsed_args):
+        if getattr(parsed_args, 'run_validations', False) and \
+                not parsed_args.dry_run:
+            from tripleoplanclient.workflows import validations
+            validations.before_deploy(
+                self.workflows(), parsed_args.stack,
+                self.clients.endpoint('object-store'),
+                self.clients.endpoint('orchestration'), self.progress)
+        return super().take_action(parsed_args)
 
 
 class _Lifecycle(StackCommand):

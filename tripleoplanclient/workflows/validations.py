@@ -41,3 +41,44 @@ def wait(workflows, execution, timeout):
     if task.state != 'SUCCESS':
         raise exceptions.CommandError(executions._reason(task.state_info))
     return executions._published(task).get('validation_run') or {}
+
+
+def before_deploy(workflows, plan, swift_url, heat_url, progress,
+                  timeout=600):
+    """``deploy --run-validations``: the pre-deployment group, with the
+    plan's own as it stands (none on a first deploy, nor those that need
+    a plan), run to its end; CommandError naming each that did not pass
+    (nothing was written yet)."""
+    group = 'pre-deployment'
+    try:
+        listed = ask(workflows, 'validation_list', 120, plan=plan,
+                     group=group, swift_url=swift_url)
+    except exceptions.CommandError as exc:
+        if 'Plan %s does not exist' % plan not in str(exc):
+            raise
+        plan, listed = None, ask(workflows, 'validation_list', 120,
+                                 group=group, swift_url=swift_url)
+    names = [v['id'] for v in listed['validations']
+             if plan is not None or not v.get('requires')]
+    if not names:
+        progress('No %s validation to run.' % group)
+        return None
+    progress('Running the %s validations: %s' % (group, ', '.join(names)))
+    execution = start(workflows, names=names, plan=plan, timeout=timeout,
+                      swift_url=swift_url, heat_url=heat_url)
+    run = wait(workflows, execution, timeout + MARGIN)
+    if run is None:
+        raise exceptions.CommandError(
+            'The %s validations (run %s) did not end within %d s; nothing '
+            'was changed.' % (group, execution.id, timeout))
+    bad = ['%s %s%s' % (v['id'], v['status'], ': %s' % v['message']
+                        if v.get('message') else '')
+           for v in run.get('validations') or [] if v['status'] != 'PASSED']
+    if bad:
+        raise exceptions.CommandError(
+            'Not deploying: %d %s validation(s) did not pass (run %s): %s. '
+            'Nothing was changed; fix them, or deploy without '
+            '--run-validations.' % (len(bad), group, execution.id,
+                                    '; '.join(bad)))
+    progress('The %s validations passed (run %s).' % (group, execution.id))
+    return run
