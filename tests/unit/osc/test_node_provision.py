@@ -127,6 +127,14 @@ class NodeProvisionCommandTest(fakes.PlanTestCase):
         self.assertEqual(0, code, err)
         self.assertEqual(['available'], [r['state'] for r in rows])
 
+    def test_no_wait_returns_once_ironic_was_asked(self):
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', '--no-wait',
+            self.deployment())
+        self.assertEqual(0, code, err)
+        self.assertEqual(['deploying'], [r['state'] for r in rows])
+        self.assertIn('goes on in Mistral', err)
+
     def test_too_few_refused_failed_deploy_exit_1(self):
         code, rows, err = self.run_command(
             node_provision.ProvisionNodes, '--stack', 'p', self.deployment(
