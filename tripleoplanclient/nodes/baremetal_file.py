@@ -26,6 +26,7 @@ asked) and in the action (a request is untrusted input).
 import ipaddress
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.nodes import capabilities
 
 ROLE_FIELDS = {'name', 'count', 'hostname_format', 'defaults', 'instances'}
 DEFAULT_FIELDS = {'profile', 'capabilities', 'resource_class', 'networks',
@@ -59,14 +60,8 @@ def _mapping(value, what, problems):
 
 
 def _capabilities(value, what, problems):
-    caps = _mapping(value, what, problems)
-    if not all(isinstance(v, (str, int, float, bool)) and ':' not in k
-               and ',' not in str(v) for k, v in caps.items()):
-        problems.append('%s must map names to plain values (no ":" in a '
-                        'name, no "," in a value)' % what)
-        return {}
-    return {k: str(v).lower() if isinstance(v, bool) else str(v)
-            for k, v in caps.items()}
+    return capabilities.parse(value, lambda problem: problems.append(
+        '%s: %s' % (what, problem)))
 
 
 def _ctlplane_ip(networks, what, problems):

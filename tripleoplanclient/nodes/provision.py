@@ -22,6 +22,7 @@ import uuid
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import baremetal_file
+from tripleoplanclient.nodes import capabilities as capabilities_mod
 
 KEY = 'tripleoplan'
 CTLPLANE_CIDR = '192.168.24.0/24'
@@ -51,10 +52,8 @@ def plan_nodes(ironic, plan):
 
 def capabilities(node):
     """A node's capabilities (``properties.capabilities``, text or map)."""
-    caps = (node.get('properties') or {}).get('capabilities') or {}
-    if isinstance(caps, str):
-        caps = dict(c.split(':', 1) for c in caps.split(',') if ':' in c)
-    return {str(k): str(v) for k, v in caps.items()}
+    return capabilities_mod.parse(
+        (node.get('properties') or {}).get('capabilities'))
 
 
 def matches(node, resource_class, profile, caps):

@@ -32,7 +32,8 @@ class TestFile(unittest.TestCase):
         with self.assertRaises(exceptions.CommandError) as cm:
             baremetal_file.read([
                 {'name': 'Controller', 'count': -1, 'colour': 'red'},
-                {'name': 'Compute', 'defaults': {'profile': 3},
+                {'name': 'Compute', 'defaults': {
+                    'profile': 3, 'capabilities': {'node': 'a,b'}},
                  'instances': [{'hostname': 'h', 'provisioned': 'no'},
                                {'networks': [{'network': 'ctlplane',
                                               'fixed_ip': 'x'}]}]},
@@ -45,6 +46,8 @@ class TestFile(unittest.TestCase):
                      "fixed_ip 'x' is no IP address",
                      'give a hostname or a name',
                      'role Controller is listed twice',
+                     "role Compute defaults capabilities: capabilities: "
+                     "'node: a,b' is not key:value",
                      'nothing was provisioned'):
             self.assertIn(part, text)
 
