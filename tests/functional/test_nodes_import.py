@@ -123,10 +123,10 @@ class NodeImportTest(base.FunctionalTest):
         for name in listing:
             self.assertNotIn(self.password.encode(),
                              self.swift.get(staging.CONTAINER, name) or b'')
+        # the staging container is there, but no plan
+        self.assertIsNotNone(self.swift.listing(staging.CONTAINER))
         plans = self.openstack_json('overcloud', 'plan', 'list')
-        self.assertNotIn(staging.CONTAINER, [p['Name'] if 'Name' in p
-                                             else p.get('name')
-                                             for p in plans])
+        self.assertNotIn(staging.CONTAINER, [p['Plan'] for p in plans])
 
     def test_wrong_then_fixed_then_unchanged(self):
         good = self.nodes_file()
