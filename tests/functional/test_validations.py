@@ -172,6 +172,17 @@ class TestValidations(base.PlanTest):
                                   fail=True)
         self.assertIn('already ended (STOPPED)', err)
 
+    def test_a_run_past_its_timeout(self):
+        begun = time.monotonic()
+        rc, run, err = self.run_validations('slow-check', 'check-cpu-count',
+                                            '--timeout', '4')
+        self.assertEqual((4, 'TIMEOUT'), (rc, run['status']))
+        self.assertEqual(['slow-check: TIMEOUT', 'check-cpu-count: TIMEOUT'],
+                         run['validations'])
+        self.assertIn('did not end within 4 s', run['message'])
+        self.assertLess(time.monotonic() - begun, 60)
+        self.assertEqual([], marked(run['run']))
+
     def test_another_project_sees_nothing(self):
         rc, passed, _ = self.run_validations('check-cpu-count')
         self.assertEqual([], self.results(env=self.other_env))

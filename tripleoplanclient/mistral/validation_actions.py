@@ -7,30 +7,30 @@ validation needs from the services (the plan's problems, the stack's
 servers) is asked here, as the caller, and passed in as values.
 """
 
-import logging
 import uuid
 
 from tripleoplanclient import protocol
-from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import actions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 
-LOG = logging.getLogger(__name__)
 # the endpoints a validation is told (no credential goes with them)
 SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
                  'workflowv2', 'baremetal')
 
 
 class _ValidationAction(actions._PlanAction):
-    """Reads its request; ``act(store, req, context)`` on the caller's
-    Swift."""
+    """Reads its request; answers it (``mistral.validations``) on the
+    caller's Swift."""
 
     def do(self, context, req):
+        from tripleoplanclient.mistral import validations
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
-        return self.act(actions.plan_store(context, req['swift_url']), req,
-                        context)
+        store = actions.plan_store(context, req['swift_url'])
+        return validations.answer(
+            self.request_name, store, req, _Inputs(context, req, store),
+            actions._workflow_execution(context) or str(uuid.uuid4()))
 
 
 class InstallValidations(_ValidationAction):
@@ -38,27 +38,11 @@ class InstallValidations(_ValidationAction):
 
     request_name = 'validation_install'
 
-    def act(self, store, req, context):
-        from tripleoplanclient.validations import catalog
-        from tripleoplanclient.validations import shipped
-        return catalog.install(store, shipped.files())
-
 
 class ListValidations(_ValidationAction):
     """The validations (with a plan, its own too) and their groups."""
 
     request_name = 'validation_list'
-
-    def act(self, store, req, context):
-        from tripleoplanclient.validations import catalog
-        groups, found = catalog.collect(store, req['plan'])
-        if req['group'] is not None and req['group'] not in groups:
-            raise exceptions.CommandError(
-                'No validation group %s; the groups are %s.' % (
-                    req['group'], ', '.join(sorted(groups)) or 'none'))
-        return {'groups': groups, 'validations': [
-            catalog.row(v) for _, v in sorted(found.items())
-            if req['group'] is None or req['group'] in v['groups']]}
 
 
 class RunValidations(_ValidationAction):
@@ -67,40 +51,17 @@ class RunValidations(_ValidationAction):
 
     request_name = 'validation_run'
 
-    def act(self, store, req, context):
-        from tripleoplanclient.validations import runs
-        if bool(req['names']) == bool(req['group']):
-            raise exceptions.CommandError(
-                'Bad validation_run request: give names or a group.')
-        run_id = actions._workflow_execution(context) or str(uuid.uuid4())
-        run, chosen = runs.start(store, req, run_id)
-        return runs.execute(store, run, chosen, _Inputs(context, req, store),
-                            req['timeout'], progress=LOG.info)
-
 
 class StopValidations(_ValidationAction):
     """Stop a run: its process group killed, recorded STOPPED."""
 
     request_name = 'validation_stop'
 
-    def act(self, store, req, context):
-        from tripleoplanclient.validations import runs
-        return runs.stop(store, req['run'])
-
 
 class ValidationResults(_ValidationAction):
     """The project's runs (a plan's), or one run in full."""
 
     request_name = 'validation_results'
-
-    def act(self, store, req, context):
-        from tripleoplanclient.validations import results
-        if req['run']:
-            run = results.load_run(store, req['run'])
-            run['results'] = [results.load_result(store, run['run'], v['id'])
-                              for v in run['validations']]
-            return run
-        return {'runs': results.runs(store, req['plan'])}
 
 
 class _Inputs(object):

@@ -168,7 +168,8 @@ def _outcome(how, rc, found, stderr, duration, timeout):
          if s.get('failures') or s.get('unreachable')] +
         [f['host'] for f in failures if f.get('host')]))
     if how == 'timeout':
-        status, message = 'TIMEOUT', 'did not end within %g s' % timeout
+        status, message = 'TIMEOUT', 'did not end within %d s' % round(
+            timeout)
     elif how == 'stopped':
         status, message = 'STOPPED', 'stopped while it ran'
     elif rc == 0 and not failed_hosts:

@@ -58,7 +58,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
             if run['status'] == 'RUNNING':
                 run['status'] = 'STOPPED' if left > 0 else 'TIMEOUT'
             outcome = runner._ended(run['status'], 0, message=(
-                'not run: the run was %s first' % run['status'].lower()))
+                'not run: the run ended first (%s)' % run['status']))
         elif validation['problem']:
             outcome = runner._ended('INVALID', 0, message=(
                 'not run: %s' % validation['problem']))
