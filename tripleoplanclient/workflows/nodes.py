@@ -84,7 +84,7 @@ def run_followed(workflows, name, request, timeout, wait=True,
     execution = workflows.start(protocol.workflow(name), request)
     task = workflows._wait_task(execution, name, timeout + MARGIN)
     if task is None:
-        return Outcome([], 'TIMEOUT', execution.id)
+        return _timed_out(workflows, name, [], execution.id, timeout)
     if task.state != 'SUCCESS':
         raise exceptions.CommandError(executions._reason(task.state_info))
     if started is not None:
@@ -103,7 +103,7 @@ def run_followed(workflows, name, request, timeout, wait=True,
                        execution.id)
     execution = workflows.wait(execution, timeout + MARGIN)
     if execution.state in _RUNNING:
-        return Outcome(rows, 'TIMEOUT', execution.id)
+        return _timed_out(workflows, name, rows, execution.id, timeout)
     if execution.state != 'SUCCESS':
         raise exceptions.CommandError(
             'The %s workflow failed after it started the nodes: %s; see '
@@ -113,15 +113,26 @@ def run_followed(workflows, name, request, timeout, wait=True,
     followed = executions.output(execution).get('followed') or {}
     if not followed.get('done'):
         # the follow task ran out of rounds before the nodes ended
-        return Outcome(followed.get('nodes') or rows, 'TIMEOUT',
-                       execution.id)
+        return _timed_out(workflows, name, followed.get('nodes') or rows,
+                          execution.id, timeout)
     rows = followed.get('nodes') or rows
     for row in rows:
         if row['status'] == 'FAILED':
             workflows._progress('%s (%s): %s' % (
                 row['name'] or row['uuid'], row['provision_state'],
                 row['error']))
+    workflows._progress('%s: %d node(s) done, %d failed' % (
+        name, sum(r['status'] == 'SUCCESS' for r in rows),
+        sum(r['status'] == 'FAILED' for r in rows)))
     return Outcome(rows, _status(rows), execution.id)
+
+
+def _timed_out(workflows, name, rows, execution_id, timeout):
+    workflows._progress(
+        '%s: still running after %d s; it goes on in Mistral: see '
+        '"openstack workflow execution show %s".' % (
+            name, timeout + MARGIN, execution_id))
+    return Outcome(rows, 'TIMEOUT', execution_id)
 
 
 def _status(rows):
