@@ -66,10 +66,17 @@ class TestValidations(base.PlanTest):
         cls.other_env = cls.cloud_env('valid-other', auth={
             'username': cls.other_user, 'password': password,
             'project_name': cls.other_project})
+        cls.reader = 'tpc-valid-reader-%s' % tag
+        cls.cli('user', 'create', '--domain', 'default', '--password',
+                password, cls.reader)
+        cls.cli('role', 'add', '--project', 'admin', '--user', cls.reader,
+                'reader')
+        cls.reader_env = cls.cloud_env('valid-reader', auth={
+            'username': cls.reader, 'password': password})
 
     @classmethod
     def tearDownClass(cls):
-        for args in (('user', 'delete', cls.other_user),
+        for args in (('user', 'delete', cls.other_user, cls.reader),
                      ('project', 'delete', cls.other_project)):
             subprocess.run(['openstack'] + list(args), env=cls.env,
                            capture_output=True, timeout=600)
@@ -182,6 +189,23 @@ class TestValidations(base.PlanTest):
         self.assertIn('did not end within 4 s', run['message'])
         self.assertLess(time.monotonic() - begun, 60)
         self.assertEqual([], marked(run['run']))
+
+    def test_a_reader_sees_results_but_cannot_run(self):
+        rc, passed, _ = self.run_validations('check-cpu-count')
+        rows = self.results(env=self.reader_env)
+        self.assertIn((passed['run'], 'PASSED'),
+                      [(r['run'], r['status']) for r in rows])
+        listed = json.loads(self.openstack(
+            'overcloud', 'validation', 'list', '-f', 'json',
+            env=self.reader_env)[0])
+        self.assertIn('check-cpu-count', [v['id'] for v in listed])
+        before = self.swift.listing('tripleo-validations-results')
+        _, err = self.openstack('overcloud', 'validation', 'run',
+                                'check-cpu-count', fail=True,
+                                env=self.reader_env)
+        self.assertIn('not allowed', err)
+        self.assertEqual(before,
+                         self.swift.listing('tripleo-validations-results'))
 
     def test_another_project_sees_nothing(self):
         rc, passed, _ = self.run_validations('check-cpu-count')
