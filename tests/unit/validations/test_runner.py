@@ -84,3 +84,26 @@ class TestRunner(testtools.TestCase):
     def test_owns_only_a_group_of_that_run(self):
         self.assertFalse(runner.owns(os.getpid(), 'run-1'))
         self.assertFalse(runner.owns(None, 'run-1'))
+
+
+class TestShippedAgainstServers(testtools.TestCase):
+    """The shipped deployed-servers check on an inventory of two servers
+    that do not answer: each a failed host, named with its address."""
+
+    def test_unreachable_servers_are_failed_hosts(self):
+        from tripleoplanclient.validations import shipped
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        roles = inventory.servers([
+            {'output_key': 'RoleNetHostnameMap', 'output_value': {
+                'Controller': {'ctlplane': ['c-0', 'c-1']}}},
+            {'output_key': 'RoleNetIpMap', 'output_value': {
+                'Controller': {'ctlplane': ['127.0.0.1', '127.0.0.1']}}}])
+        found = runner.run(
+            shipped.files()['deployed-servers-reachable.yaml'],
+            {'ssh_port': 1, 'connect_timeout': 1},
+            inventory.build(sys.executable, roles), 60, 'run-2')
+        self.assertEqual(('FAILED', ['c-0', 'c-1']),
+                         (found['status'], found['failed_hosts']))
+        self.assertIn('c-0 (127.0.0.1) does not answer on port 1',
+                      found['message'])
