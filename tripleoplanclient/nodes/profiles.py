@@ -5,37 +5,15 @@ No Nova: everything comes from Ironic's node listing.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.nodes import capabilities
 from tripleoplanclient.nodes import states
 
 # profiles list without --all: the nodes a deployment may use or uses
 LISTED_STATES = ('available', 'active')
 
 
-def parse_capabilities(text):
-    """``key:value,...`` -> an ordered mapping; a mapping is copied.
-    CommandError naming an entry without a key."""
-    if isinstance(text, dict):
-        return dict(text)
-    found = {}
-    for item in (text or '').split(','):
-        item = item.strip()
-        if not item:
-            continue
-        key, _, value = item.partition(':')
-        if not key.strip():
-            raise exceptions.CommandError(
-                'Bad capability %r in %r: write key:value.' % (item, text))
-        found[key.strip()] = value.strip()
-    return found
-
-
-def format_capabilities(mapping):
-    """The mapping as Ironic keeps it: ``key:value,...`` in its order."""
-    return ','.join('%s:%s' % kv for kv in mapping.items())
-
-
 def _capabilities(node):
-    return parse_capabilities((node.get('properties') or {}).get(
+    return capabilities.parse((node.get('properties') or {}).get(
         'capabilities'))
 
 
@@ -78,7 +56,7 @@ def tag(ironic, nodes, profile):
             caps['profile'] = profile
         ironic.patch_node(node['uuid'], [{
             'op': 'add', 'path': '/properties/capabilities',
-            'value': format_capabilities(caps)}])
+            'value': capabilities.text(caps)}])
         return states.SUCCESS
 
     return [{'name': node.get('name'), 'uuid': node['uuid'],

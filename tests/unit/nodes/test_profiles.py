@@ -12,15 +12,6 @@ GIB = 1024 ** 3
 
 class TestCapabilities(test_states.StatesTestCase):
 
-    def test_parse_and_format_keep_the_order(self):
-        caps = profiles.parse_capabilities('boot_mode:uefi, profile:x,a:b')
-        self.assertEqual({'boot_mode': 'uefi', 'profile': 'x', 'a': 'b'},
-                         caps)
-        self.assertEqual('boot_mode:uefi,profile:x,a:b',
-                         profiles.format_capabilities(caps))
-        self.assertRaisesRegex(exceptions.CommandError, 'key:value',
-                               profiles.parse_capabilities, ':x')
-
     def test_tag_keeps_the_other_capabilities(self):
         self.fake.add_node(name='a', properties={
             'capabilities': 'boot_mode:uefi,compute_profile:true'})
