@@ -48,3 +48,9 @@ def parse(given, bad=None):
 def text(caps):
     """A mapping as Ironic keeps it: ``key:value,...`` in its order."""
     return ','.join('%s:%s' % kv for kv in caps.items())
+
+
+def of_node(node):
+    """A node's capabilities (Ironic's ``properties/capabilities``) as a
+    dict."""
+    return parse((node.get('properties') or {}).get('capabilities'))

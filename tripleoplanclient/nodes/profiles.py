@@ -12,19 +12,14 @@ from tripleoplanclient.nodes import states
 LISTED_STATES = ('available', 'active')
 
 
-def _capabilities(node):
-    return capabilities.parse((node.get('properties') or {}).get(
-        'capabilities'))
-
-
 def current_profile(node):
-    return _capabilities(node).get('profile') or None
+    return capabilities.of_node(node).get('profile') or None
 
 
 def possible_profiles(node):
     """The profiles the node's capabilities allow (``<p>_profile:true``)."""
     return sorted(key[:-len('_profile')] for key, value in
-                  _capabilities(node).items()
+                  capabilities.of_node(node).items()
                   if key.endswith('_profile') and
                   str(value).lower() == 'true')
 
@@ -46,7 +41,7 @@ def tag(ironic, nodes, profile):
     check_profile(profile)
 
     def one(node):
-        caps = _capabilities(node)
+        caps = capabilities.of_node(node)
         if caps.get('profile') == profile or (
                 profile is None and 'profile' not in caps):
             return 'UNCHANGED'

@@ -50,15 +50,9 @@ def plan_nodes(ironic, plan):
             if record(n).get('plan') == plan and record(n).get('hostname')}
 
 
-def capabilities(node):
-    """A node's capabilities (``properties.capabilities``, text or map)."""
-    return capabilities_mod.parse(
-        (node.get('properties') or {}).get('capabilities'))
-
-
 def matches(node, resource_class, profile, caps):
     """Whether an available node fits a role's or instance's needs."""
-    have = capabilities(node)
+    have = capabilities_mod.of_node(node)
     return (node.get('resource_class') or baremetal_file.RESOURCE_CLASS) \
         == resource_class and (profile is None or
                                have.get('profile') == profile) and \
