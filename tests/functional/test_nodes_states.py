@@ -253,17 +253,43 @@ class NodeStatesPolicyTest(base.FunctionalTest, loopback.IronicCase):
             ['openstack', 'overcloud', 'node', 'introspect', node['uuid']],
             env=self.member_env, capture_output=True, text=True,
             timeout=300)
-        self.assertEqual(3, proc.returncode, proc.stderr)
-        self.assertIn("Ironic's node operations need the admin role",
-                      proc.stderr)
-        self.assertIn(self.member, proc.stderr)
+        self.assertRefused(proc)
         self.assertEqual('manageable', self.ok(
             200, 'GET', '/nodes/%s' % node['uuid'])['provision_state'])
-        # a listing shows such a user nothing: said, not an empty table
+        # a listing would show such a user nothing: said, not a table
         proc = subprocess.run(
             ['openstack', 'overcloud', 'profiles', 'list', '--all'],
             env=self.member_env, capture_output=True, text=True,
             timeout=300)
         self.assertNotEqual(0, proc.returncode, proc.stdout)
-        self.assertIn("Ironic shows no node. Ironic's node operations need "
-                      "the admin role", proc.stderr)
+        self.assertIn(self.refusal(), proc.stderr)
+
+    def refusal(self):
+        return ('User %s has member in project %s: the node operations '
+                'need the admin role there.' % (self.member, self.project))
+
+    def assertRefused(self, proc):
+        """Exit 3 (refused, nothing started), told who lacks which role."""
+        self.assertEqual(3, proc.returncode, proc.stderr)
+        self.assertIn(self.refusal(), proc.stderr)
+
+    def test_import_and_provision_refused_before_ironic(self):
+        tag = uuid.uuid4().hex[:8]
+        name = 'tpc-nodes-%s' % tag
+        mac = '52:54:%s:%s:%s:%s' % tuple(tag[i:i + 2] for i in (0, 2, 4, 6))
+        nodes = self.write('%s-nodes.json' % tag, json.dumps({'nodes': [{
+            'name': name, 'pm_type': 'fake-hardware',
+            'ports': [{'address': mac}]}]}))
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'node', 'import', nodes],
+            env=self.member_env, capture_output=True, text=True,
+            timeout=300)
+        self.assertRefused(proc)
+        self.assertEqual(404, self.call('GET', '/nodes/%s' % name)[0])
+        roles = self.write('%s-baremetal.yaml' % tag,
+                           '- name: Controller\n  count: 1\n')
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'node', 'provision', '--stack',
+             'tpc-nodes-%s' % tag, roles], env=self.member_env,
+            capture_output=True, text=True, timeout=300)
+        self.assertRefused(proc)

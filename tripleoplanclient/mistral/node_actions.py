@@ -8,42 +8,16 @@ for a follow task a session the task was given.
 from tripleoplanclient.mistral import actions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
-
-
-def ironic(context, req, session=None):
-    """Ironic at the request's (allowed) endpoint, as the caller;
-    ``req['ironic_url']`` resolved."""
-    from tripleoplanclient.nodes import ironic as ironic_mod
-
-    req['ironic_url'] = endpoints.choose(context, req['ironic_url'],
-                                         'baremetal')
-    if session is None:
-        session = auth.token_session(auth.Caller(context))
-    return ironic_mod.Ironic(session, req['ironic_url'])
+from tripleoplanclient.mistral import node_access
 
 
 class _NodeAction(actions._PlanAction):
     """Reads its request, calls ``act(ironic, req, context)``; a
-    CommandError (IronicError too) becomes the action's failure."""
+    CommandError (IronicError, a caller without the admin role:
+    ``node_access``) becomes the action's failure."""
 
     def do(self, context, req):
-        return self.act(ironic(context, req), req, context)
-
-
-def _needs_admin(context, exc):
-    """``exc`` explained when the caller lacks the admin role Ironic's
-    node operations need (Ironic answers such a caller 403, or lists no
-    node at all); else ``exc`` itself."""
-    from tripleoplanclient.common import exceptions
-    caller = auth.Caller(context)
-    if not caller.keystone or 'admin' in caller.roles or not (
-            getattr(exc, 'status', None) == 403 or 'no node' in str(exc)):
-        return exc
-    return exceptions.CommandError(
-        '%s. Ironic\'s node operations need the admin role: user %s has '
-        '%s in project %s; ask an administrator for the admin role there.'
-        % (str(exc).rstrip('.'), caller.user, ', '.join(caller.roles) or
-           'no role', caller.project))
+        return self.act(node_access.ironic(context, req), req, context)
 
 
 class _NodeStates(_NodeAction):
@@ -54,12 +28,9 @@ class _NodeStates(_NodeAction):
 
     def do(self, context, req):
         from tripleoplanclient.nodes import states
-        ironic_ = ironic(context, req)
-        try:
-            nodes = states.select(ironic_, req['nodes'] or [],
-                                  req['all_manageable'], self.verb)
-        except Exception as exc:
-            raise _needs_admin(context, exc)
+        ironic_ = node_access.ironic(context, req)
+        nodes = states.select(ironic_, req['nodes'] or [],
+                              req['all_manageable'], self.verb)
         caller = auth.Caller(context)
         execution = actions._workflow_execution(context)
         trust = auth.open_trust(caller, req['timeout'] / 60.0) \
@@ -92,7 +63,8 @@ class _NodeFollow(_NodeAction):
         trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
             context)) if sealed else None
         session = auth.trust_session(caller, trust) if trust else None
-        result = states.follow(ironic(context, req, session), self.started)
+        result = states.follow(node_access.ironic(context, req, session),
+                               self.started)
         if result['done']:
             auth.close_trust(caller, trust, session=session)
         return result
@@ -138,12 +110,9 @@ class ConfigureNodes(_NodeAction):
         from tripleoplanclient.nodes import configure
         from tripleoplanclient.nodes import states
         configure.root_device_spec(req['root_device'])
-        try:
-            nodes = states.select(ironic_, req['nodes'] or [],
-                                  req['all_manageable'], 'configure',
-                                  states=None)
-        except Exception as exc:
-            raise _needs_admin(context, exc)
+        nodes = states.select(ironic_, req['nodes'] or [],
+                              req['all_manageable'], 'configure',
+                              states=None)
         return {'nodes': configure.configure(ironic_, nodes, req)}
 
 
@@ -156,11 +125,8 @@ class TagNodes(_NodeAction):
         from tripleoplanclient.nodes import profiles
         from tripleoplanclient.nodes import states
         profiles.check_profile(req['profile'])
-        try:
-            nodes = states.select(ironic_, req['nodes'], False, 'tag',
-                                  states=None)
-        except Exception as exc:
-            raise _needs_admin(context, exc)
+        nodes = states.select(ironic_, req['nodes'], False, 'tag',
+                              states=None)
         return {'nodes': profiles.tag(ironic_, nodes, req['profile'])}
 
 
@@ -170,17 +136,8 @@ class ListProfiles(_NodeAction):
     request_name = 'profiles_list'
 
     def act(self, ironic_, req, context):
-        from tripleoplanclient.common import exceptions
         from tripleoplanclient.nodes import profiles
-        rows = profiles.listing(ironic_, req['all'])
-        if not rows and not ironic_.nodes(('uuid',)):
-            # Ironic shows a project member without the admin role no
-            # node: an empty list would hide why
-            empty = exceptions.CommandError('Ironic shows no node')
-            refusal = _needs_admin(context, empty)
-            if refusal is not empty:
-                raise refusal
-        return {'nodes': rows}
+        return {'nodes': profiles.listing(ironic_, req['all'])}
 
 
 class _ProvisionStart(_NodeAction):
@@ -191,7 +148,7 @@ class _ProvisionStart(_NodeAction):
 
     def do(self, context, req):
         from tripleoplanclient.mistral import node_provision
-        ironic_ = ironic(context, req)
+        ironic_ = node_access.ironic(context, req)
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         store = actions.plan_store(context, req['swift_url'])
@@ -200,11 +157,8 @@ class _ProvisionStart(_NodeAction):
         trust = auth.open_trust(caller, req['timeout'] / 60.0) \
             if execution else None
         try:
-            try:
-                started = getattr(node_provision, self.verb)(
-                    ironic_, store, req)
-            except Exception as exc:
-                raise _needs_admin(context, exc)
+            started = getattr(node_provision, self.verb)(
+                ironic_, store, req)
             if trust:
                 started['trust'] = auth.seal_trust(caller, trust, execution)
         except BaseException:
@@ -233,7 +187,7 @@ class _ProvisionFollow(_NodeAction):
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         result = node_provision.follow(
-            ironic(context, req, session),
+            node_access.ironic(context, req, session),
             actions.plan_store(context, req['swift_url'], session), req,
             self.started, self.verb)
         if result['done']:
@@ -275,7 +229,6 @@ class RegisterNodes(_NodeAction):
     def act(self, ironic, req, context):
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.nodes import ironic as ironic_mod
         from tripleoplanclient.nodes import register
         from tripleoplanclient.nodes import staging
 
@@ -287,10 +240,7 @@ class RegisterNodes(_NodeAction):
                 retries=2)
 
         entries = staging.entries(req, connect)
-        try:
-            rows = register.register(ironic, entries,
-                                     validate_only=req['validate_only'])
-        except ironic_mod.IronicError as exc:
-            raise _needs_admin(context, exc)
+        rows = register.register(ironic, entries,
+                                 validate_only=req['validate_only'])
         return {'nodes': rows, 'requests': ironic.requests,
                 'failed': sum(1 for r in rows if r['action'] == 'failed')}

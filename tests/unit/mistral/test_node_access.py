@@ -1,0 +1,76 @@
+"""Who reaches Ironic through the node actions: with Keystone, only a
+caller whose validated token has the admin role, refused before any
+request to Ironic; without Keystone (no role known), Ironic decides."""
+
+import types
+import unittest
+
+import requests_mock
+
+from tests.unit.nodes import fake_ironic
+from tripleoplanclient import protocol
+from tripleoplanclient.common import exceptions
+from tripleoplanclient.mistral import node_access
+
+CATALOG = [{'type': 'baremetal', 'endpoints': [
+    {'interface': 'public', 'url': fake_ironic.URL}]}]
+
+
+def context(roles, keystone=True):
+    """An action's context: Keystone's description of the caller's
+    token (``roles``), or a bare catalog when Mistral runs without
+    Keystone."""
+    body = {'token': {
+        'user': {'id': 'u1', 'name': 'alice'},
+        'project': {'id': 'p1', 'name': 'overcloud'},
+        'roles': [{'id': 'r%d' % i, 'name': r} for i, r in enumerate(roles)],
+        'catalog': CATALOG}} if keystone else CATALOG
+    return types.SimpleNamespace(security=types.SimpleNamespace(
+        auth_token='user-token', service_catalog=body, project_id='p1',
+        project_name=None, user_name=None, is_target=False))
+
+
+class TestAdminRole(unittest.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.fake = fake_ironic.FakeIronic(self.m)
+        self.fake.add_node(name='n0', provision_state='manageable')
+
+    def request(self):
+        return protocol.read('node_provide', protocol.request(
+            'node_provide', nodes=['n0'], timeout=60))
+
+    def test_a_member_is_refused_before_any_request_to_ironic(self):
+        # Ironic itself would let a member of the owning project drive
+        # its node: the refusal is ours, whatever Ironic holds
+        with self.assertRaises(exceptions.CommandError) as caught:
+            node_access.ironic(context(['member', 'reader']),
+                               self.request())
+        message = str(caught.exception)
+        for word in ('alice', 'member, reader', 'overcloud',
+                     'need the admin role', 'Nothing was changed'):
+            self.assertIn(word, message)
+        self.assertEqual([], self.m.request_history)
+
+    def test_a_token_without_roles_is_refused(self):
+        with self.assertRaises(exceptions.CommandError) as caught:
+            node_access.ironic(context([]), self.request())
+        self.assertIn('alice has no role in project overcloud',
+                      str(caught.exception))
+        self.assertEqual([], self.m.request_history)
+
+    def test_an_admin_reaches_ironic_with_its_token(self):
+        found = node_access.ironic(context(['member', 'admin']),
+                                   self.request())
+        self.assertEqual(['n0'], [n['name'] for n in found.nodes(('name',))])
+        self.assertEqual('user-token',
+                         self.m.request_history[0].headers['X-Auth-Token'])
+
+    def test_without_keystone_ironic_decides(self):
+        found = node_access.ironic(context([], keystone=False),
+                                   self.request())
+        self.assertEqual(['n0'], [n['name'] for n in found.nodes(('name',))])

@@ -1,0 +1,42 @@
+"""Who may drive nodes through the node actions, and the Ironic they
+reach (``node_actions``; no mistral_lib here, so unit tests run it).
+"""
+
+from tripleoplanclient.mistral import auth
+from tripleoplanclient.mistral import endpoints
+
+# the role Ironic's node API asks of whoever drives nodes
+ADMIN = 'admin'
+
+
+def require_admin(context):
+    """CommandError unless the caller may drive nodes: with Keystone, its
+    token (as Keystone validated it, never a request field) has the admin
+    role; without Keystone no role is known and Ironic decides. Checked
+    here, not read from Ironic's answer: Ironic lets a member of the
+    project owning a node drive it, and shows a member of another
+    project no node at all."""
+    from tripleoplanclient.common import exceptions
+    caller = auth.Caller(context)
+    if caller.keystone and ADMIN not in caller.roles:
+        raise exceptions.CommandError(
+            'User %s has %s in project %s: the node operations need the '
+            '%s role there. Ask an administrator for it (openstack role '
+            'add --project %s --user %s %s), or run this as an '
+            'administrator. Nothing was changed.' % (
+                caller.user, ', '.join(caller.roles) or 'no role',
+                caller.project, ADMIN, caller.project, caller.user, ADMIN))
+
+
+def ironic(context, req, session=None):
+    """Ironic at the request's (allowed) endpoint, as the caller;
+    ``req['ironic_url']`` resolved. Every node action reaches Ironic
+    through here: the admin role is checked first (``require_admin``)."""
+    from tripleoplanclient.nodes import ironic as ironic_mod
+
+    require_admin(context)
+    req['ironic_url'] = endpoints.choose(context, req['ironic_url'],
+                                         'baremetal')
+    if session is None:
+        session = auth.token_session(auth.Caller(context))
+    return ironic_mod.Ironic(session, req['ironic_url'])
