@@ -77,6 +77,8 @@ class ResultCommand(base.Command):
         except exceptions.CommandError as exc:
             from tripleoplanclient.workflows import executions
             self.error(str(exc))
+            if isinstance(exc, executions.StillRunning):
+                return self._early(parsed_args, 'TIMEOUT')
             # Lost sight of Mistral: the operation may go on there.
             return self._early(parsed_args, 'FAILED' if self.started or
                                isinstance(exc, executions.Unobserved)

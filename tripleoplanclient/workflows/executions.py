@@ -31,10 +31,10 @@ class _Ended(object):
         self.state_info = state_info or 'the deploy task never ran'
 
 
-def _published(task):
-    published = task.published
-    return json.loads(published) if isinstance(published, str) else (
-        published or {})
+def published(task):
+    """What a task published, parsed."""
+    found = task.published
+    return json.loads(found) if isinstance(found, str) else (found or {})
 
 
 def output(execution):
@@ -56,7 +56,7 @@ class Workflows(object):
                  clock=time.monotonic, interval=0.25, max_interval=2.0):
         self._client = client
         self._url = url
-        self._progress = progress
+        self.progress = progress
         self._sleep = sleep
         self._clock = clock
         self._interval = interval
@@ -111,7 +111,7 @@ class Workflows(object):
         self.check()
         execution = self._call('this command', self._client.executions.create,
                                workflow, workflow_input={'request': request})
-        self._progress('Mistral execution %s of %s started' % (
+        self.progress('Mistral execution %s of %s started' % (
             execution.id, workflow))
         return execution
 
@@ -126,8 +126,8 @@ class Workflows(object):
                 execution = self._call('waiting', self._client.executions.get,
                                        execution.id)
                 if execution.state != state:
-                    self._progress('Mistral execution %s: %s'
-                                   % (execution.id, execution.state))
+                    self.progress('Mistral execution %s: %s'
+                                  % (execution.id, execution.state))
             if execution.state not in _RUNNING:
                 break
             rounds.quiet()
@@ -157,7 +157,7 @@ class Workflows(object):
         else:
             entry.update(protocol.render_entry(
                 output(execution).get('render') or {}))
-            self._progress(
+            self.progress(
                 'Rendered %d templates in %.1f s: %d written, %d stale '
                 'removed' % (entry['outputs'], self._clock() - started,
                              entry['written'], entry['removed']))
@@ -166,18 +166,18 @@ class Workflows(object):
     def run_workflow(self, name, request, timeout):
         """The result of our workflow ``name`` (its action's answer),
         started and followed to its end; CommandError with the action's
-        own message when it failed, or when it still runs after
+        own message when it failed; StillRunning when it still runs after
         ``timeout`` seconds (it goes on in Mistral)."""
         execution = self.start(protocol.workflow(name), request)
-        task = self._wait_task(execution, name, timeout)
+        task = self.wait_task(execution, name, timeout)
         if task is None:
-            raise exceptions.CommandError(
+            raise StillRunning(
                 'The %s workflow is still running after %d s; it goes on in '
                 'Mistral: see "openstack workflow execution show %s".'
                 % (name, timeout, execution.id))
         if task.state != 'SUCCESS':
-            raise exceptions.CommandError(_reason(task.state_info))
-        return _published(task).get(name)
+            raise exceptions.CommandError(reason(task.state_info))
+        return published(task).get(name)
 
     def deploy(self, request, timeout, started=None):
         """Run the deploy workflow: ``(its summary, execution id)``.
@@ -192,7 +192,7 @@ class Workflows(object):
         if started is not None:
             started(execution.id)
         try:
-            task = self._wait_task(execution, 'deploy', timeout)
+            task = self.wait_task(execution, 'deploy', timeout)
         except Exception as exc:    # Mistral errors while we wait, too
             raise Unobserved('Lost sight of Mistral execution %s (%s); the '
                              'operation may go on.' % (execution.id, exc))
@@ -202,8 +202,8 @@ class Workflows(object):
                 '"openstack workflow execution show %s".'
                 % (timeout, execution.id))
         if task.state != 'SUCCESS':
-            raise exceptions.CommandError(_reason(task.state_info))
-        return _published(task).get('deploy') or {}, execution.id
+            raise exceptions.CommandError(reason(task.state_info))
+        return published(task).get('deploy') or {}, execution.id
 
     def preview(self, request, timeout, field_limit_kb=FIELD_LIMIT_KB):
         """Heat's preview of a stack operation: the preview action's result.
@@ -295,8 +295,8 @@ class Workflows(object):
             raise exceptions.CommandError(
                 str(result or 'The %s failed in Mistral at %s without a '
                     'reason.' % (name, self._url)))
-        self._progress('%s answered by Mistral in %.1f s'
-                       % (name.capitalize(), self._clock() - started))
+        self.progress('%s answered by Mistral in %.1f s'
+                      % (name.capitalize(), self._clock() - started))
         return result
 
     def _within(self, timeout, fn, *args, **kwargs):
@@ -349,7 +349,7 @@ class Workflows(object):
                 % (self._url, name, text))
         return 'Mistral at %s refused the %s: %s' % (self._url, name, text)
 
-    def _wait_task(self, execution, name, timeout):
+    def wait_task(self, execution, name, timeout):
         """The task ``name`` of ``execution`` once it ended (None: not
         within ``timeout`` seconds). The execution itself may go on (the
         deploy workflow follows the stack after its deploy task)."""
@@ -361,8 +361,8 @@ class Workflows(object):
             task = next((t for t in tasks if t.name == name), None)
             if task is not None and task.state not in _RUNNING + (
                     'WAITING', 'DELAYED'):
-                self._progress('Mistral execution %s: %s %s'
-                               % (execution.id, name, task.state))
+                self.progress('Mistral execution %s: %s %s'
+                              % (execution.id, name, task.state))
                 return task
             if task is None:
                 found = self._call('waiting', self._client.executions.get,
@@ -378,7 +378,12 @@ class Unobserved(exceptions.CommandError):
     """A started execution's end could not be seen (it may go on)."""
 
 
-def _reason(state_info):
+class StillRunning(exceptions.CommandError):
+    """A workflow still running at the client's timeout (it goes on in
+    Mistral): a timeout, not a refusal."""
+
+
+def reason(state_info):
     """The action's own message out of Mistral's failure report."""
     text = (state_info or 'no reason given').strip()
     marker = text.rfind(']: ')     # "... [action_ex_id=..., idx=0]: <why>"

@@ -57,20 +57,20 @@ def _run(workflows, name, request, timeout, wait, asked=None):
     from tripleoplanclient.workflows import executions
 
     execution = workflows.start(protocol.workflow(name), request)
-    task = workflows._wait_task(execution, name, timeout + MARGIN)
+    task = workflows.wait_task(execution, name, timeout + MARGIN)
     if task is None:
         return Outcome([], 'TIMEOUT', None, execution.id)
     if task.state != 'SUCCESS':
-        raise exceptions.CommandError(executions._reason(task.state_info))
-    started = executions._published(task).get(name) or {}
+        raise exceptions.CommandError(executions.reason(task.state_info))
+    started = executions.published(task).get(name) or {}
     if asked is not None:
         asked()
     for refused in started.get('refused') or ():
-        workflows._progress('Ironic refused node %s: %s' % (
+        workflows.progress('Ironic refused node %s: %s' % (
             refused['node'], refused['error']))
     if not wait:
-        workflows._progress('%s goes on in Mistral: "openstack workflow '
-                            'execution show %s"' % (name, execution.id))
+        workflows.progress('%s goes on in Mistral: "openstack workflow '
+                           'execution show %s"' % (name, execution.id))
         return Outcome(_rows(started), 'IN_PROGRESS', None, execution.id)
     execution = workflows.wait(execution, timeout + MARGIN)
     if execution.state in _RUNNING:
@@ -79,11 +79,11 @@ def _run(workflows, name, request, timeout, wait, asked=None):
         raise exceptions.CommandError(
             'The %s workflow failed after Ironic was asked: %s; see '
             '"openstack workflow execution show %s".' % (
-                name, executions._reason(execution.state_info),
+                name, executions.reason(execution.state_info),
                 execution.id))
     followed = executions.output(execution).get('followed') or {}
     for failed in followed.get('failed') or ():
-        workflows._progress('Node %s (%s): %s' % (
+        workflows.progress('Node %s (%s): %s' % (
             failed['node'], failed['state'], failed['error']))
     step = followed.get('step')
     return Outcome(_rows(started, followed.get('nodes')),

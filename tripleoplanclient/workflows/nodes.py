@@ -82,20 +82,20 @@ def run_followed(workflows, name, request, timeout, wait=True,
     from tripleoplanclient.workflows import executions
 
     execution = workflows.start(protocol.workflow(name), request)
-    task = workflows._wait_task(execution, name, timeout + MARGIN)
+    task = workflows.wait_task(execution, name, timeout + MARGIN)
     if task is None:
         return _timed_out(workflows, name, [], execution.id, timeout)
     if task.state != 'SUCCESS':
-        raise exceptions.CommandError(executions._reason(task.state_info))
+        raise exceptions.CommandError(executions.reason(task.state_info))
     if started is not None:
         started(execution.id)
     rows = [{'name': n.get('name'), 'uuid': n['uuid'],
              'provision_state': None,
              'status': 'FAILED' if n.get('error') else 'IN_PROGRESS',
              'error': n.get('error'), 'properties': None}
-            for n in (executions._published(task).get(name) or {}).get(
+            for n in (executions.published(task).get(name) or {}).get(
                 'nodes') or []]
-    workflows._progress('%s: %d node(s) started%s' % (
+    workflows.progress('%s: %d node(s) started%s' % (
         name, len(rows), '' if wait else '; follow with "openstack '
         'workflow execution show %s"' % execution.id))
     if not wait or not rows:
@@ -108,7 +108,7 @@ def run_followed(workflows, name, request, timeout, wait=True,
         raise exceptions.CommandError(
             'The %s workflow failed after it started the nodes: %s; see '
             '"openstack workflow execution show %s".' % (
-                name, executions._reason(execution.state_info),
+                name, executions.reason(execution.state_info),
                 execution.id))
     followed = executions.output(execution).get('followed') or {}
     if not followed.get('done'):
@@ -118,17 +118,17 @@ def run_followed(workflows, name, request, timeout, wait=True,
     rows = followed.get('nodes') or rows
     for row in rows:
         if row['status'] == 'FAILED':
-            workflows._progress('%s (%s): %s' % (
+            workflows.progress('%s (%s): %s' % (
                 row['name'] or row['uuid'], row['provision_state'],
                 row['error']))
-    workflows._progress('%s: %d node(s) done, %d failed' % (
+    workflows.progress('%s: %d node(s) done, %d failed' % (
         name, sum(r['status'] == 'SUCCESS' for r in rows),
         sum(r['status'] == 'FAILED' for r in rows)))
     return Outcome(rows, _status(rows), execution.id)
 
 
 def _timed_out(workflows, name, rows, execution_id, timeout):
-    workflows._progress(
+    workflows.progress(
         '%s: still running after %d s; it goes on in Mistral: see '
         '"openstack workflow execution show %s".' % (
             name, timeout + MARGIN, execution_id))

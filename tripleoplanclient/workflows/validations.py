@@ -35,12 +35,12 @@ def wait(workflows, execution, timeout):
     """The run's summary once it ended; None when Mistral still runs it
     after ``timeout`` seconds. CommandError with the action's reason when
     it failed before running anything (an unknown validation...)."""
-    task = workflows._wait_task(execution, 'validation_run', timeout)
+    task = workflows.wait_task(execution, 'validation_run', timeout)
     if task is None:
         return None
     if task.state != 'SUCCESS':
-        raise exceptions.CommandError(executions._reason(task.state_info))
-    return executions._published(task).get('validation_run') or {}
+        raise exceptions.CommandError(executions.reason(task.state_info))
+    return executions.published(task).get('validation_run') or {}
 
 
 def before_deploy(workflows, plan, swift_url, heat_url, progress,

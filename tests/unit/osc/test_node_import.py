@@ -6,6 +6,7 @@ after, rows and exit status, no password in what it prints; Mistral
 import io
 import json
 import os
+import re
 
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ksa_session
@@ -129,3 +130,16 @@ class TestImport(fakes.HttpTestCase):
         code, rows, err = self.run_import(NODES, '--validate-only')
         self.assertEqual(['would create'] * 2, [r['action'] for r in rows])
         self.assertEqual({}, dict(self.ironic.nodes))
+
+    def test_still_running_at_the_timeout_is_exit_4(self):
+        # Mistral took the request; its task has not ended by --timeout
+        def running(request, context):
+            execution = self.mistral.executions[request.path.split('/')[-2]]
+            return {'tasks': [dict(execution['task'], state='RUNNING')]}
+
+        self.m.get(re.compile(re.escape(fakes.MISTRAL) +
+                              '/executions/[^/]+/tasks'), json=running)
+        code, rows, err = self.run_import(NODES, '--timeout', '1')
+        self.assertEqual((4, []), (code, rows))
+        self.assertIn('node_register workflow is still running after 1 s',
+                      err)
