@@ -258,6 +258,17 @@ def node_seconds(text):
     return int(_number(text, 'seconds', 1, NODE_TIMEOUT_MAX, '3600'))
 
 
+def read_file(path, nothing):
+    """The bytes of the file the user named; else a CommandError naming
+    it, why, and ``nothing`` (what was not done)."""
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except OSError as exc:
+        raise exceptions.CommandError('Cannot read %s (%s). %s' % (
+            path, exc.strerror, nothing))
+
+
 def add_render_options(parser):
     parser.add_argument(
         '--no-render', action='store_true',

@@ -15,6 +15,7 @@ only at module level.
 from osc_lib.command import command
 from osc_lib import exceptions
 
+from tripleoplanclient.osc import base
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import outcome
 
@@ -55,13 +56,7 @@ class ImportNode(node_states.NodesCommand):
     def read(self, path):
         from tripleoplanclient.nodes import nodes_json
 
-        try:
-            with open(path, 'rb') as f:
-                data = f.read()
-        except OSError as exc:
-            raise exceptions.CommandError(
-                'Cannot read %s (%s). Nothing was registered.'
-                % (path, exc.strerror))
+        data = base.read_file(path, 'Nothing was registered.')
         # every problem of the file, before anything leaves this machine
         nodes_json.read(nodes_json.load(data, path), path)
         return data

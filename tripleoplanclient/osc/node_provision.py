@@ -54,13 +54,7 @@ class _ProvisionCommand(base.Command, command.Lister):
         from tripleoplanclient.common import content
         from tripleoplanclient.nodes import baremetal_file
 
-        try:
-            with open(path, 'rb') as f:
-                data = f.read()
-        except OSError as exc:
-            raise exceptions.CommandError(
-                'Cannot read %s (%s). Nothing was provisioned.'
-                % (path, exc.strerror))
+        data = base.read_file(path, 'Nothing was provisioned.')
         roles = content.load_yaml(data, path)
         baremetal_file.read(roles, path)     # every problem, before Mistral
         return roles

@@ -12,12 +12,9 @@ the recorded step's summary (None before the end).
 import collections
 
 from tripleoplanclient import protocol
-from tripleoplanclient.common import exceptions
 
+# the client waits ``workflows.nodes.MARGIN`` seconds past the timeout
 Outcome = collections.namedtuple('Outcome', 'rows status step execution')
-# Seconds past the operation's own timeout the client waits.
-MARGIN = 60
-_RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 
 
 def provision(workflows, plan, roles, timeout, wait=True, started=None,
@@ -54,15 +51,12 @@ def _rows(started, states=None):
 def _run(workflows, name, request, timeout, wait, asked=None):
     """``asked()`` is called once the first task ended well (Ironic was
     asked): before, a failure changed nothing."""
-    from tripleoplanclient.workflows import executions
+    from tripleoplanclient.workflows import nodes
 
-    execution = workflows.start(protocol.workflow(name), request)
-    task = workflows.wait_task(execution, name, timeout + MARGIN)
-    if task is None:
+    execution, started = nodes.start_task(workflows, name, request,
+                                          timeout)
+    if started is None:
         return Outcome([], 'TIMEOUT', None, execution.id)
-    if task.state != 'SUCCESS':
-        raise exceptions.CommandError(executions.reason(task.state_info))
-    started = executions.published(task).get(name) or {}
     if asked is not None:
         asked()
     for refused in started.get('refused') or ():
@@ -72,16 +66,10 @@ def _run(workflows, name, request, timeout, wait, asked=None):
         workflows.progress('%s goes on in Mistral: "openstack workflow '
                            'execution show %s"' % (name, execution.id))
         return Outcome(_rows(started), 'IN_PROGRESS', None, execution.id)
-    execution = workflows.wait(execution, timeout + MARGIN)
-    if execution.state in _RUNNING:
+    followed = nodes.follow_task(workflows, name, execution, timeout,
+                                 'Ironic was asked')
+    if followed is None:
         return Outcome(_rows(started), 'TIMEOUT', None, execution.id)
-    if execution.state != 'SUCCESS':
-        raise exceptions.CommandError(
-            'The %s workflow failed after Ironic was asked: %s; see '
-            '"openstack workflow execution show %s".' % (
-                name, executions.reason(execution.state_info),
-                execution.id))
-    followed = executions.output(execution).get('followed') or {}
     for failed in followed.get('failed') or ():
         workflows.progress('Node %s (%s): %s' % (
             failed['node'], failed['state'], failed['error']))

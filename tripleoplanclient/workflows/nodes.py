@@ -79,38 +79,26 @@ def run_followed(workflows, name, request, timeout, wait=True,
     """A node workflow with a follow task: started (a refusal is a
     CommandError, nothing started; then ``started(execution id)``), then
     followed to its end unless ``wait`` is False."""
-    from tripleoplanclient.workflows import executions
-
-    execution = workflows.start(protocol.workflow(name), request)
-    task = workflows.wait_task(execution, name, timeout + MARGIN)
-    if task is None:
+    execution, answer = start_task(workflows, name, request, timeout)
+    if answer is None:
         return _timed_out(workflows, name, [], execution.id, timeout)
-    if task.state != 'SUCCESS':
-        raise exceptions.CommandError(executions.reason(task.state_info))
     if started is not None:
         started(execution.id)
     rows = [{'name': n.get('name'), 'uuid': n['uuid'],
              'provision_state': None,
              'status': 'FAILED' if n.get('error') else 'IN_PROGRESS',
              'error': n.get('error'), 'properties': None}
-            for n in (executions.published(task).get(name) or {}).get(
-                'nodes') or []]
+            for n in answer.get('nodes') or []]
     workflows.progress('%s: %d node(s) started%s' % (
         name, len(rows), '' if wait else '; follow with "openstack '
         'workflow execution show %s"' % execution.id))
     if not wait or not rows:
         return Outcome(rows, 'IN_PROGRESS' if rows else 'SUCCESS',
                        execution.id)
-    execution = workflows.wait(execution, timeout + MARGIN)
-    if execution.state in _RUNNING:
+    followed = follow_task(workflows, name, execution, timeout,
+                           'it started the nodes')
+    if followed is None:
         return _timed_out(workflows, name, rows, execution.id, timeout)
-    if execution.state != 'SUCCESS':
-        raise exceptions.CommandError(
-            'The %s workflow failed after it started the nodes: %s; see '
-            '"openstack workflow execution show %s".' % (
-                name, executions.reason(execution.state_info),
-                execution.id))
-    followed = executions.output(execution).get('followed') or {}
     if not followed.get('done'):
         # the follow task ran out of rounds before the nodes ended
         return _timed_out(workflows, name, followed.get('nodes') or rows,
@@ -125,6 +113,39 @@ def run_followed(workflows, name, request, timeout, wait=True,
         name, sum(r['status'] == 'SUCCESS' for r in rows),
         sum(r['status'] == 'FAILED' for r in rows)))
     return Outcome(rows, _status(rows), execution.id)
+
+
+def start_task(workflows, name, request, timeout):
+    """``(execution, its start task's answer)`` of workflow ``name``
+    started; the answer None when the task still runs past ``timeout``
+    (and MARGIN). CommandError with the action's own message when it
+    failed: nothing started."""
+    from tripleoplanclient.workflows import executions
+
+    execution = workflows.start(protocol.workflow(name), request)
+    task = workflows.wait_task(execution, name, timeout + MARGIN)
+    if task is None:
+        return execution, None
+    if task.state != 'SUCCESS':
+        raise exceptions.CommandError(executions.reason(task.state_info))
+    return execution, executions.published(task).get(name) or {}
+
+
+def follow_task(workflows, name, execution, timeout, after):
+    """The follow task's last answer once ``execution`` ended; None when
+    it still runs past ``timeout`` (and MARGIN). CommandError when the
+    workflow failed ``after`` its start (what had been done by then)."""
+    from tripleoplanclient.workflows import executions
+
+    execution = workflows.wait(execution, timeout + MARGIN)
+    if execution.state in _RUNNING:
+        return None
+    if execution.state != 'SUCCESS':
+        raise exceptions.CommandError(
+            'The %s workflow failed after %s: %s; see "openstack workflow '
+            'execution show %s".' % (name, after, executions.reason(
+                execution.state_info), execution.id))
+    return executions.output(execution).get('followed') or {}
 
 
 def _timed_out(workflows, name, rows, execution_id, timeout):

@@ -3,9 +3,6 @@ caller whose validated token has the admin role, refused before any
 request to Ironic; without Keystone (no role known), Ironic decides."""
 
 import types
-import unittest
-
-import requests_mock
 
 from tests.unit.nodes import fake_ironic
 from tripleoplanclient import protocol
@@ -30,14 +27,10 @@ def context(roles, keystone=True):
         project_name=None, user_name=None, is_target=False))
 
 
-class TestAdminRole(unittest.TestCase):
+class TestAdminRole(fake_ironic.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.fake = fake_ironic.FakeIronic(self.m)
         self.fake.add_node(name='n0', provision_state='manageable')
 
     def request(self):

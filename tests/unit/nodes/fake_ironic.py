@@ -30,6 +30,7 @@ import copy
 import json
 import re
 import threading
+import unittest
 import urllib.parse
 import uuid
 
@@ -382,3 +383,15 @@ class FakeIronic(fake_states.States):
                 del self.ports[parts[0]]
                 return 204, None
         raise Failure(404, 'Port %s could not be found.' % '/'.join(parts))
+
+
+class TestCase(unittest.TestCase):
+    """A test on a FakeIronic of its own: ``self.m`` (the requests-mock
+    Mocker, started) and ``self.fake``."""
+
+    def setUp(self):
+        super().setUp()
+        self.m = requests_mock.Mocker()
+        self.m.start()
+        self.addCleanup(self.m.stop)
+        self.fake = FakeIronic(self.m)

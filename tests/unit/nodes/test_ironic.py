@@ -9,7 +9,6 @@ import unittest
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ksa_session
 import requests
-import requests_mock
 
 from tests.unit.nodes import fake_ironic
 from tripleoplanclient.nodes import ironic
@@ -20,14 +19,10 @@ def client(url=fake_ironic.URL, **kwargs):
                          **kwargs)
 
 
-class IronicTestCase(unittest.TestCase):
+class IronicTestCase(fake_ironic.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.fake = fake_ironic.FakeIronic(self.m)
         self.ironic = client()
 
 

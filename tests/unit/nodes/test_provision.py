@@ -8,7 +8,6 @@ import unittest
 
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ksa_session
-import requests_mock
 
 from tests.unit.nodes import fake_ironic
 from tripleoplanclient.common import exceptions
@@ -63,14 +62,10 @@ class TestFile(unittest.TestCase):
         self.assertEqual(2, found[1]['count'])
 
 
-class ProvisionTestCase(unittest.TestCase):
+class ProvisionTestCase(fake_ironic.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.fake = fake_ironic.FakeIronic(self.m)
         self.ironic = ironic.Ironic(
             ksa_session.Session(auth=noauth.NoAuth()), fake_ironic.URL)
 

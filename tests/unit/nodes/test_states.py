@@ -4,11 +4,9 @@ round, the timeout, and at most ``parallel`` requests in flight."""
 
 import threading
 import time
-import unittest
 
 from keystoneauth1 import noauth
 from keystoneauth1 import session as ksa_session
-import requests_mock
 
 from tests.unit.nodes import fake_ironic
 from tripleoplanclient.common import exceptions
@@ -45,14 +43,10 @@ class Clock(object):
         return self.now
 
 
-class StatesTestCase(unittest.TestCase):
+class StatesTestCase(fake_ironic.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.fake = fake_ironic.FakeIronic(self.m)
         self.session = CountingSession()
         self.ironic = ironic.Ironic(self.session, fake_ironic.URL)
         self.clock = Clock()

@@ -5,8 +5,6 @@ a failed deploy exit 1. Behind them a Mistral whose node_provision
 workflow runs our action bodies (start, then follow) on the fake
 Ironic and the plan in the fake Swift."""
 
-import argparse
-import io
 import json
 import os
 import re
@@ -18,6 +16,7 @@ from keystoneauth1 import session as ksa_session
 
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
+from tests.unit.osc import node_commands
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import node_provision as mistral_side
 from tripleoplanclient.nodes import ironic
@@ -84,16 +83,9 @@ class NodeProvisionCommandTest(fakes.PlanTestCase):
         return execution
 
     def run_command(self, cls, *argv):
-        app = fakes.make_app(dict(fakes.ENDPOINTS,
-                                  workflowv2=fakes.MISTRAL,
-                                  baremetal=fake_ironic.URL))
-        app.stdout = io.StringIO()
-        cmd = cls(app, argparse.Namespace(verbose_level=1))
-        parsed = cmd.get_parser('openstack').parse_args(
-            list(argv) + ['-f', 'json'])
-        code = cmd.run(parsed)
-        return code, json.loads(app.stdout.getvalue()), \
-            app.stderr.getvalue()
+        return node_commands.run_json(cls, dict(
+            fakes.ENDPOINTS, workflowv2=fakes.MISTRAL,
+            baremetal=fake_ironic.URL), *argv)
 
     def deployment(self, roles=ROLES):
         return self.write('bm.yaml', yaml.safe_dump(roles))

@@ -4,16 +4,14 @@ in-process (their action bodies: ``nodes.states``, ``nodes.profiles``,
 ``nodes.configure``) on the fake Ironic: rows that parse whatever the
 outcome, and an exit status that tells it."""
 
-import argparse
 import io
 import json
-import unittest
 from unittest import mock
 
-import requests_mock
 
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
+from tests.unit.osc import node_commands
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import configure
@@ -110,29 +108,16 @@ class NodeMistral(fakes.FakeMistral):
         return {k: v for k, v in execution.items() if k != 'task'}
 
 
-class NodeCommandTest(unittest.TestCase):
+class NodeCommandTest(fake_ironic.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.m = requests_mock.Mocker()
-        self.m.start()
-        self.addCleanup(self.m.stop)
-        self.fake = fake_ironic.FakeIronic(self.m)
         self.mistral = NodeMistral(self.m, ironic.Ironic(
             fakes.session(), fake_ironic.URL))
 
     def run_command(self, cls, *argv):
-        """``(exit status, rows parsed, stderr)`` of ``cls`` run on
-        ``argv`` with ``-f json``."""
-        app = fakes.make_app({'workflow': fakes.MISTRAL,
-                              'baremetal': fake_ironic.URL})
-        app.stdout = io.StringIO()
-        cmd = cls(app, argparse.Namespace(verbose_level=1))
-        parsed = cmd.get_parser('openstack').parse_args(
-            list(argv) + ['-f', 'json'])
-        code = cmd.run(parsed)
-        return code, json.loads(app.stdout.getvalue()), \
-            app.stderr.getvalue()
+        return node_commands.run_json(cls, {
+            'workflow': fakes.MISTRAL, 'baremetal': fake_ironic.URL}, *argv)
 
     def nodes(self, count, **fields):
         return [self.fake.add_node(name='n%d' % i, **fields)['name']
