@@ -44,6 +44,8 @@ class TestValidations(base.PlanTest):
             '{msg: "failed on purpose: 3 GB free, 5 GB needed"}'),
         'custom-validations/slow-check.yaml': playbook(
             'Slow check', 'command: sleep 300'),
+        'custom-validations/sleepy-check.yaml': playbook(
+            'Sleepy check', 'command: sleep 8'),
         'custom-validations/broken-check.yaml': '- hosts: [\n',
         'custom-validations/predeploy-check.yaml': playbook(
             'Before a deploy', 'fail: {msg: predeploy failed on purpose}'
@@ -136,6 +138,27 @@ class TestValidations(base.PlanTest):
         self.assertEqual((3, 'REFUSED'), (rc, refused['status']))
         self.assertIn('No validation no-such-check', err)
 
+    def test_wait_tells_each_validation_as_it_ends(self):
+        proc = subprocess.Popen(
+            ['openstack', 'overcloud', 'validation', 'run', '--plan',
+             self.plan, 'check-cpu-count', 'sleepy-check', '-f', 'json'],
+            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, text=True)
+        told = None
+        for line in proc.stderr:
+            if line.startswith('check-cpu-count: PASSED'):
+                told = time.monotonic()
+                break
+        rest = proc.stderr.read()
+        proc.wait(600)
+        ended = time.monotonic()
+        self.assertIsNotNone(told, rest)
+        # the sleepy one (8 s) was still running when the first was told
+        self.assertGreater(ended - told, 5)
+        self.assertIn('sleepy-check: PASSED', rest)
+        # told once: not again with the rest at the end
+        self.assertNotIn('check-cpu-count: PASSED', rest)
+
     def test_a_group_run(self):
         rc, run, _ = self.run_validations('--group', 'pre-deployment')
         statuses = dict(v.split(': ') for v in run['validations'])
@@ -200,10 +223,16 @@ class TestValidations(base.PlanTest):
             env=self.reader_env)[0])
         self.assertIn('check-cpu-count', [v['id'] for v in listed])
         before = self.swift.listing('tripleo-validations-results')
-        _, err = self.openstack('overcloud', 'validation', 'run',
-                                'check-cpu-count', fail=True,
-                                env=self.reader_env)
-        self.assertIn('not allowed', err)
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'validation', 'run',
+             'check-cpu-count', '-f', 'json'], env=self.reader_env,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            timeout=600)
+        # refused before a run starts, not a run that FAILED
+        self.assertEqual((3, 'REFUSED'), (proc.returncode, json.loads(
+            proc.stdout)['status']), proc.stderr)
+        self.assertIn('not allowed', proc.stderr)
+        self.assertIn('Nothing was run', proc.stderr)
         self.assertEqual(before,
                          self.swift.listing('tripleo-validations-results'))
 

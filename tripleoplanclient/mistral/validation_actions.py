@@ -47,9 +47,38 @@ class ListValidations(_ValidationAction):
 
 class RunValidations(_ValidationAction):
     """Run validations with ansible-playbook here, in the executor; the
-    run's id is the workflow execution's."""
+    run's id is the workflow execution's.
+
+    The run may outlive the caller's token: it is written RUNNING with
+    the token, then everything after (each result, the end, what the
+    validations need of Heat) goes through a trust from the caller to
+    Mistral's service user, opened while the token is fresh, for the
+    run's time budget, and deleted at its end. It never leaves this
+    action, so it is not sealed (the deploy workflow seals its own for
+    the follow task)."""
 
     request_name = 'validation_run'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import validations
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
+        store = actions.plan_store(context, req['swift_url'])
+        execution = actions._workflow_execution(context)
+        caller = auth.Caller(context)
+        trust = auth.open_trust(caller, -(-int(req['timeout']) // 60)) \
+            if execution else None
+        session = None
+        try:
+            session = auth.trust_session(caller, trust) if trust else None
+            later = actions.plan_store(context, req['swift_url'], session) \
+                if session else store
+            return validations.answer(
+                self.request_name, store, req,
+                _Inputs(context, req, later, session),
+                execution or str(uuid.uuid4()), later=later)
+        finally:
+            auth.close_trust(caller, trust, session=session)
 
 
 class StopValidations(_ValidationAction):
@@ -67,8 +96,10 @@ class ValidationResults(_ValidationAction):
 class _Inputs(object):
     """What a validation may require, worked out as the caller."""
 
-    def __init__(self, context, req, store):
+    def __init__(self, context, req, store, session=None):
         self.context, self.req, self.store = context, req, store
+        # a trust's, for what is asked of Heat after the run started
+        self.session = session
 
     def __call__(self, what):
         return getattr(self, what)()
@@ -87,7 +118,8 @@ class _Inputs(object):
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],
                'swift_url': self.req['swift_url']}
-        return actions._heat(self.context, req), req['heat_url']
+        return actions._heat(self.context, req, self.session), \
+            req['heat_url']
 
     def plan_problems(self):
         from tripleoplanclient.mistral import library

@@ -5,8 +5,10 @@ caller's Swift (``store``) and the request as read."""
 from tripleoplanclient.common import exceptions
 
 
-def answer(name, store, req, inputs=None, run_id=None):
-    """What the action of request ``name`` answers."""
+def answer(name, store, req, inputs=None, run_id=None, later=None):
+    """What the action of request ``name`` answers; a run writes its
+    start on ``store`` and the rest on ``later`` (the same, or the
+    caller's trust: the run may outlive the caller's token)."""
     from tripleoplanclient.validations import catalog
     from tripleoplanclient.validations import results
     from tripleoplanclient.validations import runs
@@ -28,7 +30,8 @@ def answer(name, store, req, inputs=None, run_id=None):
             raise exceptions.CommandError(
                 'Bad validation_run request: give names or a group.')
         run, chosen = runs.start(store, req, run_id)
-        return runs.execute(store, run, chosen, inputs, req['timeout'])
+        return runs.execute(later or store, run, chosen, inputs,
+                            req['timeout'])
     if name == 'validation_stop':
         return runs.stop(store, req['run'])
     if name == 'validation_results':

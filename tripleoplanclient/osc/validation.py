@@ -161,6 +161,7 @@ class RunValidations(_RunCommand):
         if parsed_args.group and not known:
             raise exceptions.CommandError(
                 'No validation in group %s.' % parsed_args.group)
+        self.check_can_write()
         execution = validations.start(
             workflows, names=parsed_args.names or None,
             group=parsed_args.group, plan=parsed_args.plan,
@@ -170,9 +171,30 @@ class RunValidations(_RunCommand):
         if not parsed_args.wait:
             return self.row({'run': execution.id, 'plan': parsed_args.plan,
                              'status': 'RUNNING'})
+        told = set()
+
+        def tell(run):
+            for v in run.get('validations') or []:
+                if v['status'] not in ('PENDING', 'RUNNING') and \
+                        v['id'] not in told:
+                    told.add(v['id'])
+                    self.progress('%s: %s (%.1f s)%s' % (
+                        v['id'], v['status'], v.get('duration') or 0,
+                        ': %s' % v['message'] if v.get('message') and
+                        v['status'] != 'PASSED' else ''))
+
+        def look():
+            from tripleoplanclient.validations import results
+            try:
+                tell(results.load_run(store, execution.id))
+            except exceptions.CommandError:
+                pass        # not written yet
+
+        store = self.plan_store(read_only=True)
         try:
             run = validations.wait(workflows, execution,
-                                   parsed_args.timeout + validations.MARGIN)
+                                   parsed_args.timeout + validations.MARGIN,
+                                   look=look)
         except KeyboardInterrupt:
             raise outcome.Interrupted(
                 'the run goes on in Mistral; stop it with "openstack '
@@ -182,12 +204,27 @@ class RunValidations(_RunCommand):
                 'Validation run %s still runs after %g s: see "openstack '
                 'overcloud validation show %s".' % (
                     execution.id, parsed_args.timeout, execution.id))
-        for v in run.get('validations') or []:
-            self.progress('%s: %s (%.1f s)%s' % (
-                v['id'], v['status'], v.get('duration') or 0,
-                ': %s' % v['message'] if v.get('message') and
-                v['status'] != 'PASSED' else ''))
+        tell(run)
         return self.row(run)
+
+    def check_can_write(self):
+        """A run writes its results as the caller: a reader (no write
+        role) is refused before it starts. The probe is the PUT of the
+        results container a run makes anyway (idempotent)."""
+        from osc_lib import exceptions
+
+        from tripleoplanclient.validations import results
+        try:
+            self.plan_store().create_container(results.CONTAINER,
+                                               headers=results.USAGE)
+        except exceptions.CommandError as exc:
+            if '403' not in str(exc):
+                raise
+            raise exceptions.CommandError(
+                'Swift refused the write of a run\'s results to %s (HTTP '
+                '403): not allowed with the roles of these credentials in '
+                'this project (a reader only reads). Use credentials with '
+                'the member role. Nothing was run.' % results.CONTAINER)
 
 
 class StopValidations(_RunCommand):

@@ -1,8 +1,11 @@
 """One validation run by ``ansible-playbook``, as a child process.
 
-The child runs in a process group of its own (stop and timeout end the
-whole group), in a scratch directory that is its home, with an
-environment made from nothing: no token, password or OS_* variable of
+The child runs in the bubblewrap sandbox (``sandbox``: its own
+namespaces, as nobody, the executor's files out of sight; refused when
+bwrap cannot make it), in a process group of its own (stop and timeout
+end the whole group: bwrap's end takes its pid namespace with it), in a
+scratch directory that is its home, with an environment made from
+nothing: no token, password or OS_* variable of
 the executor reaches the playbook, only the run's inputs as extra vars
 (endpoint URLs, the plan's name and problems). The stdout callback in
 ``callback_plugins`` writes the run's JSON to a file after every task.
@@ -16,6 +19,7 @@ import sys
 import tempfile
 import time
 
+from tripleoplanclient.validations import sandbox
 from tripleoplanclient.validations import shipped
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
@@ -72,6 +76,11 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             'ansible-core is not installed where the tripleoplan actions '
             'run: pip install "tripleoplanclient[mistral]" in Mistral\'s '
             'environment.'))
+    readable = [shipped.CALLBACKS,
+                os.path.dirname(os.path.realpath(program))]
+    refused = sandbox.check(readable)
+    if refused is not None:
+        return _ended('ERROR', 0, message=refused)
     begin = clock()
     with tempfile.TemporaryDirectory(prefix='tripleoplan-validation-') \
             as home:
@@ -86,8 +95,10 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
         result_file = os.path.join(home, 'result.json')
         with open(os.path.join(home, 'stderr'), 'w+') as err:
             child = subprocess.Popen(
-                [program, '-i', paths['inventory.json'], '-e',
-                 '@' + paths['vars.json'], paths['playbook.yaml']],
+                sandbox.command(
+                    [program, '-i', paths['inventory.json'], '-e',
+                     '@' + paths['vars.json'], paths['playbook.yaml']],
+                    home, readable),
                 cwd=home, env=environment(home, result_file, run_id),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=err, start_new_session=True, close_fds=True)

@@ -4,6 +4,8 @@ its own (one synchronous request, as the library's commands do) and a
 run as a workflow execution, whose id is the run's.
 """
 
+import time
+
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.workflows import executions
@@ -31,11 +33,21 @@ def start(workflows, **fields):
                            protocol.request('validation_run', **fields))
 
 
-def wait(workflows, execution, timeout):
+def wait(workflows, execution, timeout, look=None, every=3.0,
+         clock=time.monotonic):
     """The run's summary once it ended; None when Mistral still runs it
     after ``timeout`` seconds. CommandError with the action's reason when
-    it failed before running anything (an unknown validation...)."""
-    task = workflows.wait_task(execution, 'validation_run', timeout)
+    it failed before running anything (an unknown validation...).
+    ``look()``: called every ``every`` seconds while the run goes on (the
+    command reads the run's record to tell each validation as it ends)."""
+    deadline = clock() + timeout
+    while True:
+        left = deadline - clock()
+        task = workflows.wait_task(execution, 'validation_run', max(
+            0.0, min(left, every) if look is not None else left))
+        if task is not None or clock() >= deadline:
+            break
+        look()
     if task is None:
         return None
     if task.state != 'SUCCESS':

@@ -35,6 +35,9 @@ class TestValidationCommands(fakes.HttpTestCase):
         self.mistral = self.our_services()
         self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
         self.kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
+        # the run command's write probe: PUT of the results container
+        self.probe = self.m.put('%s/%s' % (fakes.SWIFT, results.CONTAINER),
+                                status_code=202)
         self.installed.store('groups.yaml', GROUPS)
         self.installed.store('ok.yaml', playbook(
             'assert: {that: "tripleoplan_endpoints | length == 1"}',
@@ -96,6 +99,15 @@ class TestValidationCommands(fakes.HttpTestCase):
                                               *argv)
             self.assertEqual((3, 'REFUSED'), (code, row['status']), err)
             self.assertIn(message, err)
+        self.assertEqual({}, self.kept.objects)
+
+    def test_a_reader_is_refused_before_a_run_starts(self):
+        self.m.put('%s/%s' % (fakes.SWIFT, results.CONTAINER),
+                   status_code=403, text='Forbidden')
+        code, row, err = self.run_command(validation.RunValidations, 'ok')
+        self.assertEqual((3, 'REFUSED'), (code, row['status']), err)
+        self.assertIn('(a reader only reads)', err)
+        self.assertIn('Nothing was run', err)
         self.assertEqual({}, self.kept.objects)
 
     def test_stopping_an_ended_run_is_refused(self):

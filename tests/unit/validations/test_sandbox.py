@@ -1,0 +1,170 @@
+"""Hostile playbooks run for real (ansible-core of the test venv, the
+system's bwrap): what the sandbox keeps out of their reach."""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from unittest import mock
+
+import testtools
+
+from tripleoplanclient.validations import inventory
+from tripleoplanclient.validations import runner
+from tripleoplanclient.validations import sandbox
+
+LOCAL = inventory.build(sys.executable)
+
+
+def play(*tasks):
+    return ('- hosts: localhost\n  gather_facts: false\n  tasks:\n' +
+            ''.join('    - %s\n' % t for t in tasks)).encode()
+
+
+def processes_with(text):
+    """Host pids whose command line holds ``text``."""
+    found = []
+    for pid in os.listdir('/proc'):
+        try:
+            with open('/proc/%s/cmdline' % pid, 'rb') as f:
+                if text.encode() in f.read():
+                    found.append(pid)
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+class TestSandbox(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        if shutil.which('bwrap') is None:
+            self.skipTest('bubblewrap is not installed')
+        self.groups = []
+
+    def run_play(self, text, timeout=60, **kwargs):
+        return runner.run(text, {}, LOCAL, timeout, 'run-s',
+                          started=self.groups.append, **kwargs)
+
+    def secret_file(self, under):
+        """A file the executor owns, in a new directory under ``under``."""
+        place = tempfile.mkdtemp(prefix='.tripleoplan-secret-', dir=under)
+        self.addCleanup(shutil.rmtree, place)
+        path = os.path.join(place, 'mistral.conf')
+        with open(path, 'w') as f:
+            f.write('[database]\nconnection = postgresql://m:pw@x/m\n')
+        return path
+
+    def test_the_executors_files_are_out_of_sight(self):
+        # the executor's home, /tmp, the loopback state directory
+        loopback = os.environ.get('LOOPBACK_DIR') or os.path.join(
+            os.getcwd(), '.loopback')
+        secrets = [self.secret_file(os.path.expanduser('~')),
+                   self.secret_file(tempfile.gettempdir()),
+                   os.path.join(loopback, 'mistral', 'mistral.conf'),
+                   loopback, '/etc/shadow', '/etc/mistral',
+                   os.path.expanduser('~/.ssh')]
+        found = self.run_play(play(*[
+            'stat: {path: "%s"}\n      register: st%d\n'
+            '    - assert: {that: "not st%d.stat.exists"}' % (p, i, i)
+            for i, p in enumerate(secrets)]))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_it_writes_only_in_its_scratch_directory(self):
+        venv_file = os.path.join(sys.prefix, 'tripleoplan-sandbox-pwned')
+        tmp_file = os.path.join(tempfile.gettempdir(),
+                                'tripleoplan-sandbox-pwned')
+        self.addCleanup(lambda: [os.path.exists(p) and os.unlink(p)
+                                 for p in (venv_file, tmp_file)])
+        found = self.run_play(play(*[
+            'file: {path: "%s", state: touch}\n      ignore_errors: true\n'
+            '      register: w%d\n    - assert: {that: w%d is failed}'
+            % (p, i, i) for i, p in enumerate(
+                [venv_file, '/usr/tripleoplan-sandbox-pwned',
+                 '/etc/tripleoplan-sandbox-pwned'])] + [
+            # /tmp is its own: writable, gone with the run
+            'file: {path: "%s", state: touch}' % tmp_file,
+            'file: {path: "{{ lookup(\'env\', \'HOME\') }}/kept", '
+            'state: touch}']))
+        self.assertEqual('PASSED', found['status'], found['message'])
+        self.assertFalse(os.path.exists(tmp_file))
+        self.assertFalse(os.path.exists(venv_file))
+
+    def test_it_runs_as_nobody_and_sees_no_process_of_the_executor(self):
+        with mock.patch.dict(os.environ, {'EXECUTOR_SECRET': 'sekrit-x1'}):
+            found = self.run_play(play(
+                'command: id -u\n      register: uid',
+                'shell: grep -l sekrit-x1 /proc/*/environ\n'
+                '      register: seen\n      failed_when: seen.rc == 0',
+                'assert: {that: ["uid.stdout == \'65534\'", '
+                '"\'sekrit\' not in lookup(\'pipe\', \'env\')"]}'))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_a_stop_ends_every_process_it_started(self):
+        asked = []
+
+        def stop_requested():
+            asked.append(1)
+            return len(asked) > 3
+
+        found = self.run_play(play(
+            # a process of its own session, which a group kill misses
+            'shell: setsid sleep 777.25 > /dev/null 2>&1 < /dev/null &',
+            'command: sleep 60'), stop_requested=stop_requested,
+            look_every=0.5)
+        self.assertEqual('STOPPED', found['status'])
+        time.sleep(0.5)
+        self.assertEqual([], processes_with('777.25'))
+
+    def test_a_timeout_ends_every_process_it_started(self):
+        found = self.run_play(play(
+            'shell: setsid sleep 777.5 > /dev/null 2>&1 < /dev/null &',
+            'command: sleep 60'), timeout=4)
+        self.assertEqual('TIMEOUT', found['status'])
+        time.sleep(0.5)
+        self.assertEqual([], processes_with('777.5'))
+
+    def _refused(self, bwrap_script):
+        bin_dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, bin_dir)
+        if bwrap_script:
+            path = os.path.join(bin_dir, 'bwrap')
+            with open(path, 'w') as f:
+                f.write(bwrap_script)
+            os.chmod(path, 0o755)
+        marker = os.path.join(bin_dir, 'ran')
+        with mock.patch.dict(os.environ, {'PATH': bin_dir}):
+            found = self.run_play(play(
+                'file: {path: "%s", state: touch}' % marker))
+        self.assertEqual('ERROR', found['status'])
+        self.assertIn('install the "bubblewrap" package', found['message'])
+        self.assertFalse(os.path.exists(marker))
+        return found
+
+    def test_refused_without_bwrap(self):
+        found = self._refused(None)
+        self.assertIn('bwrap is not installed', found['message'])
+
+    def test_refused_when_bwrap_cannot_make_its_namespaces(self):
+        found = self._refused(
+            '#!/bin/sh\necho "bwrap: No permissions to create new '
+            'namespace" >&2\nexit 1\n')
+        self.assertIn('No permissions to create new namespace',
+                      found['message'])
+
+    def test_a_secret_directory_inside_an_allowed_tree_is_covered(self):
+        home = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, home)
+        tree = os.path.join(home, 'venv')
+        inner = os.path.join(tree, 'etc-mistral')
+        os.makedirs(inner)
+        argv = sandbox.command(['true'], tree, [tree],
+                               secrets=[inner, home])
+        pairs = [argv[i:i + 2] for i in range(len(argv))]
+        self.assertIn(['--tmpfs', inner], pairs)
+        # a directory above the allowed tree is simply not mounted
+        self.assertNotIn(['--tmpfs', os.path.dirname(tree)], pairs)
+        self.assertNotIn(['--ro-bind', os.path.dirname(tree)], pairs)

@@ -1,0 +1,132 @@
+"""The bubblewrap (``bwrap``) sandbox every validation playbook runs in.
+
+Playbooks are untrusted: any member of a project may write its
+``tripleo-validations`` container or a plan's ``custom-validations/``.
+So ``ansible-playbook`` runs in namespaces of its own (user, pid, mount,
+ipc, uts, cgroup; the network is shared: validations ask the services),
+as uid/gid 65534 without any capability, on a root that holds only an
+allowlist, read-only: the system (``/usr``), the few files of ``/etc``
+a program needs to resolve names and trust certificates, the Python
+that runs Ansible and the stdout callback. Its own ``/proc``, ``/dev``
+and ``/tmp``; the run's scratch directory is the one writable place.
+Nothing of the executor's home, Mistral's configuration or the services'
+state is mounted, and the directories that hold secrets are covered by
+an empty tmpfs wherever they would lie inside an allowed tree.
+
+There is no fallback: without a working bwrap nothing runs.
+"""
+
+import os
+import subprocess
+import sys
+
+INSTALL = ('install the "bubblewrap" package where Mistral\'s executor '
+           'runs (apt-get install bubblewrap, dnf install bubblewrap)')
+NOBODY = '65534'
+# what a program needs of /etc: users, name resolution, certificates
+ETC = ('passwd', 'group', 'hosts', 'hostname', 'resolv.conf',
+       'nsswitch.conf', 'host.conf', 'gai.conf', 'services', 'protocols',
+       'localtime', 'timezone', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d',
+       'alternatives', 'ssl', 'ca-certificates', 'ca-certificates.conf',
+       'pki', 'crypto-policies', 'os-release', 'mime.types')
+# top-level system trees (a symlink stays a symlink: merged /usr)
+SYSTEM = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')
+
+
+def secret_places(environ=None, config_files=None):
+    """The directories that hold the executor's secrets: its home,
+    /root, /etc/mistral, the loopback state directory and the
+    directory of each configuration file Mistral was started with."""
+    environ = os.environ if environ is None else environ
+    if config_files is None:
+        config_files = _mistral_config_files()
+    found = [os.path.expanduser('~'), '/root', '/etc/mistral']
+    found += [environ[k] for k in ('HOME', 'LOOPBACK_DIR') if environ.get(k)]
+    found += [os.path.dirname(os.path.abspath(f)) for f in config_files]
+    return sorted({os.path.realpath(p) for p in found})
+
+
+def _mistral_config_files():
+    cfg = sys.modules.get('oslo_config.cfg')
+    try:
+        conf = cfg.CONF
+        return list(conf.config_file or []) + (
+            [conf.config_dir] if conf.config_dir else [])
+    except Exception:
+        return []
+
+
+def _python_trees():
+    trees = {sys.prefix, sys.exec_prefix, sys.base_prefix,
+             sys.base_exec_prefix,
+             os.path.dirname(os.path.dirname(os.path.realpath(
+                 sys.executable)))}
+    return sorted({os.path.realpath(t) for t in trees})
+
+
+def _inside(path, tree):
+    return path == tree or path.startswith(tree.rstrip('/') + '/')
+
+
+def command(argv, scratch, readable=(), secrets=None, bwrap=None):
+    """The bwrap command line running ``argv`` in the sandbox, with
+    ``scratch`` writable (same path inside) and ``readable`` trees
+    mounted read-only beside the system and the Python."""
+    import shutil
+    secrets = secret_places() if secrets is None else secrets
+    out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
+           '--share-net', '--uid', NOBODY, '--gid', NOBODY,
+           '--cap-drop', 'ALL', '--die-with-parent', '--new-session']
+    for name in SYSTEM:
+        path = '/' + name
+        if os.path.islink(path):
+            out += ['--symlink', os.readlink(path), path]
+        elif os.path.isdir(path):
+            out += ['--ro-bind', path, path]
+    for name in ETC:
+        out += ['--ro-bind-try', '/etc/' + name, '/etc/' + name]
+    out += ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+            '--tmpfs', '/var/tmp', '--tmpfs', '/run']
+    trees = [os.path.realpath(t) for t in list(_python_trees()) +
+             list(readable)]
+    for tree in sorted(set(trees)):
+        if not any(_inside(tree, t) for t in trees if t != tree):
+            out += ['--ro-bind', tree, tree]
+    # a secret directory inside an allowed tree (one above it is not
+    # mounted at all): covered
+    for place in secrets:
+        if os.path.isdir(place) and any(
+                _inside(place, t) and place != t for t in trees):
+            out += ['--tmpfs', place]
+    scratch = os.path.realpath(scratch)
+    # the root itself (a tmpfs of bwrap's) read-only too
+    out += ['--bind', scratch, scratch, '--remount-ro', '/',
+            '--chdir', scratch, '--']
+    return out + list(argv)
+
+
+def check(readable=(), bwrap='bwrap'):
+    """None when the sandbox can be made here; else why, and what to
+    install."""
+    import shutil
+    import tempfile
+    program = shutil.which(bwrap)
+    if program is None:
+        return ('validations run sandboxed and bwrap is not installed: %s. '
+                'Nothing was run.' % INSTALL)
+    with tempfile.TemporaryDirectory(prefix='tripleoplan-sandbox-') as tmp:
+        try:
+            probe = subprocess.run(
+                command(['true'], tmp, readable, secrets=[], bwrap=program),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, timeout=30, env={'PATH': '/usr/bin'})
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return 'bwrap could not start (%s): %s. Nothing was run.' % (
+                exc, INSTALL)
+    if probe.returncode != 0:
+        return ('bwrap cannot create the validation sandbox here (%s): it '
+                'needs user namespaces (or a setuid bwrap); %s. Nothing was '
+                'run.' % (' '.join(probe.stderr.decode(
+                    errors='replace').split())[-300:] or
+                    'status %d' % probe.returncode, INSTALL))
+    return None
