@@ -1,0 +1,47 @@
+"""The validation actions' bodies: a run writes its start with the
+caller's token and everything after on the trust's store (the run may
+outlive the token). Swift faked over HTTP; ansible-playbook for real."""
+
+import shutil
+
+from tests.unit import fakes
+from tripleoplanclient.mistral import validations
+from tripleoplanclient.record import store as store_mod
+from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import results
+from tripleoplanclient.validations import runner
+
+
+def swift_as(token):
+    from swiftclient import client as swift_client
+    return store_mod.PlanStore(lambda: swift_client.Connection(
+        preauthurl=fakes.SWIFT, preauthtoken=token, retries=0), workers=1)
+
+
+class TestRunWrites(fakes.HttpTestCase):
+
+    def test_after_its_start_a_run_writes_through_the_trust(self):
+        if runner.ansible_playbook() is None or not shutil.which('bwrap'):
+            self.skipTest('ansible-core or bubblewrap is not installed')
+        installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
+        kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
+        installed.store('groups.yaml', b'prep: [{description: d}]\n')
+        for name in ('one', 'two'):
+            installed.store(name + '.yaml', (
+                '- hosts: localhost\n  gather_facts: false\n  vars:\n'
+                '    metadata: {name: N, description: d, groups: [prep]}\n'
+                '  tasks:\n    - assert: {that: true}\n').encode())
+        run = validations.answer(
+            'validation_run', swift_as('caller-token'), {
+                'plan': None, 'names': ['one', 'two'], 'group': None,
+                'timeout': 60}, {'endpoints': {}}.__getitem__, 'run-9',
+            later=swift_as('trust-token'))
+        self.assertEqual('PASSED', run['status'])
+        writes = [(r.path.split('/', 4)[-1],
+                   r.headers['X-Auth-Token'].decode())
+                  for r in self.m.request_history if r.method == 'PUT' and
+                  results.CONTAINER in r.url]
+        self.assertEqual(('run-9/run.json', 'caller-token'), writes[0])
+        self.assertEqual({'trust-token'}, {t for _, t in writes[1:]})
+        self.assertIn('run-9/two.json', [n for n, _ in writes[1:]])
+        self.assertIn('run-9/run.json', kept.objects)
