@@ -20,6 +20,41 @@ class _NodeAction(actions._PlanAction):
         return self.act(node_access.ironic(context, req), req, context)
 
 
+def _on_trust(context, req, start, needed=True):
+    """``start()``'s answer, with a trust for the follow task opened
+    first (the caller's token may expire before the nodes end) and
+    sealed into it: readers of the execution never see the trust id. The
+    trust is closed when the start fails; none outside a workflow, or
+    when not ``needed`` (nothing to follow)."""
+    caller = auth.Caller(context)
+    execution = actions._workflow_execution(context)
+    trust = auth.open_trust(caller, req['timeout'] / 60.0) \
+        if execution and needed else None
+    try:
+        started = start()
+        if trust:
+            started['trust'] = auth.seal_trust(caller, trust, execution)
+    except BaseException:
+        auth.close_trust(caller, trust)
+        raise
+    return started
+
+
+def _followed(context, started, look):
+    """``look(session)``'s answer: one look at what a start task began,
+    on the trust it sealed into ``started`` (session None: the caller's
+    token); the trust closed once the answer is done."""
+    caller = auth.Caller(context)
+    sealed = started.get('trust')
+    trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
+        context)) if sealed else None
+    session = auth.trust_session(caller, trust) if trust else None
+    result = look(session)
+    if result['done']:
+        auth.close_trust(caller, trust, session=session)
+    return result
+
+
 class _NodeStates(_NodeAction):
     """Starts a long node operation (``nodes.states``): the nodes
     checked, then their first transition; the follow task sees each one
@@ -31,19 +66,8 @@ class _NodeStates(_NodeAction):
         ironic_ = node_access.ironic(context, req)
         nodes = states.select(ironic_, req['nodes'] or [],
                               req['all_manageable'], self.verb)
-        caller = auth.Caller(context)
-        execution = actions._workflow_execution(context)
-        trust = auth.open_trust(caller, req['timeout'] / 60.0) \
-            if execution and nodes else None
-        try:
-            started = self.start(ironic_, nodes, req)
-            if trust:
-                # sealed: readers of the execution never see the trust id
-                started['trust'] = auth.seal_trust(caller, trust, execution)
-        except BaseException:
-            auth.close_trust(caller, trust)
-            raise
-        return started
+        return _on_trust(context, req, lambda: self.start(
+            ironic_, nodes, req), needed=bool(nodes))
 
 
 class _NodeFollow(_NodeAction):
@@ -58,16 +82,8 @@ class _NodeFollow(_NodeAction):
         from tripleoplanclient.nodes import states
         if not self.started or not self.started.get('nodes'):
             return {'done': True, 'nodes': [], 'failed': 0}
-        caller = auth.Caller(context)
-        sealed = self.started.get('trust')
-        trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
-            context)) if sealed else None
-        session = auth.trust_session(caller, trust) if trust else None
-        result = states.follow(node_access.ironic(context, req, session),
-                               self.started)
-        if result['done']:
-            auth.close_trust(caller, trust, session=session)
-        return result
+        return _followed(context, self.started, lambda session: states.follow(
+            node_access.ironic(context, req, session), self.started))
 
 
 class IntrospectNodes(_NodeStates):
@@ -152,19 +168,8 @@ class _ProvisionStart(_NodeAction):
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         store = actions.plan_store(context, req['swift_url'])
-        caller = auth.Caller(context)
-        execution = actions._workflow_execution(context)
-        trust = auth.open_trust(caller, req['timeout'] / 60.0) \
-            if execution else None
-        try:
-            started = getattr(node_provision, self.verb)(
-                ironic_, store, req)
-            if trust:
-                started['trust'] = auth.seal_trust(caller, trust, execution)
-        except BaseException:
-            auth.close_trust(caller, trust)
-            raise
-        return started
+        return _on_trust(context, req, lambda: getattr(
+            node_provision, self.verb)(ironic_, store, req))
 
 
 class _ProvisionFollow(_NodeAction):
@@ -179,20 +184,14 @@ class _ProvisionFollow(_NodeAction):
         from tripleoplanclient.mistral import node_provision
         if not self.started:
             return {'done': True}
-        caller = auth.Caller(context)
-        sealed = self.started.get('trust')
-        trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
-            context)) if sealed else None
-        session = auth.trust_session(caller, trust) if trust else None
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
-        result = node_provision.follow(
-            node_access.ironic(context, req, session),
-            actions.plan_store(context, req['swift_url'], session), req,
-            self.started, self.verb)
-        if result['done']:
-            auth.close_trust(caller, trust, session=session)
-        return result
+        return _followed(context, self.started, lambda session:
+                         node_provision.follow(
+                             node_access.ironic(context, req, session),
+                             actions.plan_store(context, req['swift_url'],
+                                                session),
+                             req, self.started, self.verb))
 
 
 class ProvisionNodes(_ProvisionStart):
