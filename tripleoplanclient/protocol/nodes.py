@@ -1,0 +1,97 @@
+"""The bare metal workflows (``tripleoplanclient.nodes``)."""
+
+from tripleoplanclient.protocol.fields import REQUIRED
+
+WORKFLOWS = {
+    # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
+    # as the caller. BMC passwords never travel in a request (Mistral
+    # keeps a workflow's input): they come only in a staged object the
+    # action reads, then deletes (``nodes.staging``).
+    'node_register': (
+        'tripleoplan.node_register',
+        "Register or update nodes from a TripleO nodes.json: every node "
+        "checked first (nothing registered when one is wrong); a node "
+        "already in Ironic (same uuid, name, MAC or BMC address) is "
+        "updated.",
+        {'nodes': None,             # [node mapping], no pm_password
+         'staged': None,            # staged node file (nodes.staging)
+         'ironic_url': None,
+         'swift_url': None,         # where ``staged`` is
+         'validate_only': False}),  # check, register nothing
+    # Provisioning writes the deployed-server environment into the plan
+    # and records the step (``plan_amend``'s way).
+    'node_provision': (
+        'tripleoplan.node_provision',
+        "Allocate available nodes to the roles of a baremetal deployment, "
+        "deploy them, and add the deployed-server environment to the plan "
+        "as a recorded step; nothing allocated when too few match.",
+        {'container': REQUIRED,
+         'roles': REQUIRED,        # the baremetal_deployment.yaml list
+         'environment': None,       # plan path of the environment written
+         'ctlplane_cidr': '192.168.24.0/24',    # addresses from its .10
+         'ironic_url': None,
+         'swift_url': None,
+         'timeout': 3600,
+         'command': None}),
+    'node_unprovision': (
+        'tripleoplan.node_unprovision',
+        "Release the nodes provisioned into the plan (all, or some "
+        "instances), and record the plan's environment without them.",
+        {'container': REQUIRED,
+         'instances': None,         # [hostname]; None: every one
+         'environment': None,       # as node_provision's
+         'ctlplane_cidr': '192.168.24.0/24',
+         'ironic_url': None,
+         'swift_url': None,
+         'timeout': 3600,
+         'command': None}),
+    # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
+    # as the caller. A node names a node by name or uuid.
+    'node_introspect': (
+        'tripleoplan.node_introspect',
+        "Inspect manageable nodes (Ironic's inspection); the follow task "
+        "waits for each to end: its properties, or its last error.",
+        {'nodes': None,             # [name or uuid]
+         'all_manageable': False,
+         'provide': False,          # then make those that passed available
+         'ironic_url': None,
+         'timeout': 3600}),         # seconds, for the whole operation
+    'node_provide': (
+        'tripleoplan.node_provide',
+        "Make manageable nodes available (powered off); the follow task "
+        "waits for each: available, or its last error.",
+        {'nodes': None,
+         'all_manageable': False,
+         'ironic_url': None,
+         'timeout': 3600}),
+    'node_configure': (
+        'tripleoplan.node_configure',
+        "Set nodes' deploy kernel and ramdisk and their root device hints.",
+        {'nodes': None,
+         'all_manageable': False,
+         'deploy_kernel': None,
+         'deploy_ramdisk': None,
+         'root_device': None,       # hints mapping, smallest/largest, names
+         'root_device_minimum_size': 4,     # GiB
+         'overwrite_root_device_hints': False,
+         'ironic_url': None}),
+    'node_tag': (
+        'tripleoplan.node_tag',
+        "Give nodes a profile (capability profile:NAME), or take it away.",
+        {'nodes': REQUIRED,
+         'profile': None,           # None: remove the profile
+         'ironic_url': None}),
+    'profiles_list': (
+        'tripleoplan.profiles_list',
+        "Every node with its state, its profile and the profiles its "
+        "capabilities allow.",
+        {'all': False,              # also nodes not available/active
+         'ironic_url': None}),
+}
+
+# Node operations end in seconds on fake hardware, in minutes on real:
+# their follow tasks look more often (one Ironic listing a round).
+NODE_FOLLOW_DELAY = 2
+FOLLOW = {name: ('follow', 'tripleoplan.%s_follow' % name) for name in (
+    'node_introspect', 'node_provide', 'node_provision', 'node_unprovision')}
+FOLLOW_DELAYS = {name: NODE_FOLLOW_DELAY for name in FOLLOW}

@@ -1,0 +1,45 @@
+"""The validation workflows (``tripleoplanclient.validations``)."""
+
+from tripleoplanclient.protocol.fields import REQUIRED
+
+WORKFLOWS = {
+    # Validations (``validations``): playbooks in the caller's
+    # tripleo-validations container and a plan's custom-validations/, run
+    # by ansible-playbook in the executor, results kept in Swift.
+    'validation_install': (
+        'tripleoplan.validation_install',
+        "Install the shipped validations into the caller's "
+        "tripleo-validations container (only new or changed objects).",
+        {'swift_url': None}),
+    'validation_list': (
+        'tripleoplan.validation_list',
+        "The validations (a plan's own too), their groups, and why a "
+        "malformed one cannot run.",
+        {'plan': None,              # its custom-validations/ override
+         'group': None,
+         'swift_url': None}),
+    'validation_run': (
+        'tripleoplan.validation_run',
+        "Run validations (by name, or a group) with ansible-playbook "
+        "against localhost or the plan's servers; results kept in Swift "
+        "under the workflow execution's id.",
+        {'names': None,
+         'group': None,
+         'plan': None,
+         'timeout': 600,            # seconds, for the whole run
+         'swift_url': None,
+         'heat_url': None}),
+    'validation_stop': (
+        'tripleoplan.validation_stop',
+        "Stop a validation run: its ansible-playbook's process group "
+        "killed, the run recorded STOPPED.",
+        {'run': REQUIRED,
+         'swift_url': None}),
+    'validation_results': (
+        'tripleoplan.validation_results',
+        "The validation runs of the caller's project (of a plan), or one "
+        "run with each validation's failed tasks.",
+        {'run': None,
+         'plan': None,
+         'swift_url': None}),
+}
