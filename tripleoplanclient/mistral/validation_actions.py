@@ -115,6 +115,14 @@ class _Inputs(object):
                 found[kind] = urls[0]
         return found
 
+    def ssh(self):
+        """How the validations log in to the servers: mistral.conf's
+        ``[tripleoplan] validation_ssh_user``, ``validation_ssh_key``
+        (a private key file, the one secret a run is given) and
+        ``validation_ssh_timeout``."""
+        from tripleoplanclient.mistral import validation_config
+        return validation_config.ssh()
+
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],
                'swift_url': self.req['swift_url']}

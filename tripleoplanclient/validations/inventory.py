@@ -1,13 +1,19 @@
 """The hosts a validation run targets, as an Ansible inventory (JSON).
 
-localhost always; with a plan whose stack exists, the group
-``overcloud`` with one child group per role, each server at its control
-plane address, from the stack's outputs (tripleo-heat-templates'
-``RoleNetHostnameMap`` and ``RoleNetIpMap``). Every host is reached
-with ``ansible_connection: local``: a validation checks the servers
-from the undercloud and is given no credentials to log in to them.
+localhost always, run locally (``ansible_connection: local``); with a
+plan whose stack exists, the group ``overcloud`` with one child group
+per role, each server at its control plane address, from the stack's
+outputs (tripleo-heat-templates' ``RoleNetHostnameMap`` and
+``RoleNetIpMap``). The servers are reached over SSH, as the user and
+with the key the operator configured for Mistral (``SSH``), within a
+short connect timeout: a task on a server runs on that server, and a
+server that does not answer is unreachable, not checked on the
+undercloud in its name. A check that looks at the servers from the
+undercloud says so (``delegate_to: localhost``).
 """
 
+# the SSH settings when Mistral's configuration gives none
+SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10}
 NETWORK = 'ctlplane'
 
 
@@ -29,14 +35,21 @@ def servers(outputs):
     return found
 
 
-def build(python, roles=None):
-    """The inventory: localhost, and ``roles`` (``servers``) under
-    ``overcloud``; modules run by ``python`` on this host."""
+def build(python, roles=None, ssh=None):
+    """The inventory: localhost (modules run by ``python``), and
+    ``roles`` (``servers``) under ``overcloud``, reached over SSH with
+    ``ssh`` (``SSH``'s keys; the key a path inside the sandbox)."""
+    ssh = dict(SSH, **(ssh or {}))
     local = {'ansible_connection': 'local',
              'ansible_python_interpreter': python}
+    remote = {'ansible_connection': 'ssh', 'ansible_user': ssh['user'],
+              'ansible_ssh_timeout': int(ssh['timeout']),
+              'ansible_python_interpreter': 'auto_silent'}
+    if ssh['key']:
+        remote['ansible_ssh_private_key_file'] = ssh['key']
     children = {role: {'hosts': {name: {'ansible_host': address}
                                  for name, address in hosts.items()}}
                 for role, hosts in (roles or {}).items()}
-    return {'all': {'vars': local,
-                    'hosts': {'localhost': {}},
-                    'children': {'overcloud': {'children': children}}}}
+    return {'all': {'hosts': {'localhost': local},
+                    'children': {'overcloud': {'vars': remote,
+                                               'children': children}}}}

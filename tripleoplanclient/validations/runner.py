@@ -7,7 +7,10 @@ end the whole group: bwrap's end takes its pid namespace with it), in a
 scratch directory that is its home, with an environment made from
 nothing: no token, password or OS_* variable of
 the executor reaches the playbook, only the run's inputs as extra vars
-(endpoint URLs, the plan's name and problems). The stdout callback in
+(endpoint URLs, the plan's name and problems) and, to log in to the
+servers, the SSH key Mistral's operator configured (bound read-only in
+the sandbox; host keys are accepted on first sight into the run's own
+known_hosts). The stdout callback in
 ``callback_plugins`` writes the run's JSON to a file after every task.
 """
 
@@ -54,18 +57,28 @@ def environment(home, result_file, run_id):
         'ANSIBLE_NOCOLOR': '1',
         'ANSIBLE_LOCALHOST_WARNING': 'False',
         'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
-        'ANSIBLE_HOST_KEY_CHECKING': 'False',
+        # The servers' host keys are new with each deployment and the
+        # undercloud keeps no record of them: accepted on first sight,
+        # into this run's file (never the executor's), and a key that
+        # changes within the run is refused.
+        'ANSIBLE_HOST_KEY_CHECKING': 'True',
+        'ANSIBLE_SSH_COMMON_ARGS': (
+            '-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=%s '
+            '-o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes '
+            '-o BatchMode=yes' % os.path.join(home, 'known_hosts')),
         'TRIPLEOPLAN_RESULT_FILE': result_file,
         MARKER: run_id,
     }
 
 
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
-        stop_requested=None, look_every=2.0, clock=time.monotonic):
+        stop_requested=None, look_every=2.0, clock=time.monotonic,
+        ssh_key=None):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
 
+    ``ssh_key``: the private key file bound at ``sandbox.KEY``;
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
     the run as STOPPED.
@@ -76,6 +89,11 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             'ansible-core is not installed where the tripleoplan actions '
             'run: pip install "tripleoplanclient[mistral]" in Mistral\'s '
             'environment.'))
+    if ssh_key and not os.access(ssh_key, os.R_OK):
+        return _ended('ERROR', 0, message=(
+            'the SSH key %s ([tripleoplan] validation_ssh_key of Mistral\'s '
+            'configuration) cannot be read by Mistral\'s executor: fix the '
+            'path or its permissions. Nothing was run.' % ssh_key))
     readable = [shipped.CALLBACKS,
                 os.path.dirname(os.path.realpath(program))]
     refused = sandbox.check(readable)
@@ -98,7 +116,7 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                 sandbox.command(
                     [program, '-i', paths['inventory.json'], '-e',
                      '@' + paths['vars.json'], paths['playbook.yaml']],
-                    home, readable),
+                    home, readable, key=ssh_key),
                 cwd=home, env=environment(home, result_file, run_id),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=err, start_new_session=True, close_fds=True)
@@ -187,9 +205,10 @@ def _outcome(how, rc, found, stderr, duration, timeout):
         status, message = 'PASSED', None
     elif failed_hosts:
         status = 'FAILED'
-        message = '; '.join('%s: %s: %s' % (f['host'], f['task'],
-                                            f.get('msg') or 'failed')
-                            for f in failures[:5]) or 'failed'
+        message = '; '.join('%s: %s: %s%s' % (
+            f['host'], f['task'],
+            'unreachable: ' if f.get('status') == 'unreachable' else '',
+            f.get('msg') or 'failed') for f in failures[:5]) or 'failed'
     else:
         status = 'ERROR'
         message = ' '.join(stderr.split())[-500:] or \

@@ -16,6 +16,7 @@ from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
+from tripleoplanclient.validations import sandbox
 
 
 def start(store, req, run_id):
@@ -41,8 +42,9 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     """Run each chosen validation, keep its result; the run's summary.
 
     ``inputs(name)``: ``endpoints`` (``{service type: url}``),
-    ``plan_problems`` ([text]) or ``servers`` (``inventory.servers``);
-    a CommandError there is that validation's ERROR.
+    ``plan_problems`` ([text]), ``servers`` (``inventory.servers``) or
+    ``ssh`` (how to log in to them, ``inventory.SSH``'s keys; None for
+    the defaults); a CommandError there is that validation's ERROR.
     """
     progress = progress or (lambda line: None)
     deadline = clock() + timeout
@@ -108,10 +110,20 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
-    return runner.run(validation['text'], extra,
-                      inventory.build(sys.executable, roles), left,
-                      run['run'], started=started,
-                      stop_requested=stop_requested)
+    # asked only of a run that targets servers
+    ssh = dict(inventory.SSH, **((roles and inputs('ssh')) or {}))
+    outcome = runner.run(
+        validation['text'], extra, inventory.build(
+            sys.executable, roles,
+            dict(ssh, key=sandbox.KEY if ssh['key'] else None)),
+        left, run['run'], started=started, stop_requested=stop_requested,
+        ssh_key=ssh['key'])
+    if not ssh['key'] and any(f.get('status') == 'unreachable'
+                              for f in outcome['failures']):
+        outcome['message'] = (outcome['message'] or 'unreachable') + (
+            ' (Mistral is given no SSH key for the servers: set '
+            '[tripleoplan] validation_ssh_key in its configuration)')
+    return outcome
 
 
 def _needs_plan(run, validation, inputs, what):

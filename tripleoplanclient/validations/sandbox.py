@@ -11,7 +11,10 @@ that runs Ansible and the stdout callback. Its own ``/proc``, ``/dev``
 and ``/tmp``; the run's scratch directory is the one writable place.
 Nothing of the executor's home, Mistral's configuration or the services'
 state is mounted, and the directories that hold secrets are covered by
-an empty tmpfs wherever they would lie inside an allowed tree.
+an empty tmpfs wherever they would lie inside an allowed tree. The one
+secret let in is the SSH private key the operator configured for the
+validations (``[tripleoplan] validation_ssh_key``), read-only at ``KEY``
+and only when configured: never the executor's ``~/.ssh`` or agent.
 
 There is no fallback: without a working bwrap nothing runs.
 """
@@ -31,6 +34,8 @@ ETC = ('passwd', 'group', 'hosts', 'hostname', 'resolv.conf',
        'pki', 'crypto-policies', 'os-release', 'mime.types')
 # top-level system trees (a symlink stays a symlink: merged /usr)
 SYSTEM = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')
+# where the validations' SSH key is inside the sandbox
+KEY = '/run/tripleoplan/ssh-key'
 
 
 def secret_places(environ=None, config_files=None):
@@ -68,10 +73,12 @@ def _inside(path, tree):
     return path == tree or path.startswith(tree.rstrip('/') + '/')
 
 
-def command(argv, scratch, readable=(), secrets=None, bwrap=None):
+def command(argv, scratch, readable=(), secrets=None, bwrap=None,
+            key=None):
     """The bwrap command line running ``argv`` in the sandbox, with
-    ``scratch`` writable (same path inside) and ``readable`` trees
-    mounted read-only beside the system and the Python."""
+    ``scratch`` writable (same path inside), ``readable`` trees
+    mounted read-only beside the system and the Python, and the file
+    ``key`` (when given) read-only at ``KEY``."""
     import shutil
     secrets = secret_places() if secrets is None else secrets
     out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
@@ -98,6 +105,8 @@ def command(argv, scratch, readable=(), secrets=None, bwrap=None):
         if os.path.isdir(place) and any(
                 _inside(place, t) and place != t for t in trees):
             out += ['--tmpfs', place]
+    if key:
+        out += ['--ro-bind', os.path.realpath(key), KEY]
     scratch = os.path.realpath(scratch)
     # the root itself (a tmpfs of bwrap's) read-only too
     out += ['--bind', scratch, scratch, '--remount-ro', '/',

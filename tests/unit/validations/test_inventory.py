@@ -22,13 +22,26 @@ class TestInventory(testtools.TestCase):
             inventory.servers(OUTPUTS))
         self.assertEqual({}, inventory.servers([]))
 
-    def test_every_host_is_reached_locally(self):
+    def test_localhost_is_local_and_the_servers_are_reached_over_ssh(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS))
-        self.assertEqual({'ansible_connection': 'local',
-                          'ansible_python_interpreter': '/py'},
-                         built['all']['vars'])
+        self.assertEqual({'localhost': {'ansible_connection': 'local',
+                                        'ansible_python_interpreter': '/py'}},
+                         built['all']['hosts'])
+        self.assertEqual({'ansible_connection': 'ssh',
+                          'ansible_user': 'tripleo-admin',
+                          'ansible_ssh_timeout': 10,
+                          'ansible_python_interpreter': 'auto_silent'},
+                         built['all']['children']['overcloud']['vars'])
         self.assertEqual(
             {'c-0.ctlplane': {'ansible_host': '192.168.24.10'},
              'c-1.ctlplane': {'ansible_host': 'c-1.ctlplane'}},
             built['all']['children']['overcloud']['children'][
                 'Controller']['hosts'])
+
+    def test_the_configured_user_key_and_timeout(self):
+        built = inventory.build('/py', inventory.servers(OUTPUTS), {
+            'user': 'heat-admin', 'key': '/run/k', 'timeout': 3})
+        remote = built['all']['children']['overcloud']['vars']
+        self.assertEqual(('heat-admin', '/run/k', 3), (
+            remote['ansible_user'], remote['ansible_ssh_private_key_file'],
+            remote['ansible_ssh_timeout']))

@@ -3,6 +3,7 @@ localhost: outcomes, the child's process group, its empty environment."""
 
 import os
 import sys
+import time
 from unittest import mock
 
 import testtools
@@ -107,3 +108,45 @@ class TestShippedAgainstServers(testtools.TestCase):
                          (found['status'], found['failed_hosts']))
         self.assertIn('c-0 (127.0.0.1) does not answer on port 1',
                       found['message'])
+
+
+def servers(address='192.0.2.10'):
+    return inventory.servers([
+        {'output_key': 'RoleNetHostnameMap', 'output_value': {
+            'Compute': {'ctlplane': ['compute-0']}}},
+        {'output_key': 'RoleNetIpMap', 'output_value': {
+            'Compute': {'ctlplane': [address]}}}])
+
+
+class TestServersOverSsh(testtools.TestCase):
+    """A task on a server runs on that server, over SSH: one that does
+    not answer (TEST-NET-1) is unreachable, not checked on the
+    undercloud in its name."""
+
+    def setUp(self):
+        super().setUp()
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+
+    def test_an_unreachable_server_is_a_failed_host_with_the_reason(self):
+        text = (b'- hosts: localhost\n  gather_facts: false\n  tasks:\n'
+                b'    - assert: {that: "ansible_connection == \'local\'"}\n'
+                b'- hosts: Compute\n  gather_facts: false\n  tasks:\n'
+                b'    - name: Free memory\n      command: free -m\n')
+        begin = time.monotonic()
+        found = runner.run(text, {}, inventory.build(
+            sys.executable, servers(), {'timeout': 2}), 60, 'run-3')
+        self.assertLess(time.monotonic() - begin, 30)
+        self.assertEqual(('FAILED', ['compute-0']),
+                         (found['status'], found['failed_hosts']), found)
+        self.assertEqual(1, found['stats']['localhost']['ok'])
+        self.assertEqual(1, found['stats']['compute-0']['unreachable'])
+        failure = found['failures'][0]
+        self.assertEqual(('compute-0', 'unreachable', 'Free memory'),
+                         (failure['host'], failure['status'],
+                          failure['task']))
+        self.assertIn('ssh: connect to host 192.0.2.10 port 22',
+                      failure['msg'])
+        self.assertIn('compute-0: Free memory: unreachable: ',
+                      found['message'])
+        self.assertIn('192.0.2.10 port 22', found['message'])

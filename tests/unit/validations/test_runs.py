@@ -2,7 +2,10 @@
 and stopping one, on stateful fake Swift containers."""
 
 import json
+import os
+import shutil
 import socket
+import tempfile
 
 from osc_lib import exceptions
 
@@ -11,6 +14,7 @@ from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
 from tripleoplanclient.validations import runs
+from tripleoplanclient.validations import sandbox
 
 GROUPS = b'prep: [{description: The undercloud}]\n'
 
@@ -89,6 +93,49 @@ class TestRuns(fakes.HttpTestCase):
         done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
         self.assertEqual('ERROR', done['validations'][0]['status'])
         self.assertIn('needs a plan', done['validations'][0]['message'])
+
+    def on_servers(self, name, tasks, ssh):
+        """Run validation ``name`` (``tasks`` on the group overcloud) on
+        plan p's one server at TEST-NET-1, with ``ssh`` configured."""
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        fakes.FakeSwift(self.m, plan='p')
+        self.installed.store(name + '.yaml', (
+            '- hosts: overcloud\n  gather_facts: false\n  vars:\n'
+            '    metadata: {name: S, description: d, groups: [prep], '
+            'requires: [inventory]}\n  tasks:\n%s' % tasks).encode())
+        self.inputs.update(servers={'Compute': {'compute-0': '192.0.2.10'}},
+                           ssh=ssh)
+        run, chosen = runs.start(self.store, request(names=[name],
+                                                     plan='p'), name)
+        runs.execute(self.store, run, chosen, self.inputs.get, 120)
+        return self.kept_json('%s/%s.json' % (name, name))
+
+    def test_a_server_without_a_key_is_unreachable_and_says_why(self):
+        found = self.on_servers(
+            'mem', '    - name: Free memory\n      command: free -m\n',
+            {'timeout': 2})
+        self.assertEqual(('FAILED', ['compute-0']),
+                         (found['status'], found['failed_hosts']))
+        self.assertIn('192.0.2.10 port 22', found['failures'][0]['msg'])
+        self.assertIn('compute-0: Free memory: unreachable: ',
+                      found['message'])
+        self.assertIn('set [tripleoplan] validation_ssh_key',
+                      found['message'])
+
+    def test_the_configured_key_is_the_servers_key_in_the_sandbox(self):
+        place = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, place)
+        key = os.path.join(place, 'id_ed25519')
+        with open(key, 'w') as f:
+            f.write('the-key')
+        found = self.on_servers('key', (
+            '    - delegate_to: localhost\n      assert:\n        that:\n'
+            '          - ansible_ssh_private_key_file == "%s"\n'
+            '          - lookup("file", ansible_ssh_private_key_file) == '
+            '"the-key"\n          - ansible_user == "heat-admin"\n'
+            % sandbox.KEY), {'key': key, 'user': 'heat-admin', 'timeout': 2})
+        self.assertEqual('PASSED', found['status'], found['message'])
 
     def running(self, run_id='r4', host=None):
         run = {'run': run_id, 'plan': None, 'status': 'RUNNING',

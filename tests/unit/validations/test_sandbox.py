@@ -73,6 +73,36 @@ class TestSandbox(testtools.TestCase):
             for i, p in enumerate(secrets)]))
         self.assertEqual('PASSED', found['status'], found['message'])
 
+    def test_the_ssh_key_alone_is_let_in_read_only(self):
+        key = self.secret_file(os.path.expanduser('~'))
+        os.chmod(key, 0o600)
+        beside = os.path.join(os.path.dirname(key), 'id_other')
+        with open(beside, 'w') as f:
+            f.write('another key')
+        found = runner.run(play(
+            'slurp: {src: "%s"}\n      register: key' % sandbox.KEY,
+            'assert: {that: "(key.content | b64decode) is search(\'pw@x\')"}',
+            'file: {path: "%s", state: touch}\n      ignore_errors: true\n'
+            '      register: written' % sandbox.KEY,
+            'assert: {that: written is failed}',
+            *['stat: {path: "%s"}\n      register: st%d\n'
+              '    - assert: {that: "not st%d.stat.exists"}' % (p, i, i)
+              for i, p in enumerate([key, beside, os.path.expanduser(
+                  '~/.ssh')])]), {}, LOCAL, 60, 'run-k', ssh_key=key)
+        self.assertEqual('PASSED', found['status'], found['message'])
+        # without a configured key, nothing is at its place
+        found = self.run_play(play(
+            'stat: {path: "%s"}\n      register: st' % sandbox.KEY,
+            'assert: {that: "not st.stat.exists"}'))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_an_unreadable_key_runs_nothing(self):
+        found = runner.run(play('command: "true"'), {}, LOCAL, 60, 'run-k',
+                           ssh_key='/nonexistent/id_rsa')
+        self.assertEqual('ERROR', found['status'])
+        self.assertIn('/nonexistent/id_rsa ([tripleoplan] '
+                      'validation_ssh_key', found['message'])
+
     def test_it_writes_only_in_its_scratch_directory(self):
         venv_file = os.path.join(sys.prefix, 'tripleoplan-sandbox-pwned')
         tmp_file = os.path.join(tempfile.gettempdir(),

@@ -1,0 +1,38 @@
+"""How the validations log in to the servers, from mistral.conf."""
+
+import os
+import shutil
+import tempfile
+from unittest import mock
+
+from oslo_config import cfg
+import testtools
+
+from tripleoplanclient.mistral import validation_config
+
+
+class TestSshSettings(testtools.TestCase):
+
+    def conf(self, text):
+        place = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, place)
+        path = os.path.join(place, 'mistral.conf')
+        with open(path, 'w') as f:
+            f.write(text)
+        conf = cfg.ConfigOpts()
+        conf(args=[], default_config_files=[path])
+        return mock.patch.object(cfg, 'CONF', conf)
+
+    def test_the_defaults(self):
+        with self.conf(''):
+            self.assertEqual(
+                {'user': 'tripleo-admin', 'key': None, 'timeout': 10},
+                validation_config.ssh())
+
+    def test_from_the_tripleoplan_section(self):
+        with self.conf('[tripleoplan]\nvalidation_ssh_user = heat-admin\n'
+                       'validation_ssh_key = /etc/tripleoplan/id_ed25519\n'
+                       'validation_ssh_timeout = 3\n'):
+            self.assertEqual(
+                {'user': 'heat-admin', 'key': '/etc/tripleoplan/id_ed25519',
+                 'timeout': 3}, validation_config.ssh())
