@@ -344,6 +344,8 @@ class FakeSwift(object):
     listings leave the object out, as a container replica that missed
     its update (a node down) does until its peers catch it up;
     ``lag = (prefix, n)``: so for every object written under ``prefix``.
+    ``stale = {name: bytes}``: what a replica that missed the object's
+    last write answers to a GET without ``X-Newest``.
     """
 
     DATE = 'Mon, 23 Nov 2026 12:00:00 GMT'
@@ -355,6 +357,7 @@ class FakeSwift(object):
         self.stamp = None
         self.lagging = {}
         self.lag = None
+        self.stale = {}
         self.plan = plan
         base = '%s/%s' % (url, plan)
         self.requests = []
@@ -412,6 +415,9 @@ class FakeSwift(object):
     def _get(self, request, context):
         name = self._path(request)
         self.requests.append(('GET', name))
+        if name in self.stale and request.headers.get('X-Newest') not in (
+                'true', b'true'):
+            return self.stale[name]
         if name not in self.objects:
             context.status_code = 404
             return b''

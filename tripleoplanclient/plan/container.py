@@ -186,11 +186,14 @@ class Container(kept_mod.Kept, heads_mod.Heads):
                 return headers, self._safe(plan, objects)
             marker = page[-1]['name']
 
-    def get(self, plan, name):
-        """An object's bytes, or None when it does not exist."""
+    def get(self, plan, name, newest=False):
+        """An object's bytes, or None when it does not exist; ``newest``:
+        as the newest replica has it (``X-Newest``: one that missed the
+        last write answers otherwise, e.g. a busy node's)."""
         self._checked(plan, [name])
         try:
-            return self._swift('get_object', plan, name)[1]
+            return self._swift('get_object', plan, name, headers={
+                'X-Newest': 'true'} if newest else None)[1]
         except _client_exception() as exc:
             if self._status(exc) == 404:
                 return None

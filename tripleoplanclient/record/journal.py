@@ -147,7 +147,10 @@ class Journal(object):
         else:
             found = (listed[0].get('date'),
                      record_mod.ordered(listed[1].values()))
-        data = None if found is None else self.get(plan, record_mod.PATH)
+        # The card changes after every step: the newest replica's (with
+        # a lagging listing, a stale card would hide the steps it lacks)
+        data = None if found is None else self.get(plan, record_mod.PATH,
+                                                   newest=True)
         loaded = _load_card(data, plan) if data is not None else None
         if found is not None and listed is None and loaded:
             found = self._with_card_steps(plan, found, loaded[0])

@@ -312,6 +312,19 @@ class TestLaggingListing(RecordTestCase):
         # The card stays as it was: nothing mended backwards.
         self.assertNotIn(('PUT', record.PATH), self.swift.requests)
 
+    def test_a_stale_card_replica_hides_no_step(self):
+        # the listing and a card replica both behind: the card is read as
+        # the newest replica has it
+        self.created()
+        old_card = self.swift.objects[record.PATH][0]
+        step = self.amend(self.store.head('p'), 'one.yaml')
+        rows, head = self.store.history('p')
+        self.swift.lagging = {step['name']: 1}
+        self.swift.stale = {record.PATH: old_card}
+        again = fakes.plan_store().history('p')
+        self.assertEqual(head.state, again[1].state)
+        self.assertEqual(rows, again[0])
+
     def test_a_named_step_that_is_gone_is_left_out(self):
         self.created()
         step = self.amend(self.store.head('p'), 'one.yaml')
