@@ -3,17 +3,13 @@ object answers for, whatever a lagging container listing says (a
 container replica that missed updates while a node was down).
 
 A mixin of ``store.PlanStore``: it goes through the store's one door to
-Swift.
+Swift (``swift_door``).
 """
 
 import datetime
 
 from tripleoplanclient.common import exceptions
-
-
-def _client_exception():
-    from swiftclient import exceptions as swift_exceptions
-    return swift_exceptions.ClientException
+from tripleoplanclient.plan import swift_door
 
 
 def _listed_time(stamp):
@@ -39,7 +35,7 @@ class Heads(object):
         def entry(name):
             try:
                 headers = self._swift('head_object', plan, name)
-            except _client_exception() as exc:
+            except swift_door.client_exception() as exc:
                 if self._status(exc) == 404:
                     return name, None
                 raise exceptions.CommandError(
@@ -60,7 +56,7 @@ class Heads(object):
             try:
                 headers = self._swift('head_object', plan, name,
                                       headers={'X-Newest': 'true'})
-            except _client_exception() as exc:
+            except swift_door.client_exception() as exc:
                 if self._status(exc) == 404:
                     return name, None
                 raise exceptions.CommandError(

@@ -3,7 +3,7 @@ under its MD5, and past content put back (``restore``). No byte travels
 from the client for either.
 
 A mixin of ``store.PlanStore``: it goes through the store's one door to
-Swift.
+Swift (``swift_door``).
 """
 
 import logging
@@ -11,14 +11,10 @@ from urllib import parse
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import swift_door
 from tripleoplanclient.plan import tree as tree_mod
 
 LOG = logging.getLogger(__name__)
-
-
-def _client_exception():
-    from swiftclient import exceptions as swift_exceptions
-    return swift_exceptions.ClientException
 
 
 class Kept(object):
@@ -42,7 +38,7 @@ class Kept(object):
             md5 = wanted[path]
             try:
                 self._copy(plan, tree_mod.kept_name(md5), path, md5)
-            except _client_exception() as exc:
+            except swift_door.client_exception() as exc:
                 if self._status(exc) not in (404, 412):
                     raise exceptions.CommandError(
                         'Cannot keep the content of %s in plan %s before '
@@ -74,7 +70,7 @@ class Kept(object):
             try:
                 self._copy(plan, name, sources[name], md5s[name])
                 return None
-            except _client_exception() as exc:
+            except swift_door.client_exception() as exc:
                 if self._status(exc) == 412:
                     return name, '%s does not hold MD5 %s, the content its ' \
                         'record names (changed or damaged since)' % (

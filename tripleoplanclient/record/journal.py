@@ -11,6 +11,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.library import parameter_file
 from tripleoplanclient.plan import bulk
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import swift_door
 from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient.record import card as card_mod
 from tripleoplanclient.record import record as record_mod
@@ -41,11 +42,6 @@ def _unlisted(entries, card):
                    record_mod.id_of(r['name']) == r.get('id')})
 
 
-def _client_exception():
-    from swiftclient import exceptions as swift_exceptions
-    return swift_exceptions.ClientException
-
-
 class Journal(object):
     """The record's reads and writes (see ``record`` and ``card``)."""
 
@@ -59,7 +55,7 @@ class Journal(object):
             headers, page = self._swift('get_container', plan,
                                         prefix=record_mod.LOG_PREFIX,
                                         limit=self.LISTING_LIMIT)
-        except _client_exception() as exc:
+        except swift_door.client_exception() as exc:
             if self._status(exc) == 404:
                 self._logged.pop(plan, None)
                 return None
@@ -231,7 +227,7 @@ class Journal(object):
     def _put_card(self, plan, data):
         try:
             self._swift('put_object', plan, record_mod.PATH, data)
-        except _client_exception() as exc:
+        except swift_door.client_exception() as exc:
             LOG.warning('the card of plan %s is behind its log: %s', plan,
                         exc)
 
@@ -267,7 +263,7 @@ class Journal(object):
         found = {'outcome': outcome, 'stack': stack or {}}
         try:
             self._swift('put_object', plan, name, record_mod.dump(found))
-        except _client_exception() as exc:
+        except swift_door.client_exception() as exc:
             raise exceptions.CommandError(
                 'Cannot record the outcome of step %s in plan %s: %s'
                 % (step_id, plan, exc))
@@ -343,7 +339,7 @@ class Journal(object):
         self.write(plan, objects)
         try:
             self._swift('put_object', plan, step['name'], data)
-        except _client_exception() as exc:
+        except swift_door.client_exception() as exc:
             raise exceptions.CommandError(
                 'Cannot record the step in plan %s (%s); the files it wrote '
                 'are stored, the record is unchanged: run the command '

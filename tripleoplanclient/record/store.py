@@ -1,16 +1,24 @@
 """The plan's store: its Swift container and its record in one object.
 
-``plan.container`` knows Swift; ``journal`` knows how a step is written
-and read. Every command and action holds one PlanStore per plan call.
+``plan.swift_door`` is its one door to Swift; ``plan`` reads, writes,
+exports, keeps (copies inside Swift) and asks by HEAD through it;
+``journal`` knows how a step is written and read. Every command and
+action holds one PlanStore per plan call.
 """
 
-from tripleoplanclient.plan import container
+from tripleoplanclient.plan import export
+from tripleoplanclient.plan import heads
+from tripleoplanclient.plan import kept
+from tripleoplanclient.plan import reads
+from tripleoplanclient.plan import swift_door
+from tripleoplanclient.plan import writes
 from tripleoplanclient.record import journal
 
 
-class PlanStore(journal.Journal, container.Container):
-    """Swift operations on plan containers (``container.Container``) and
-    the record's (``journal.Journal``).
+class PlanStore(journal.Journal, kept.Kept, heads.Heads, reads.Reads,
+                writes.Writes, export.Export, swift_door.SwiftDoor):
+    """Swift operations on plan containers (``plan.swift_door`` and its
+    mixins) and the record's (``journal.Journal``).
 
     :param connect: returns a swiftclient Connection for the calling thread
     :param progress: callable taking one line of progress (for stderr)
@@ -18,4 +26,4 @@ class PlanStore(journal.Journal, container.Container):
 
     def __init__(self, *args, **kwargs):
         journal.Journal.__init__(self)
-        container.Container.__init__(self, *args, **kwargs)
+        swift_door.SwiftDoor.__init__(self, *args, **kwargs)
