@@ -65,6 +65,11 @@ def _add_plan(parser, what):
                         help='Plan whose custom-validations/ %s.' % what)
 
 
+def _add_run(parser):
+    parser.add_argument('run', metavar='<run>',
+                        help='Run id (see "validation results").')
+
+
 class InstallValidations(_Command, command.ShowOne):
     _description = ('Install the shipped validations into the '
                     'tripleo-validations container of your project (only '
@@ -233,8 +238,7 @@ class StopValidations(_RunCommand):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('run', metavar='<run>',
-                            help='Run id (see "validation results").')
+        _add_run(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -252,8 +256,7 @@ class ShowValidationRun(_Command, command.ShowOne):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('run', metavar='<run>',
-                            help='Run id (see "validation results").')
+        _add_run(parser)
         return parser
 
     def take_action(self, parsed_args):
