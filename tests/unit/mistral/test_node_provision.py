@@ -6,36 +6,23 @@ already so, taken out of the list when the last node goes."""
 
 import yaml
 
-from keystoneauth1 import noauth
-from keystoneauth1 import session as ksa_session
-
 from tests.unit import fakes
-from tests.unit.nodes import fake_ironic
+from tests.unit.nodes import plan_and_ironic
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_provision
-from tripleoplanclient.nodes import ironic
-from tripleoplanclient.osc import plan as plan_cmd
 
 PATH = node_provision.ENVIRONMENT
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}},
          {'name': 'Compute', 'count': 1}]
 
 
-class NodeProvisionTest(fakes.PlanTestCase):
+class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.write('t/overcloud.yaml', 'heat_template_version: rocky\n')
-        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.dir + '/t',
-                 '--no-render')
-        self.fake = fake_ironic.FakeIronic(self.m)
-        self.ironic = ironic.Ironic(
-            ksa_session.Session(auth=noauth.NoAuth()), fake_ironic.URL)
-        for name, profile in (('c0', 'control'), ('k0', 'compute')):
-            self.fake.add_node(name=name, provision_state='available',
-                               properties={'capabilities':
-                                           'profile:%s' % profile})
+        self.fake.add_node(name='k0', provision_state='available',
+                           properties={'capabilities': 'profile:compute'})
 
     def run_both(self, name, **fields):
         req = protocol.read(name, protocol.request(

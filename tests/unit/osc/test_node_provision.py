@@ -11,33 +11,22 @@ import re
 
 import yaml
 
-from keystoneauth1 import noauth
-from keystoneauth1 import session as ksa_session
-
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
+from tests.unit.nodes import plan_and_ironic
 from tests.unit.osc import node_commands
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import node_provision as mistral_side
-from tripleoplanclient.nodes import ironic
 from tripleoplanclient.osc import node_provision
-from tripleoplanclient.osc import plan as plan_cmd
 
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}}]
 
 
-class NodeProvisionCommandTest(fakes.PlanTestCase):
+class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
+                               fakes.PlanTestCase):
 
     def setUp(self):
         super().setUp()
-        self.write('t/overcloud.yaml', 'heat_template_version: rocky\n')
-        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.dir + '/t',
-                 '--no-render')
-        self.fake = fake_ironic.FakeIronic(self.m)
-        self.ironic = ironic.Ironic(
-            ksa_session.Session(auth=noauth.NoAuth()), fake_ironic.URL)
-        self.fake.add_node(name='c0', provision_state='available',
-                           properties={'capabilities': 'profile:control'})
         self.executions = {}
         self.m.post(fakes.MISTRAL + '/executions', json=self.start,
                     status_code=201, headers=fakes.JSON)
