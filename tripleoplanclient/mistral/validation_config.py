@@ -17,6 +17,8 @@ def ssh():
                    help='private key file the validations log in to the '
                    'deployed servers with (bound read-only in their '
                    'sandbox); unset: they are given none'),
+        cfg.PortOpt('validation_ssh_port', default=inventory.SSH['port'],
+                    help='port of the deployed servers\' SSH server'),
         cfg.IntOpt('validation_ssh_timeout', min=1,
                    default=inventory.SSH['timeout'],
                    help='seconds a validation waits for a server\'s SSH '
@@ -25,4 +27,5 @@ def ssh():
     conf = cfg.CONF.tripleoplan
     return {'user': conf.validation_ssh_user,
             'key': conf.validation_ssh_key or None,
-            'timeout': conf.validation_ssh_timeout}
+            'timeout': conf.validation_ssh_timeout,
+            'port': conf.validation_ssh_port}

@@ -4,16 +4,16 @@ localhost always, run locally (``ansible_connection: local``); with a
 plan whose stack exists, the group ``overcloud`` with one child group
 per role, each server at its control plane address, from the stack's
 outputs (tripleo-heat-templates' ``RoleNetHostnameMap`` and
-``RoleNetIpMap``). The servers are reached over SSH, as the user and
-with the key the operator configured for Mistral (``SSH``), within a
-short connect timeout: a task on a server runs on that server, and a
-server that does not answer is unreachable, not checked on the
+``RoleNetIpMap``). The servers are reached over SSH, as the user, with
+the key and on the port the operator configured for Mistral (``SSH``),
+within a short connect timeout: a task on a server runs on that server,
+and a server that does not answer is unreachable, not checked on the
 undercloud in its name. A check that looks at the servers from the
 undercloud says so (``delegate_to: localhost``).
 """
 
 # the SSH settings when Mistral's configuration gives none
-SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10}
+SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10, 'port': 22}
 NETWORK = 'ctlplane'
 
 
@@ -43,6 +43,7 @@ def build(python, roles=None, ssh=None):
     local = {'ansible_connection': 'local',
              'ansible_python_interpreter': python}
     remote = {'ansible_connection': 'ssh', 'ansible_user': ssh['user'],
+              'ansible_port': int(ssh['port']),
               'ansible_ssh_timeout': int(ssh['timeout']),
               'ansible_python_interpreter': 'auto_silent'}
     if ssh['key']:

@@ -26,13 +26,19 @@ class TestSshSettings(testtools.TestCase):
     def test_the_defaults(self):
         with self.conf(''):
             self.assertEqual(
-                {'user': 'tripleo-admin', 'key': None, 'timeout': 10},
-                validation_config.ssh())
+                {'user': 'tripleo-admin', 'key': None, 'timeout': 10,
+                 'port': 22}, validation_config.ssh())
 
     def test_from_the_tripleoplan_section(self):
         with self.conf('[tripleoplan]\nvalidation_ssh_user = heat-admin\n'
                        'validation_ssh_key = /etc/tripleoplan/id_ed25519\n'
-                       'validation_ssh_timeout = 3\n'):
+                       'validation_ssh_timeout = 3\n'
+                       'validation_ssh_port = 16022\n'):
             self.assertEqual(
                 {'user': 'heat-admin', 'key': '/etc/tripleoplan/id_ed25519',
-                 'timeout': 3}, validation_config.ssh())
+                 'timeout': 3, 'port': 16022}, validation_config.ssh())
+
+    def test_a_port_out_of_range_is_refused(self):
+        with self.conf('[tripleoplan]\nvalidation_ssh_port = 70000\n'):
+            self.assertRaisesRegex(ValueError, 'validation_ssh_port',
+                                   validation_config.ssh)

@@ -29,6 +29,7 @@ class TestInventory(testtools.TestCase):
                          built['all']['hosts'])
         self.assertEqual({'ansible_connection': 'ssh',
                           'ansible_user': 'tripleo-admin',
+                          'ansible_port': 22,
                           'ansible_ssh_timeout': 10,
                           'ansible_python_interpreter': 'auto_silent'},
                          built['all']['children']['overcloud']['vars'])
@@ -38,10 +39,13 @@ class TestInventory(testtools.TestCase):
             built['all']['children']['overcloud']['children'][
                 'Controller']['hosts'])
 
-    def test_the_configured_user_key_and_timeout(self):
+    def test_the_configured_user_key_timeout_and_port(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS), {
-            'user': 'heat-admin', 'key': '/run/k', 'timeout': 3})
+            'user': 'heat-admin', 'key': '/run/k', 'timeout': 3,
+            'port': 16022})
         remote = built['all']['children']['overcloud']['vars']
-        self.assertEqual(('heat-admin', '/run/k', 3), (
+        self.assertEqual(('heat-admin', '/run/k', 3, 16022), (
             remote['ansible_user'], remote['ansible_ssh_private_key_file'],
-            remote['ansible_ssh_timeout']))
+            remote['ansible_ssh_timeout'], remote['ansible_port']))
+        # localhost stays local, on no port
+        self.assertNotIn('ansible_port', built['all']['hosts']['localhost'])
