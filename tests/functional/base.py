@@ -63,6 +63,16 @@ def loopback_env():
     return env
 
 
+def admin_password(env):
+    """The loopback admin's password: random per state directory
+    (tools/loopback/credentials.py), read where the CLI reads it, the
+    cloud's clouds.yaml (None without Keystone)."""
+    import yaml
+    with open(env['OS_CLIENT_CONFIG_FILE']) as f:
+        cloud = yaml.safe_load(f)['clouds'][env['OS_CLOUD']]
+    return (cloud.get('auth') or {}).get('password')
+
+
 def tht_dir(version='18.0.0'):
     """A tripleo-heat-templates release from its PyPI sdist (cached);
     ``THT_DIR`` names an 18.0.0 tree already at hand."""

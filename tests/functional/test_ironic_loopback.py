@@ -228,8 +228,8 @@ class IronicPolicyTest(IronicCase):
     def test_drivers_want_system_scope(self):
         # Ironic 39 answers oslo.policy's InvalidScope with a 500
         self.assertIn(self.call('GET', '/drivers')[0], (403, 500))
-        system = self.token('admin', 'loopback-admin',
-                            {'system': {'all': True}})
+        password = base.admin_password(base.loopback_env())
+        system = self.token('admin', password, {'system': {'all': True}})
         status, answer = self.call('GET', '/drivers', token=system)
         self.assertEqual(200, status, answer)
         self.assertIn('fake-hardware', [d['name'] for d in answer['drivers']])

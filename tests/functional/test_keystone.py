@@ -234,7 +234,7 @@ class TestKeystone(base.FunctionalTest):
             calls = re.findall(r'REQ: curl -g -i -X (\w+) (\S+)', err)
             others = [(m, u) for m, u in calls if u.startswith(root)]
             self.assertLessEqual(len(others), 1, others)
-            for secret in ('loopback-admin', self.token):
+            for secret in (base.admin_password(self.env), self.token):
                 self.assertNotIn(secret, err)
 
     # -- secrets ----------------------------------------------------------
@@ -244,7 +244,7 @@ class TestKeystone(base.FunctionalTest):
             self.plan, 'plan-environment.yaml'))['passwords'].values())
         self.assertGreater(len(passwords), 0)
         secrets = [str(p) for p in passwords if len(str(p)) >= 8] + [
-            self.token, self.password, 'loopback-admin']
+            self.token, self.password, base.admin_password(self.env)]
         # a redeploy and a dry run with the known token, their output too
         outputs = list(self.outputs)
         for args in (('overcloud', 'deploy', '--stack', self.plan, '-y'),

@@ -23,6 +23,8 @@ def cmd_start(args: argparse.Namespace) -> int:
             # --clean wipes the named services only, not what they pull in
             SERVICES[name].start(clean=args.clean and name in named)
             state.set_started(state.started() | {name})
+        for name in with_requirements(named):
+            SERVICES[name].settle()
         path = state.write_clouds_yaml(SERVICES.values())
     say('clouds.yaml: %s (cloud "loopback")' % path)
     return 0

@@ -50,12 +50,22 @@ def render(name: str, **values) -> str:
     return string.Template((TEMPLATES / name).read_text()).substitute(values)
 
 
-def write_if_changed(path: Path, text: str) -> bool:
+def write_if_changed(path: Path, text: str, mode: int | None = None
+                     ) -> bool:
+    """Replace path's text (atomically) when it differs; ``mode``: its
+    permissions too."""
     if path.exists() and path.read_text() == text:
+        if mode is not None and path.stat().st_mode & 0o777 != mode:
+            os.chmod(path, mode)
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + '.tmp')
-    tmp.write_text(text)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                 0o666 if mode is None else mode)
+    with os.fdopen(fd, 'w') as f:
+        if mode is not None:
+            os.fchmod(fd, mode)     # a leftover tmp kept its old one
+        f.write(text)
     os.replace(tmp, path)
     return True
 

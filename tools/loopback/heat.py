@@ -74,17 +74,19 @@ import os
 import time
 from pathlib import Path
 
-from . import keystone, postgres, process, rabbitmq, swift
+from . import (credentials, identity, keystone, postgres, process, rabbitmq,
+               swift)
 from .common import (HOST, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
 from .venv import ensure_venv, requirements, venv_dir
 
 DB = 'heat'                             # database, and its owner role
-DB_PASSWORD = 'heat-loopback'
 PROJECT = 'admin'                       # what the noauth middleware gives
-# 32 characters, fixed: the database keeps what Heat encrypted with it
-AUTH_ENCRYPTION_KEY = 'tripleoplanclient-loopback-key32'
+# the fixed auth_encryption_key of state directories made before keys
+# were random (credentials.py): their database keeps what Heat encrypted
+# with it
+OLD_AUTH_ENCRYPTION_KEY = 'tripleoplanclient-loopback-key32'
 # heat-engine's own entry point, run with a longer thread switch interval.
 # Heat 27's engine runs on native threads (oslo.service's threading
 # backend) and every yaql function shares one parser whose ply lexer keeps
@@ -252,8 +254,8 @@ class Heat(Service):
                 trustee=keystone.ini(trustee), auth_uri=keystone.auth_uri(),
                 heat_domain=keystone.HEAT_DOMAIN,
                 heat_domain_admin=keystone.HEAT_DOMAIN_ADMIN,
-                heat_domain_admin_password=(
-                    keystone.HEAT_DOMAIN_ADMIN_PASSWORD))
+                heat_domain_admin_password=keystone.service_password(
+                    keystone.HEAT_DOMAIN_ADMIN))
         else:
             auth = render('heat/noauth.conf',
                           token=self.base / 'token-response.json',
@@ -263,8 +265,8 @@ class Heat(Service):
         return dict(files, **{
             'heat.conf': render(
                 'heat/heat.conf', transport_url=rabbitmq.transport_url(),
-                key=AUTH_ENCRYPTION_KEY, paste=self.paste_config(),
-                db_url=postgres.url(DB, DB, DB_PASSWORD), host=HOST,
+                key=self.auth_encryption_key(), paste=self.paste_config(),
+                db_url=postgres.database_url(DB), host=HOST,
                 port=port(), auth=auth),
             'heat-api-uwsgi.ini': render(
                 'heat/heat-api-uwsgi.ini', host=HOST, port=port(),
@@ -276,6 +278,14 @@ class Heat(Service):
         return hashlib.sha256(json.dumps(
             [requirements('heat'), files, commands['heat-engine'],
              commands['heat-api']]).encode()).hexdigest()
+
+    def auth_encryption_key(self) -> str:
+        """32 characters, made once: the database keeps what Heat
+        encrypted with it (a database of the old fixed key keeps it)."""
+        old = (self.base / 'db.stamp').exists()
+        return credentials.secret('heat-auth-encryption-key',
+                                  keep=OLD_AUTH_ENCRYPTION_KEY if old
+                                  else None)
 
     def paste_config(self) -> Path:
         return venv_dir('heat') / 'etc' / 'heat' / 'api-paste.ini'
@@ -293,10 +303,11 @@ class Heat(Service):
         if clean:
             say('heat: dropping database %s' % DB)
             postgres.drop_database(DB)
-        postgres.ensure_database(DB, DB_PASSWORD)
+        postgres.ensure_database(DB)
         if keystone.enabled():
-            keystone.service_user('heat')
-            keystone.register('orchestration', 'heat', 'http://%s:%d/v1/'
+            identity.service_user('heat')
+            identity.heat_domain()
+            identity.register('orchestration', 'heat', 'http://%s:%d/v1/'
                               '$(project_id)s' % (HOST, port()))
 
     def configure(self, files: dict[str, str]) -> None:

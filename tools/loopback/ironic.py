@@ -62,13 +62,12 @@ import json
 import time
 from pathlib import Path
 
-from . import keystone, postgres, process
+from . import identity, keystone, postgres, process
 from .common import HOST, LoopbackError, env_port, http_get, render, say
 from .service import Service
 from .venv import ensure_venv, requirements, venv_dir
 
 DB = 'ironic'                           # database, and its owner role
-DB_PASSWORD = 'ironic-loopback'
 HARDWARE_TYPE = 'fake-hardware'
 # the API version that lists conductors with their drivers
 CONDUCTORS_VERSION = '1.49'
@@ -154,7 +153,7 @@ class Ironic(Service):
             auth = render('ironic/noauth.conf')
         return {'ironic.conf': render(
             'ironic/ironic.conf', host=HOST, port=port(),
-            db_url=postgres.url(DB, DB, DB_PASSWORD),
+            db_url=postgres.database_url(DB),
             lock_path=self.base / 'locks', auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:
@@ -169,10 +168,10 @@ class Ironic(Service):
         if clean:
             say('ironic: dropping database %s' % DB)
             postgres.drop_database(DB)
-        postgres.ensure_database(DB, DB_PASSWORD)
+        postgres.ensure_database(DB)
         if keystone.enabled():
-            keystone.service_user('ironic')
-            keystone.register('baremetal', 'ironic', url())
+            identity.service_user('ironic')
+            identity.register('baremetal', 'ironic', url())
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)

@@ -17,16 +17,21 @@ tests prove that nothing keeps a token it cannot renew.
 
 What ``start`` makes (``keystone-manage bootstrap``, then the API):
 
-* user ``admin`` (password ADMIN_PASSWORD) with the role ``admin`` on the
-  project ``admin``, the roles admin > member > reader (each implies the
+* user ``admin`` (its password: admin_password()) with the role ``admin``
+  on the project ``admin``, the roles admin > member > reader (each implies the
   next), region RegionOne, the identity endpoint;
 * the project ``service`` and the role ``service``; each service that
-  starts in Keystone mode adds its user (swift, heat, mistral; password
-  ``loopback-<name>``, roles admin and service on ``service``) and its
-  catalog entry (service_user(), register());
+  starts in Keystone mode adds its user (swift, heat, mistral, ironic;
+  roles admin and service on ``service``) and its catalog entry
+  (service_user(), register());
 * the domain ``heat`` with its admin user ``heat_domain_admin``, and the
   role ``heat_stack_user``, for the users Heat makes for stacks
   (OS::Heat::DeployedServer, HEAT_SIGNAL).
+
+Every password is random, one per state directory (credentials.py); a
+state directory made with the old fixed ones gets them changed at start:
+``bootstrap`` again for admin (it resets a password that differs), the
+others by ensure_user() as their service starts with its new one.
 
 The mode: the other services use Keystone unless LOOPBACK_KEYSTONE=0
 (then: Swift without auth, Heat noauth, Mistral auth off, as before).
@@ -42,6 +47,7 @@ e.g. ``[...] "POST /v3/auth/tokens HTTP/1.1" 201 7391 12ms``.
 from __future__ import annotations
 
 import grp
+import hashlib
 import json
 import os
 import pwd
@@ -51,20 +57,17 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from . import postgres, process, state
+from . import credentials, identity, postgres, process, state
 from .common import HOST, LoopbackError, env_port, render, say
 from .service import Service
 from .venv import ensure_venv, requirements, venv_dir
 
 DB = 'keystone'                         # database, and its owner role
-DB_PASSWORD = 'keystone-loopback'
-ADMIN_PASSWORD = 'loopback-admin'
 REGION = 'RegionOne'
 SERVICE_PROJECT = 'service'
 # Heat's stack user domain and the user that administers it
 HEAT_DOMAIN = 'heat'
 HEAT_DOMAIN_ADMIN = 'heat_domain_admin'
-HEAT_DOMAIN_ADMIN_PASSWORD = 'loopback-heat-domain-admin'
 # state file: the admin project's id (accounts and URLs carry it)
 ADMIN_PROJECT_FILE = 'admin-project-id'
 
@@ -107,8 +110,14 @@ def token_expiration() -> int:
     return env_port('LOOPBACK_KEYSTONE_TOKEN_EXPIRATION', 3600)
 
 
+def admin_password() -> str:
+    return credentials.secret('keystone-admin')
+
+
 def service_password(name: str) -> str:
-    return 'loopback-%s' % name
+    """The password of the service user ``name`` (or of Heat's domain
+    admin)."""
+    return credentials.secret('keystone-user-%s' % name)
 
 
 def admin_project_id() -> str:
@@ -180,7 +189,8 @@ def password_token(user: str, password: str, project: str | None = None,
 def admin_token() -> str:
     """An admin token, renewed a minute before it expires."""
     if _TOKEN.get('until', 0) < time.time() + 60:
-        token, _ = password_token('admin', ADMIN_PASSWORD, project='admin')
+        token, _ = password_token('admin', admin_password(),
+                                  project='admin')
         _TOKEN.update(id=token, until=time.time() + min(
             token_expiration(), 3600) - 5)
     return str(_TOKEN['id'])
@@ -194,64 +204,6 @@ def admin(method: str, path: str, body: dict | None = None,
             method, path, status, answer.get('error', {}).get(
                 'message', answer)))
     return answer
-
-
-def find(kind: str, name: str, query: str = '') -> dict | None:
-    """The one ``kind`` (users, projects, roles, domains, services) named
-    ``name``."""
-    found = admin('GET', '/%s?name=%s%s' % (kind, name, query))[kind]
-    return found[0] if found else None
-
-
-def ensure(kind: str, name: str, fields: dict | None = None,
-           query: str = '') -> str:
-    """The id of ``kind`` ``name``, created (with ``fields``) if absent."""
-    found = find(kind, name, query)
-    if found:
-        return found['id']
-    entity = dict(fields or {}, name=name)
-    return admin('POST', '/' + kind, {kind[:-1]: entity})[kind[:-1]]['id']
-
-
-def grant(role: str, user_id: str, project_id: str = '',
-          domain_id: str = '') -> None:
-    role_id = ensure('roles', role)
-    target = ('projects/%s' % project_id if project_id
-              else 'domains/%s' % domain_id)
-    admin('PUT', '/%s/users/%s/roles/%s' % (target, user_id, role_id))
-
-
-def service_user(name: str) -> str:
-    """The service user ``name`` (idempotent): roles admin and service on
-    the project service, as a devstack cloud gives them."""
-    user_id = ensure('users', name, {
-        'domain_id': 'default', 'password': service_password(name)},
-        query='&domain_id=default')
-    project_id = ensure('projects', SERVICE_PROJECT, {
-        'domain_id': 'default'}, query='&domain_id=default')
-    for role in ('admin', 'service'):
-        grant(role, user_id, project_id=project_id)
-    return user_id
-
-
-def register(kind: str, name: str, address: str) -> None:
-    """Service ``kind`` in the catalog with ``address`` as its public,
-    internal and admin endpoint in RegionOne (changed ones replaced)."""
-    service_id = ensure('services', name, {'type': kind, 'enabled': True})
-    endpoints = admin('GET', '/endpoints?service_id=%s' % service_id)[
-        'endpoints']
-    have = {e['interface']: e for e in endpoints}
-    for interface in ('public', 'internal', 'admin'):
-        current = have.pop(interface, None)
-        if current and current['url'] == address:
-            continue
-        if current:
-            admin('DELETE', '/endpoints/%s' % current['id'])
-        admin('POST', '/endpoints', {'endpoint': {
-            'service_id': service_id, 'interface': interface,
-            'url': address, 'region_id': REGION, 'enabled': True}})
-    for extra in have.values():
-        admin('DELETE', '/endpoints/%s' % extra['id'])
 
 
 def answers() -> bool:
@@ -282,7 +234,7 @@ class Keystone(Service):
         return {'auth_type': 'password', 'region_name': REGION,
                 'identity_api_version': '3',
                 'auth': {'auth_url': url(), 'username': 'admin',
-                         'password': ADMIN_PASSWORD,
+                         'password': admin_password(),
                          'project_name': 'admin',
                          'user_domain_name': 'Default',
                          'project_domain_name': 'Default'}}
@@ -313,7 +265,7 @@ class Keystone(Service):
         if not answers():
             return False
         try:
-            password_token('admin', ADMIN_PASSWORD, project='admin')
+            password_token('admin', admin_password(), project='admin')
         except (LoopbackError, OSError):
             return False
         return True
@@ -333,7 +285,7 @@ class Keystone(Service):
         return {
             'keystone.conf': render(
                 'keystone/keystone.conf', keys=self.keys,
-                db_url=postgres.url(DB, DB, DB_PASSWORD),
+                db_url=postgres.database_url(DB),
                 expiration=token_expiration()),
             'keystone-uwsgi.ini': render(
                 'keystone/keystone-uwsgi.ini', host=HOST, port=port(),
@@ -346,18 +298,18 @@ class Keystone(Service):
     def install(self) -> None:
         ensure_venv('keystone', 'keystone.wsgi, psycopg2')
 
-    def manage(self, *args: str) -> None:
+    def manage(self, *args: str, env: dict | None = None) -> None:
         process.run('keystone', 'keystone-manage %s' % args[0], [
             str(venv_dir('keystone') / 'bin' / 'keystone-manage'),
             '--config-file', str(self.conf)] + list(args),
-            self.logs()['manage'], self.base)
+            self.logs()['manage'], self.base, env=env)
 
     def prepare(self, clean: bool) -> None:
         if clean:
             say('keystone: dropping database %s' % DB)
             postgres.drop_database(DB)
             (self.base / ADMIN_PROJECT_FILE).unlink(missing_ok=True)
-        postgres.ensure_database(DB, DB_PASSWORD)
+        postgres.ensure_database(DB)
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)
@@ -371,18 +323,24 @@ class Keystone(Service):
         db_stamp = self.base / 'db.stamp'
 
         def stamp() -> str:
+            # a new admin password (the old fixed one's state directory):
+            # bootstrap again, which resets it
             return json.dumps([requirements('keystone'),
                                postgres.cluster_id(),
-                               postgres.alembic_version(DB)])
+                               postgres.alembic_version(DB),
+                               hashlib.sha256(
+                                   admin_password().encode()).hexdigest()])
         if db_stamp.exists() and db_stamp.read_text() == stamp():
             return
         started = time.monotonic()
         self.manage('db_sync')
-        self.manage('bootstrap', '--bootstrap-password', ADMIN_PASSWORD,
-                    '--bootstrap-region-id', REGION,
+        # the password in the environment, not on a command line
+        self.manage('bootstrap', '--bootstrap-region-id', REGION,
                     '--bootstrap-admin-url', url(),
                     '--bootstrap-internal-url', url(),
-                    '--bootstrap-public-url', url())
+                    '--bootstrap-public-url', url(),
+                    env=dict(os.environ,
+                             OS_BOOTSTRAP_PASSWORD=admin_password()))
         db_stamp.write_text(stamp())
         say('keystone: database and bootstrap ready in %.1f s' % (
             time.monotonic() - started))
@@ -398,22 +356,7 @@ class Keystone(Service):
         process.wait_until('keystone', 'GET %s gave no 200' % url(),
                            answers, {'keystone': log}, 60)
         _TOKEN.clear()
-        _, body = password_token('admin', ADMIN_PASSWORD, project='admin')
+        _, body = password_token('admin', admin_password(), project='admin')
         (self.base / ADMIN_PROJECT_FILE).write_text(
             body['project']['id'] + '\n')
-        self.setup()
-
-    def setup(self) -> None:
-        """What every other service relies on (idempotent)."""
-        ensure('projects', SERVICE_PROJECT, {'domain_id': 'default'},
-               query='&domain_id=default')
-        ensure('roles', 'service')
-        # the role Heat gives the users it makes for stacks
-        ensure('roles', 'heat_stack_user')
-        domain_id = ensure('domains', HEAT_DOMAIN, {
-            'description': 'Users Heat creates for stacks'})
-        user_id = ensure('users', HEAT_DOMAIN_ADMIN, {
-            'domain_id': domain_id,
-            'password': HEAT_DOMAIN_ADMIN_PASSWORD},
-            query='&domain_id=%s' % domain_id)
-        grant('admin', user_id, domain_id=domain_id)
+        identity.basics()

@@ -33,7 +33,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import heat, ironic, keystone, postgres, process, rabbitmq, swift
+from . import (heat, identity, ironic, keystone, postgres, process, rabbitmq,
+               swift)
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -43,7 +44,6 @@ from .venv import ensure_venv, pip_install, requirements, venv_dir
 # triggers, disabled in mistral.conf) are not used by this project.
 SERVERS = 'api,engine,executor,notifier'
 DB = 'mistral'                          # database, and its owner role
-DB_PASSWORD = 'mistral-loopback'
 # files of the checkout the editable install depends on (entry points,
 # extras); a change means `pip install -e` again
 PACKAGE_METADATA = ('setup.cfg', 'setup.py', 'pyproject.toml')
@@ -152,7 +152,7 @@ class Mistral(Service):
             'mistral/mistral.conf', transport_url=rabbitmq.transport_url(),
             log=self.logs()['server'], host=HOST,
             port=self.ports()['api'],
-            db_url=postgres.url(DB, DB, DB_PASSWORD),
+            db_url=postgres.database_url(DB),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
             ironic_urls=','.join(ironic_urls),
             auth=auth)}
@@ -171,10 +171,10 @@ class Mistral(Service):
         if clean:
             say('mistral: dropping database %s' % DB)
             postgres.drop_database(DB)
-        postgres.ensure_database(DB, DB_PASSWORD)
+        postgres.ensure_database(DB)
         if keystone.enabled():
-            keystone.service_user('mistral')
-            keystone.register('workflowv2', 'mistral', url())
+            identity.service_user('mistral')
+            identity.register('workflowv2', 'mistral', url())
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)

@@ -7,7 +7,10 @@ TCP 127.0.0.1:15432 only, unix socket in <state>/postgres/run.  initdb and
 the server refuse to run as root, so as root both run as the ``postgres``
 OS user (which then owns <state>/postgres).  Superuser ``postgres``: trust
 on the unix socket (only we can reach that directory), passwords
-(scram-sha-256) over TCP.  Throw-away test data: fsync off.  Stopped with
+(scram-sha-256) over TCP; the superuser has none, so it cannot log in
+that way, and each database's role has a random one (credentials.py,
+set again at every start: a state directory of the old fixed passwords
+gets the new one).  Throw-away test data: fsync off.  Stopped with
 SIGINT (PostgreSQL's "fast" shutdown: it does not wait for clients).
 """
 
@@ -20,7 +23,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import process
+from . import credentials, process
 from .common import (HOST, LoopbackError, env_port, not_installed, render,
                      say, tcp_accepts, write_if_changed)
 from .service import Service
@@ -96,9 +99,10 @@ def psql(sql: str, database: str = 'postgres', **variables: str) -> str:
     cmd = [str(bindir() / 'psql'), '-X', '-q', '-A', '-t',
            '-v', 'ON_ERROR_STOP=1', '-h', str(run_dir()),
            '-p', str(port()), '-U', SUPERUSER, '-d', database]
-    for key, value in variables.items():
-        cmd += ['-v', '%s=%s' % (key, value)]
-    result = subprocess.run(cmd + ['-f', '-'], input=sql, text=True,
+    # on stdin, not the command line: some are passwords
+    sets = ''.join("\\set %s '%s'\n" % (key, value.replace("'", "''"))
+                   for key, value in variables.items())
+    result = subprocess.run(cmd + ['-f', '-'], input=sets + sql, text=True,
                             capture_output=True, env=clean_env())
     if result.returncode != 0:
         raise LoopbackError('postgres: psql on %s failed: %s' % (
@@ -106,8 +110,18 @@ def psql(sql: str, database: str = 'postgres', **variables: str) -> str:
     return result.stdout
 
 
-def ensure_database(name: str, password: str) -> str:
-    """Role ``name`` (LOGIN, this password) owning database ``name``, both
+def password(name: str) -> str:
+    """The password of the role that owns database ``name``."""
+    return credentials.secret('postgres-%s' % name)
+
+
+def database_url(name: str) -> str:
+    """SQLAlchemy URL of database ``name`` as its owner role."""
+    return url(name, name, password(name))
+
+
+def ensure_database(name: str) -> str:
+    """Role ``name`` (LOGIN, password(name)) owning database ``name``, both
     created when missing; returns the SQLAlchemy URL."""
     psql("SELECT format('CREATE ROLE %I', :'name') WHERE NOT EXISTS\n"
          "  (SELECT FROM pg_roles WHERE rolname = :'name') \\gexec\n"
@@ -115,8 +129,8 @@ def ensure_database(name: str, password: str) -> str:
          "SELECT format('CREATE DATABASE %I OWNER %I', :'name', :'name')\n"
          "  WHERE NOT EXISTS\n"
          "  (SELECT FROM pg_database WHERE datname = :'name') \\gexec\n",
-         name=name, password=password)
-    return url(name, name, password)
+         name=name, password=password(name))
+    return database_url(name)
 
 
 def drop_database(name: str) -> None:

@@ -16,25 +16,40 @@ Mnesia data and no plugins, all under <state>/rabbitmq.  Processes:
                    killed should the shell die first
 
 The VM listens on AMQP 127.0.0.1:16672 and on the distribution port
-127.0.0.1:16673 (inet_dist_use_interface), nowhere else.  The user is the
-default guest/guest, which RabbitMQ accepts from loopback only.
+127.0.0.1:16673 (inet_dist_use_interface), nowhere else.  The Erlang
+cookie (<state>/rabbitmq/.erlang.cookie) is the VM's own random one.
+
+The clients' user is ``loopback`` with a random password (credentials.py),
+not guest/guest, which anything on 127.0.0.1 could use: a new node makes
+it instead of guest (rabbitmq.conf's default_user); a node of an older
+state directory gets it, and loses guest once no client uses guest any
+more, from ``rabbitmqctl`` at start (ensure_user()).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import socket
+import struct
+import subprocess
 from pathlib import Path
 
-from . import process
-from .common import HOST, env_port, not_installed, render, say, tcp_accepts
+from . import credentials, process
+from .common import (HOST, LoopbackError, env_port, not_installed, render,
+                     say, tcp_accepts)
 from .service import Service
 from .state import pids_dir
 
 NODE = 'loopback@localhost'
-USER = 'guest'
-PASSWORD = 'guest'
+USER = 'loopback'
+# the user of state directories made before (and a new node's default)
+OLD_USER = 'guest'
+
+
+def password() -> str:
+    return credentials.secret('rabbitmq-' + USER)
 
 
 def ports() -> dict[str, int]:
@@ -43,9 +58,11 @@ def ports() -> dict[str, int]:
             'epmd': env_port('LOOPBACK_EPMD_PORT', 16369)}
 
 
-def transport_url() -> str:
-    """oslo.messaging's transport_url of this broker."""
-    return 'rabbit://%s:%s@%s:%d/' % (USER, PASSWORD, HOST, ports()['amqp'])
+def transport_url(with_password: bool = True) -> str:
+    """oslo.messaging's transport_url of this broker (without the
+    password: what start, status and env show)."""
+    secret = ':' + password() if with_password else ''
+    return 'rabbit://%s%s@%s:%d/' % (USER, secret, HOST, ports()['amqp'])
 
 
 def amqp_ready(port: int) -> bool:
@@ -55,6 +72,37 @@ def amqp_ready(port: int) -> bool:
         with socket.create_connection((HOST, port), timeout=2) as sock:
             sock.sendall(b'AMQP\x00\x00\x09\x01')
             return sock.recv(1) == b'\x01'
+    except OSError:
+        return False
+
+
+def amqp_login(port: int, user: str, secret: str) -> bool:
+    """The broker accepts this user and password (AMQP 0-9-1, PLAIN):
+    it answers connection.start-ok with connection.tune, not with a
+    close (or by closing the socket)."""
+    def frame(sock: socket.socket) -> bytes:
+        data = b''
+        while len(data) < 7 or len(data) < 8 + struct.unpack(
+                '>I', data[3:7])[0]:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return b''
+            data += chunk
+        return data[7:7 + struct.unpack('>I', data[3:7])[0]]
+
+    def short(text: str) -> bytes:
+        return bytes([len(text)]) + text.encode()
+    response = ('\0%s\0%s' % (user, secret)).encode()
+    start_ok = (struct.pack('>HHI', 10, 11, 0) + short('PLAIN') +
+                struct.pack('>I', len(response)) + response + short('en_US'))
+    try:
+        with socket.create_connection((HOST, port), timeout=10) as sock:
+            sock.sendall(b'AMQP\x00\x00\x09\x01')
+            if frame(sock)[:4] != struct.pack('>HH', 10, 10):
+                return False            # no connection.start
+            sock.sendall(struct.pack('>BHI', 1, 0, len(start_ok)) +
+                         start_ok + b'\xce')
+            return frame(sock)[:4] == struct.pack('>HH', 10, 30)
     except OSError:
         return False
 
@@ -76,13 +124,13 @@ class RabbitMQ(Service):
         return self.base / 'beam.pid'
 
     def location(self) -> str:
-        return 'at %s' % transport_url()
+        return 'at %s' % transport_url(with_password=False)
 
     def details(self) -> str:
         return ' (node %s)' % NODE
 
     def env(self) -> dict[str, str]:
-        return {'LOOPBACK_RABBITMQ_URL': transport_url()}
+        return {'LOOPBACK_RABBITMQ_URL': transport_url(with_password=False)}
 
     def logs(self) -> dict[str, Path]:
         return {'server': self.base / 'rabbitmq-server.log',
@@ -110,7 +158,8 @@ class RabbitMQ(Service):
             'rabbitmq-env.conf': render('rabbitmq/rabbitmq-env.conf'),
             'enabled_plugins': render('rabbitmq/enabled_plugins'),
             'rabbitmq.conf': render('rabbitmq/rabbitmq.conf', host=HOST,
-                                    port=ports()['amqp']),
+                                    port=ports()['amqp'], user=USER,
+                                    password=password()),
         }
 
     def install(self) -> None:
@@ -124,6 +173,63 @@ class RabbitMQ(Service):
             say('rabbitmq: wiping %s' % (self.base / 'mnesia'))
             shutil.rmtree(self.base / 'mnesia', ignore_errors=True)
         self.beam_pidfile.unlink(missing_ok=True)
+        if not (self.base / 'mnesia' / NODE).exists():
+            # a new node: default_user is ours, there is no guest
+            self.users_stamp.write_text(self.users_wanted())
+
+    @property
+    def users_stamp(self) -> Path:
+        """What ensure_user() last made sure of."""
+        return self.base / 'users.stamp'
+
+    def users_wanted(self) -> str:
+        return hashlib.sha256(('%s:%s' % (USER, password())).encode()
+                              ).hexdigest() + '\n'
+
+    def start(self, clean: bool = False) -> None:
+        super().start(clean)
+        self.ensure_user()
+
+    def settle(self) -> None:
+        self.ensure_user()
+
+    def ensure_user(self) -> None:
+        """Our user with password(), and no guest (a node of an older
+        state directory): once, by rabbitmqctl.  guest goes only when no
+        client uses it: a service still running with the old transport_url
+        keeps working until it restarts."""
+        wanted = self.users_wanted()
+        if self.users_stamp.exists() and \
+                self.users_stamp.read_text() == wanted:
+            return
+        users = [line.split('\t')[0]
+                 for line in self.ctl('list_users').splitlines()]
+        self.ctl('change_password' if USER in users else 'add_user', USER,
+                 input=password() + '\n')
+        self.ctl('set_permissions', '-p', '/', USER, '.*', '.*', '.*')
+        if OLD_USER in users:
+            used = [line for line in self.ctl(
+                'list_connections', 'user').splitlines()
+                if line.strip() == OLD_USER]
+            if used:
+                say('rabbitmq: user %s kept while %d connection(s) use it'
+                    % (OLD_USER, len(used)))
+                return
+            self.ctl('delete_user', OLD_USER)
+            say('rabbitmq: user %s deleted, clients use %s' % (
+                OLD_USER, USER))
+        self.users_stamp.write_text(wanted)
+
+    def ctl(self, *args: str, input: str | None = None) -> str:
+        """rabbitmqctl on our node (secrets on stdin); its output."""
+        cmd = [str(self.server.with_name('rabbitmqctl')), '--silent'] + \
+            list(args)
+        result = subprocess.run(cmd, env=self.environ(), cwd=self.base,
+                                input=input, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise LoopbackError('rabbitmq: rabbitmqctl %s failed: %s' % (
+                args[0], (result.stderr or result.stdout).strip()))
+        return result.stdout
 
     def environ(self) -> dict[str, str]:
         base, p = self.base, ports()

@@ -110,7 +110,8 @@ class Service:
 
     def configure(self, files: dict[str, str]) -> None:
         for name, text in files.items():
-            write_if_changed(self.base / name, text)
+            # they hold the secrets of credentials.py
+            write_if_changed(self.base / name, text, mode=0o600)
 
     def launch(self) -> None:
         raise NotImplementedError
@@ -147,6 +148,11 @@ class Service:
         say('%s: running %s%s, started in %.1f s' % (
             self.name, self.location(), self.details(),
             time.monotonic() - started))
+
+    def settle(self) -> None:
+        """After ``start`` started (or found) every service it names: what
+        has to wait for the others' restart (RabbitMQ drops the old user
+        once they moved off it)."""
 
     def stop(self, quiet: bool = False) -> None:
         """By PID, the last started first."""

@@ -110,7 +110,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import keystone, process
+from . import identity, keystone, process
 from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
                      env_port, http_get, log_since, log_size, render, say)
 from .service import Service
@@ -562,8 +562,8 @@ class Swift(Service):
         for d in disks:
             self.check_xattr(d)
         if keystone.enabled():
-            keystone.service_user('swift')
-            keystone.register('object-store', 'swift',
+            identity.service_user('swift')
+            identity.register('object-store', 'swift',
                               url('/v1/AUTH_$(project_id)s'))
         if replicas() > 1:
             for n in range(1, replicas() + 1):
