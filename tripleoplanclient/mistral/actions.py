@@ -4,7 +4,7 @@ Each takes the one ``request`` its workflow passes, or the client when it
 runs the action on its own (``protocol`` defines them). Endpoints: only
 those ``endpoints`` allows, never a URL from the request. Each acts as its
 caller, with the caller's token or, for the follow task, a trust
-(``auth``).
+(``follow_trust``).
 """
 
 import getpass
@@ -17,6 +17,7 @@ from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
+from tripleoplanclient.mistral import follow_trust
 
 LOG = logging.getLogger(__name__)
 
@@ -149,25 +150,14 @@ class DeployPlan(_PlanAction):
         from tripleoplanclient.mistral import objects
         from tripleoplanclient.mistral import stack_step
         heat = _heat(context, req)
-        caller = auth.Caller(context)
         execution = _workflow_execution(context)
-        # for the follow task of this workflow execution (none when the
-        # action runs on its own), opened while the caller's token is fresh
-        trust = auth.open_trust(caller, req['timeout']) if execution \
-            else None
-        try:
-            summary = stack_step.run(
+        # the stack may outlast the caller's token: its follow task works
+        # on a trust (the deploy request's timeout is in minutes)
+        return follow_trust.start(
+            context, execution, req['timeout'], lambda: stack_step.run(
                 plan_store(context, req['swift_url']), heat, req,
                 objects.CACHE.scoped(req['swift_url'], req['container']),
-                execution)
-            if trust:
-                # published sealed: readers of the execution (any member
-                # of the project) never see the trust's id
-                summary['trust'] = auth.seal_trust(caller, trust, execution)
-        except BaseException:
-            auth.close_trust(caller, trust)
-            raise
-        return summary
+                execution))
 
 
 class PreviewStack(_PlanAction):
@@ -208,17 +198,14 @@ class FollowStack(_PlanAction):
         from tripleoplanclient.mistral import follow
         if not self.started or not follow.recorded_step(req, self.started):
             return {'done': True}
-        caller = auth.Caller(context)
-        sealed = self.started.get('trust')
-        trust = auth.unseal_trust(caller, sealed, _workflow_execution(
-            context)) if sealed else None
-        session = auth.trust_session(caller, trust) if trust else None
-        heat = _heat(context, req, session)
-        result = follow.follow(plan_store(context, req['swift_url'], session),
-                               heat, req, self.started)
-        if result.get('done'):
-            auth.close_trust(caller, trust, session=session)
-        return result
+
+        def look(session):
+            heat = _heat(context, req, session)
+            return follow.follow(plan_store(context, req['swift_url'],
+                                            session), heat, req, self.started)
+
+        return follow_trust.follow(context, _workflow_execution(context),
+                                   self.started, look)
 
 
 class _LibraryAction(_PlanAction):

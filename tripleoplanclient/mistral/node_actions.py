@@ -8,6 +8,7 @@ for a follow task a session the task was given.
 from tripleoplanclient.mistral import actions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
+from tripleoplanclient.mistral import follow_trust
 from tripleoplanclient.mistral import node_access
 
 
@@ -21,38 +22,18 @@ class _NodeAction(actions._PlanAction):
 
 
 def _on_trust(context, req, start, needed=True):
-    """``start()``'s answer, with a trust for the follow task opened
-    first (the caller's token may expire before the nodes end) and
-    sealed into it: readers of the execution never see the trust id. The
-    trust is closed when the start fails; none outside a workflow, or
-    when not ``needed`` (nothing to follow)."""
-    caller = auth.Caller(context)
-    execution = actions._workflow_execution(context)
-    trust = auth.open_trust(caller, req['timeout'] / 60.0) \
-        if execution and needed else None
-    try:
-        started = start()
-        if trust:
-            started['trust'] = auth.seal_trust(caller, trust, execution)
-    except BaseException:
-        auth.close_trust(caller, trust)
-        raise
-    return started
+    """``start()``'s answer, with a trust for the follow task sealed into
+    it (``follow_trust``: the caller's token may expire before the nodes
+    end), for as long as the request's timeout (seconds)."""
+    return follow_trust.start(context, actions._workflow_execution(context),
+                              req['timeout'] / 60.0, start, needed)
 
 
 def _followed(context, started, look):
-    """``look(session)``'s answer: one look at what a start task began,
-    on the trust it sealed into ``started`` (session None: the caller's
-    token); the trust closed once the answer is done."""
-    caller = auth.Caller(context)
-    sealed = started.get('trust')
-    trust = auth.unseal_trust(caller, sealed, actions._workflow_execution(
-        context)) if sealed else None
-    session = auth.trust_session(caller, trust) if trust else None
-    result = look(session)
-    if result['done']:
-        auth.close_trust(caller, trust, session=session)
-    return result
+    """``look(session)``'s answer, on the trust sealed into ``started``
+    (``follow_trust``)."""
+    return follow_trust.follow(
+        context, actions._workflow_execution(context), started, look)
 
 
 class _NodeStates(_NodeAction):
