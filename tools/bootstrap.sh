@@ -6,6 +6,7 @@
 #   rsync            whole-database copies between Swift's replicas
 #                    (LOOPBACK_SWIFT_REPLICAS=3 only)
 #   bubblewrap       the sandbox (bwrap) validation playbooks run in
+#   openssh-server   sshd, the "deployed server" validations log in to
 # tools/loopback runs private instances of these on 127.0.0.1 with their
 # state under its state directory; the system services the packages bring
 # are neither needed nor touched.
@@ -17,6 +18,7 @@ compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null ||
     need+=(postgresql)
 command -v rsync >/dev/null || need+=(rsync)
 command -v bwrap >/dev/null || need+=(bubblewrap)
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         apt-get update -qq

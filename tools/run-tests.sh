@@ -2,7 +2,8 @@
 # Pass every test from a fresh machine: install what is needed, start the
 # loopback services (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with
 # our actions, Heat; Ironic for the functional run that has the node
-# tests), install our workbook, run unit + functional tests (the THT story
+# tests, sshd for its validations on a deployed server), install our
+# workbook, run unit + functional tests (the THT story
 # with 120 s tokens, and beside it the failures test and the record's
 # concurrency and past-step tests on a second Swift with three replicas
 # and one object server stopped, then on the loopback Swift; one deploy
@@ -72,9 +73,12 @@ if [ "$what" = all ]; then
     # story below on the loopback Swift, then on three replicas (not in
     # the first run).
     record='test_record\.TestConcurrentWriters|test_past|test_concurrent_settings'
-    # Ironic (fake hardware) for the node tests: here they fail, not skip,
-    # when it does not answer (tests/functional/base.ironic_url).
-    LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 start ironic
+    # Ironic (fake hardware) for the node tests, and sshd (started before
+    # Mistral, whose configuration then names it) for the validations
+    # that log in to a server: here they fail, not skip, when it does not
+    # answer (tests/functional/base.ironic_url, sshd_port).
+    LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 \
+        start ironic sshd
     # Two workers, the test classes shared out by their measured seconds
     # (tools/functional_workers.py, tests/functional/class_seconds.txt):
     # a clean clone has no timing history, and stestr then deals classes
@@ -86,7 +90,7 @@ if [ "$what" = all ]; then
             python3 tools/functional_workers.py 2 >"$workers"; then
         share=(--worker-file "$workers")
     fi
-    FUNCTIONAL_REQUIRE_IRONIC=1 \
+    FUNCTIONAL_REQUIRE_IRONIC=1 FUNCTIONAL_REQUIRE_SSHD=1 \
         functional "${share[@]}" --exclude-regex "test_deploy_tht|$record"
     rm -f "$workers"
     python3 tools/loopback stop ironic >&2

@@ -3,15 +3,15 @@ and the demo.
 
 Standard library only (Python 3.11): it runs with the system python3
 before any virtualenv exists.  Each service is a module (postgres,
-keystone, swift, rabbitmq, mistral, heat, ironic) with a service.Service
-subclass, registered in registry.py; the subcommands (cli.py) iterate
-that registry.  Python services run from their own virtualenv under
-``$LOOPBACK_CACHE/venvs/<name>``, installed from PyPI on first use with the
-pins in requirements/; RabbitMQ and PostgreSQL are Debian's packages
-(``tools/bootstrap.sh`` installs them), run as private instances, not as the
-system services.  Configuration files are rendered from templates/.  Every
-service keeps its configuration, data, logs and pid files under the state
-directory ``$LOOPBACK_DIR``.
+keystone, swift, rabbitmq, sshd, mistral, heat, ironic) with a
+service.Service subclass, registered in registry.py; the subcommands
+(cli.py) iterate that registry.  Python services run from their own
+virtualenv under ``$LOOPBACK_CACHE/venvs/<name>``, installed from PyPI on
+first use with the pins in requirements/; RabbitMQ, PostgreSQL and sshd
+are Debian's packages (``tools/bootstrap.sh`` installs them), run as
+private instances, not as the system services.  Configuration files are
+rendered from templates/.  Every service keeps its configuration, data,
+logs and pid files under the state directory ``$LOOPBACK_DIR``.
 
 Usage::
 
@@ -24,9 +24,11 @@ Usage::
     python3 tools/loopback up SERVER...          # start it again
     eval "$(python3 tools/loopback env)"
 
-SERVICE is postgres, keystone, swift, rabbitmq, mistral, heat or ironic
-(default: all).  ``start mistral`` (or heat) starts rabbitmq and postgres
-first, ``start ironic`` postgres, and swift, mistral, heat and ironic start
+SERVICE is postgres, keystone, swift, rabbitmq, sshd, mistral, heat or
+ironic (default: all).  sshd is the "deployed server" validations log in
+to (see sshd.py): Mistral started after it is configured for it.
+``start mistral`` (or heat) starts rabbitmq and postgres first, ``start
+ironic`` postgres, and swift, mistral, heat and ironic start
 keystone first (``--clean`` wipes only the services named); ``stop
 rabbitmq`` (or postgres, keystone) stops what needs it first.  Keystone
 guards the others unless LOOPBACK_KEYSTONE=0 (see keystone.py): ``start``
@@ -55,7 +57,7 @@ Environment:
     /usr/lib/postgresql/*/bin), LOOPBACK_KEYSTONE (1; 0: no Keystone),
     LOOPBACK_KEYSTONE_PORT (15000), LOOPBACK_KEYSTONE_TOKEN_EXPIRATION
     (3600 s), LOOPBACK_MISTRAL_PORT (18989), LOOPBACK_HEAT_PORT (18004),
-    LOOPBACK_IRONIC_PORT (16385).
+    LOOPBACK_IRONIC_PORT (16385), LOOPBACK_SSHD_PORT (16022).
 
 Everything binds 127.0.0.1 only (epmd adds [::1] on its own port: it always
 listens on the loopback addresses).  ``stop`` signals only the PIDs recorded

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from . import (heat, identity, ironic, keystone, postgres, process, rabbitmq,
-               swift)
+               sshd, swift)
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
@@ -155,7 +155,7 @@ class Mistral(Service):
             db_url=postgres.database_url(DB),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
             ironic_urls=','.join(ironic_urls),
-            auth=auth)}
+            ssh=sshd.validation_settings(), auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:
         # the package's files, the configuration and the command

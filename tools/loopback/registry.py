@@ -3,7 +3,8 @@ Service subclass, and one line here."""
 
 from __future__ import annotations
 
-from . import heat, ironic, keystone, mistral, postgres, rabbitmq, swift
+from . import (heat, ironic, keystone, mistral, postgres, rabbitmq, sshd,
+               swift)
 from .common import LoopbackError
 from .service import Service
 
@@ -12,6 +13,8 @@ SERVICES: dict[str, Service] = {service.name: service for service in (
     keystone.Keystone(),
     swift.Swift(),
     rabbitmq.RabbitMQ(),
+    # before Mistral, whose configuration names it when it runs
+    sshd.Sshd(),
     mistral.Mistral(),
     heat.Heat(),
     ironic.Ironic(),

@@ -1,0 +1,221 @@
+"""sshd: Debian's OpenSSH server, the "deployed server" of the validations.
+
+A validation that runs on the plan's servers logs in to them over SSH
+(``[tripleoplan] validation_ssh_*`` of Mistral's configuration); here the
+server is this host, at 127.0.0.1:16022 (LOOPBACK_SSHD_PORT).  One
+process, ``sshd -D -e`` with its own configuration, host key and
+authorized key under <state>/sshd/server (not /etc/ssh; the system's
+ssh service stays untouched):
+
+* public keys only, and only the user ``tripleo-admin`` (AllowUsers; root
+  is refused): an unprivileged system user that ``start`` creates when
+  missing (``useradd``, home /var/lib/tripleoplan-loopback/tripleo-admin,
+  no password, no group of privilege, no sudo) and refuses to use when it
+  is uid 0 or in such a group.  Validations are untrusted playbooks.
+* the key pair it accepts: <state>/sshd/client/id_ed25519 (0600, in a
+  0700 directory); Mistral's configuration names it when sshd is started
+  (mistral.py: start Mistral after sshd).
+* sshd and every session run in a mount namespace of their own
+  (``unshare --mount``) where the loopback's state directory is an empty
+  tmpfs but for <state>/sshd/server (read-only) and /tmp is a tmpfs of
+  their own: a validation logged in sees none of the services'
+  configuration, keys or data, nor the undercloud's scratch files.
+
+Log: <state>/sshd/sshd.log (every login and refusal: LogLevel VERBOSE).
+"""
+
+from __future__ import annotations
+
+import grp
+import hashlib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+from . import process
+from .common import (HOST, LoopbackError, env_port, not_installed, render,
+                     say, write_if_changed)
+from .service import Service
+from .state import started, state_dir
+
+USER = 'tripleo-admin'
+HOME = Path('/var/lib/tripleoplan-loopback') / USER
+SSHD = '/usr/sbin/sshd'
+# groups that give a member more than its own files
+PRIVILEGED = ('root', 'sudo', 'wheel', 'admin', 'adm', 'shadow', 'disk',
+              'docker', 'lxd', 'staff')
+# sshd's privilege separation directory (Debian's package makes it at boot)
+PRIVSEP = Path('/run/sshd')
+# run by ``unshare --mount``: the state directory hidden but for the
+# server's files (set aside first: the state may lie under /tmp), a /tmp
+# of its own; then sshd itself (same PID)
+HIDE = r'''set -e
+state=$1 server=$2
+stage=$(mktemp -d /run/loopback-sshd.XXXXXX)
+mount --bind "$server" "$stage"
+mount -t tmpfs -o mode=0755 loopback-sshd-hidden "$state"
+mount -t tmpfs -o mode=1777 loopback-sshd-tmp /tmp
+mkdir -p "$server"
+mount --move "$stage" "$server"
+mount -o remount,bind,ro "$server"
+rmdir "$stage"
+shift 2
+exec "$@"
+'''
+
+
+def port() -> int:
+    return env_port('LOOPBACK_SSHD_PORT', 16022)
+
+
+def base() -> Path:
+    return state_dir() / 'sshd'
+
+
+def client_key() -> Path:
+    """The private key Mistral's validations log in with."""
+    return base() / 'client' / 'id_ed25519'
+
+
+def validation_settings() -> str:
+    """The ``[tripleoplan]`` lines of mistral.conf that send the
+    validations to this server: none unless sshd was started here (and
+    not stopped since)."""
+    if 'sshd' not in started():
+        return ''
+    return ('# the validations\' deployed server: the sshd service\n'
+            'validation_ssh_user = %s\nvalidation_ssh_key = %s\n'
+            'validation_ssh_port = %d\n' % (USER, client_key(), port()))
+
+
+def banner(port: int) -> bool:
+    """The server greets with its SSH version line."""
+    try:
+        with socket.create_connection((HOST, port), timeout=2) as sock:
+            return sock.recv(8).startswith(b'SSH-2.0-')
+    except OSError:
+        return False
+
+
+def _keygen(path: Path, comment: str) -> None:
+    path.unlink(missing_ok=True)
+    path.with_name(path.name + '.pub').unlink(missing_ok=True)
+    subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C',
+                    comment, '-f', str(path)], check=True,
+                   stdin=subprocess.DEVNULL)
+
+
+def ensure_user() -> None:
+    """USER exists, unprivileged, able to log in by key only."""
+    try:
+        found = pwd.getpwnam(USER)
+    except KeyError:
+        if os.geteuid() != 0:
+            raise LoopbackError('sshd: the user %s does not exist and only '
+                                'root can create it: run start as root'
+                                % USER)
+        HOME.parent.mkdir(parents=True, exist_ok=True)
+        # '*': no password, yet not "locked" ('!'), which sshd refuses
+        # even for a key when it runs without PAM
+        subprocess.run(['useradd', '--system', '--user-group',
+                        '--create-home', '--home-dir', str(HOME),
+                        '--shell', '/bin/sh', '--password', '*',
+                        '--comment', 'tripleoplan loopback validations',
+                        USER], check=True, stdin=subprocess.DEVNULL)
+        say('sshd: created the user %s (home %s)' % (USER, HOME))
+        found = pwd.getpwnam(USER)
+    groups = {g.gr_name for g in grp.getgrall() if USER in g.gr_mem}
+    groups.add(grp.getgrgid(found.pw_gid).gr_name)
+    bad = sorted(groups & set(PRIVILEGED))
+    if found.pw_uid == 0 or found.pw_gid == 0 or bad:
+        raise LoopbackError(
+            'sshd: the user %s is privileged (uid %d, groups %s): '
+            'validations are untrusted playbooks; remove it (userdel %s) '
+            'and start again' % (USER, found.pw_uid, ', '.join(
+                sorted(groups)), USER))
+
+
+class Sshd(Service):
+    name = 'sshd'
+    port_variables = 'LOOPBACK_SSHD_PORT'
+    unhealthy = 'not greeting SSH clients'
+    conf_file = 'server/sshd_config'
+
+    @property
+    def server_dir(self) -> Path:
+        return self.base / 'server'
+
+    def location(self) -> str:
+        return 'on %s:%d' % (HOST, port())
+
+    def details(self) -> str:
+        return ' (user %s, key %s)' % (USER, client_key())
+
+    def env(self) -> dict[str, str]:
+        return {'LOOPBACK_SSHD_PORT': str(port()),
+                'LOOPBACK_SSHD_USER': USER,
+                'LOOPBACK_SSHD_LOG': str(self.logs()['server'])}
+
+    def logs(self) -> dict[str, Path]:
+        return {'server': self.base / 'sshd.log'}
+
+    def pidnames(self) -> list[str]:
+        return ['sshd']
+
+    def ports(self) -> dict[str, int]:
+        return {'ssh': port()}
+
+    def healthy(self) -> bool:
+        return banner(port())
+
+    def configs(self) -> dict[str, str]:
+        server = self.server_dir
+        return {self.conf_file: render(
+            'sshd/sshd_config', host=HOST, port=port(), user=USER,
+            host_key=server / 'ssh_host_ed25519_key',
+            authorized_keys=server / 'authorized_keys')}
+
+    def command(self) -> list[str]:
+        return [shutil.which('unshare') or 'unshare', '--mount',
+                '--propagation', 'private', '--', '/bin/sh', '-c', HIDE,
+                'sshd', str(state_dir()), str(self.server_dir),
+                SSHD, '-D', '-e', '-f', str(self.conf)]
+
+    def run_stamp(self, files: dict[str, str]) -> str:
+        return hashlib.sha256('\0'.join(
+            [files[self.conf_file]] + self.command()).encode()).hexdigest()
+
+    def install(self) -> None:
+        for program in (SSHD, 'ssh-keygen', 'unshare', 'useradd'):
+            if not shutil.which(program):
+                raise not_installed('sshd', program)
+
+    def prepare(self, clean: bool) -> None:
+        if os.geteuid() != 0:
+            raise LoopbackError('sshd: runs as root only (it logs users in '
+                                'and mounts in a namespace of its own)')
+        ensure_user()
+        PRIVSEP.mkdir(mode=0o755, exist_ok=True)
+        client, server = client_key(), self.server_dir
+        for where, mode in ((server, 0o755), (client.parent, 0o700)):
+            where.mkdir(parents=True, exist_ok=True)
+            os.chmod(where, mode)
+        host_key = server / 'ssh_host_ed25519_key'
+        if clean or not host_key.exists():
+            _keygen(host_key, 'loopback sshd host key')
+        if clean or not client.exists():
+            _keygen(client, 'loopback validations')
+        # restrict: no forwarding of any kind; pty: Ansible asks for one
+        write_if_changed(server / 'authorized_keys', 'restrict,pty ' +
+                         client.with_name(client.name + '.pub').read_text())
+
+    def launch(self) -> None:
+        log = self.logs()['server']
+        process.run('sshd', 'the configuration check (sshd -t)',
+                    [SSHD, '-t', '-f', str(self.conf)], log, self.base)
+        process.spawn('sshd', self.command(), log, self.base)
+        process.wait_until('sshd', 'no SSH greeting on %s:%d' % (
+            HOST, port()), self.healthy, {'sshd': log}, 10)
