@@ -54,3 +54,16 @@ def build(python, roles=None, ssh=None):
     return {'all': {'hosts': {'localhost': local},
                     'children': {'overcloud': {'vars': remote,
                                                'children': children}}}}
+
+
+def addresses(built):
+    """``{hostname: (address, port)}`` of the servers of inventory
+    ``built`` (``build``'s): where a run's SSH connections go."""
+    found = {}
+    for group in (built.get('all', {}).get('children') or {}).values():
+        port = (group.get('vars') or {}).get('ansible_port')
+        for role in (group.get('children') or {}).values():
+            for name, host in (role.get('hosts') or {}).items():
+                found[name] = (host.get('ansible_host') or name,
+                               int(host.get('ansible_port') or port or 22))
+    return found

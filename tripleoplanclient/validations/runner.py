@@ -22,10 +22,14 @@ import sys
 import tempfile
 import time
 
+from tripleoplanclient.validations import egress
+from tripleoplanclient.validations import inventory as inventories
 from tripleoplanclient.validations import sandbox
 from tripleoplanclient.validations import shipped
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
+# the relay's port on the sandbox's own loopback (``egress``)
+PROXY_PORT = 3128
 # seconds between SIGTERM and SIGKILL of the process group
 GRACE = 5
 _ERR_KEEP = 2000
@@ -40,9 +44,10 @@ def ansible_playbook():
         'ansible-playbook')
 
 
-def environment(home, result_file, run_id):
+def environment(home, result_file, run_id, proxy_socket):
     """The child's whole environment."""
     here = os.path.dirname(sys.executable)
+    proxy = 'http://127.0.0.1:%d' % PROXY_PORT
     return {
         'PATH': os.pathsep.join([here, '/usr/local/bin', '/usr/bin',
                                  '/bin', '/usr/sbin', '/sbin']),
@@ -65,7 +70,13 @@ def environment(home, result_file, run_id):
         'ANSIBLE_SSH_COMMON_ARGS': (
             '-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=%s '
             '-o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes '
-            '-o BatchMode=yes' % os.path.join(home, 'known_hosts')),
+            '-o BatchMode=yes -o "ProxyCommand=%s %s connect %s %%h %%p"'
+            % (os.path.join(home, 'known_hosts'), sys.executable,
+               shipped.RELAY, proxy_socket)),
+        # every connection goes by the relay to the egress proxy: the
+        # sandbox has no other network
+        'http_proxy': proxy, 'https_proxy': proxy,
+        'HTTP_PROXY': proxy, 'HTTPS_PROXY': proxy,
         'TRIPLEOPLAN_RESULT_FILE': result_file,
         MARKER: run_id,
     }
@@ -73,12 +84,14 @@ def environment(home, result_file, run_id):
 
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
         stop_requested=None, look_every=2.0, clock=time.monotonic,
-        ssh_key=None):
+        ssh_key=None, targets=()):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
 
     ``ssh_key``: the private key file bound at ``sandbox.KEY``;
+    ``targets``: the (host, port) pairs the playbook may reach (through
+    ``egress``: the sandbox has no network of its own);
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
     the run as STOPPED.
@@ -94,7 +107,7 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             'the SSH key %s ([tripleoplan] validation_ssh_key of Mistral\'s '
             'configuration) cannot be read by Mistral\'s executor: fix the '
             'path or its permissions. Nothing was run.' % ssh_key))
-    readable = [shipped.CALLBACKS,
+    readable = [shipped.CALLBACKS, os.path.dirname(shipped.RELAY),
                 os.path.dirname(os.path.realpath(program))]
     refused = sandbox.check(readable)
     if refused is not None:
@@ -103,6 +116,14 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
     with tempfile.TemporaryDirectory(prefix='tripleoplan-validation-') \
             as home:
         os.makedirs(os.path.join(home, 'tmp'))
+        proxy_socket = os.path.join(home, 'egress.sock')
+        relay = [sys.executable, shipped.RELAY]
+        # the sandbox resolves and connects nothing itself: argv
+        # prefixes to ask the undercloud (``relay``)
+        extra_vars = dict(
+            extra_vars,
+            tripleoplan_resolve=relay + ['resolve', proxy_socket],
+            tripleoplan_probe=relay + ['probe', proxy_socket])
         paths = {}
         for name, data in (('playbook.yaml', text),
                            ('vars.json', json.dumps(extra_vars)),
@@ -111,13 +132,17 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             with open(paths[name], 'wb') as f:
                 f.write(data if isinstance(data, bytes) else data.encode())
         result_file = os.path.join(home, 'result.json')
-        with open(os.path.join(home, 'stderr'), 'w+') as err:
+        with open(os.path.join(home, 'stderr'), 'w+') as err, \
+                egress.Proxy(proxy_socket, targets) as proxy:
             child = subprocess.Popen(
                 sandbox.command(
-                    [program, '-i', paths['inventory.json'], '-e',
-                     '@' + paths['vars.json'], paths['playbook.yaml']],
+                    relay + ['serve', proxy_socket, str(PROXY_PORT), '--',
+                             program, '-i', paths['inventory.json'], '-e',
+                             '@' + paths['vars.json'],
+                             paths['playbook.yaml']],
                     home, readable, key=ssh_key),
-                cwd=home, env=environment(home, result_file, run_id),
+                cwd=home, env=environment(home, result_file, run_id,
+                                          proxy_socket),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=err, start_new_session=True, close_fds=True)
             if started is not None:
@@ -129,8 +154,20 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
         if os.path.exists(result_file):
             with open(result_file) as f:
                 found = json.load(f)
+    _explain_unreachable(found, inventory, proxy.attempts)
     return _outcome(how, child.returncode, found, stderr, clock() - begin,
                     timeout)
+
+
+def _explain_unreachable(found, built, attempts):
+    """Add to an unreachable host's message why the proxy could not
+    connect to it (ssh does not show its ProxyCommand's stderr)."""
+    hosts = inventories.addresses(built)
+    for failure in found.get('failures') or []:
+        why = attempts.get(hosts.get(failure.get('host')))
+        if failure.get('status') == 'unreachable' and why:
+            failure['msg'] = '%s (%s)' % (
+                (failure.get('msg') or 'unreachable').strip(), why)
 
 
 def _wait(child, timeout, stop_requested, look_every, clock):

@@ -13,6 +13,7 @@ import time
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
@@ -112,18 +113,25 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
 
     # asked only of a run that targets servers
     ssh = dict(inventory.SSH, **((roles and inputs('ssh')) or {}))
+    hosts = inventory.build(sys.executable, roles, dict(
+        ssh, key=sandbox.KEY if ssh['key'] else None))
     outcome = runner.run(
-        validation['text'], extra, inventory.build(
-            sys.executable, roles,
-            dict(ssh, key=sandbox.KEY if ssh['key'] else None)),
-        left, run['run'], started=started, stop_requested=stop_requested,
-        ssh_key=ssh['key'])
+        validation['text'], extra, hosts, left, run['run'],
+        started=started, stop_requested=stop_requested, ssh_key=ssh['key'],
+        targets=reachable(endpoints, hosts))
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (
             ' (Mistral is given no SSH key for the servers: set '
             '[tripleoplan] validation_ssh_key in its configuration)')
     return outcome
+
+
+def reachable(endpoints, hosts):
+    """What a run's playbook may connect to: each endpoint of the
+    catalog, and each server of inventory ``hosts`` at its SSH port."""
+    return [egress.target(url) for url in (endpoints or {}).values()] + \
+        sorted(set(inventory.addresses(hosts).values()))
 
 
 def _needs_plan(run, validation, inputs, what):

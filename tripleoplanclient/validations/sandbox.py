@@ -3,7 +3,8 @@
 Playbooks are untrusted: any member of a project may write its
 ``tripleo-validations`` container or a plan's ``custom-validations/``.
 So ``ansible-playbook`` runs in namespaces of its own (user, pid, mount,
-ipc, uts, cgroup; the network is shared: validations ask the services),
+ipc, uts, cgroup and network: its only way out is ``egress``'s proxy,
+to the catalog's endpoints and the plan's servers),
 as uid/gid 65534 without any capability, on a root that holds only an
 allowlist, read-only: the system (``/usr``), the few files of ``/etc``
 a program needs to resolve names and trust certificates, the Python
@@ -82,7 +83,7 @@ def command(argv, scratch, readable=(), secrets=None, bwrap=None,
     import shutil
     secrets = secret_places() if secrets is None else secrets
     out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
-           '--share-net', '--uid', NOBODY, '--gid', NOBODY,
+           '--uid', NOBODY, '--gid', NOBODY,
            '--cap-drop', 'ALL', '--die-with-parent', '--new-session']
     for name in SYSTEM:
         path = '/' + name

@@ -7,6 +7,9 @@ DIRECTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # ansible-playbook's stdout callback (``runner``)
 CALLBACKS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                          'callback_plugins')
+# the sandbox's way to the egress proxy (``egress``), run inside it
+RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                     'sandboxed', 'relay.py')
 
 
 def files():

@@ -102,12 +102,14 @@ class TestShippedAgainstServers(testtools.TestCase):
                 'Controller': {'ctlplane': ['127.0.0.1', '127.0.0.1']}}}])
         found = runner.run(
             shipped.files()['deployed-servers-reachable.yaml'],
-            {'ssh_port': 1, 'connect_timeout': 1},
-            inventory.build(sys.executable, roles), 60, 'run-2')
+            {'ssh_port': 1}, inventory.build(sys.executable, roles), 60,
+            'run-2', targets=[('127.0.0.1', 1)])
         self.assertEqual(('FAILED', ['c-0', 'c-1']),
                          (found['status'], found['failed_hosts']))
-        self.assertIn('c-0 (127.0.0.1) does not answer on port 1',
-                      found['message'])
+        # connected to for real, through the egress proxy
+        self.assertIn('c-0 (127.0.0.1) does not answer on port 1 '
+                      '(tripleoplan egress: cannot reach 127.0.0.1:1: '
+                      'Connection refused)', found['message'])
 
 
 def servers(address='192.0.2.10'):
@@ -135,7 +137,8 @@ class TestServersOverSsh(testtools.TestCase):
                 b'    - name: Free memory\n      command: free -m\n')
         begin = time.monotonic()
         found = runner.run(text, {}, inventory.build(
-            sys.executable, servers(), {'timeout': 2}), 60, 'run-3')
+            sys.executable, servers(), {'timeout': 2}), 60, 'run-3',
+            targets=[('192.0.2.10', 22)])
         self.assertLess(time.monotonic() - begin, 30)
         self.assertEqual(('FAILED', ['compute-0']),
                          (found['status'], found['failed_hosts']), found)
@@ -145,8 +148,18 @@ class TestServersOverSsh(testtools.TestCase):
         self.assertEqual(('compute-0', 'unreachable', 'Free memory'),
                          (failure['host'], failure['status'],
                           failure['task']))
-        self.assertIn('ssh: connect to host 192.0.2.10 port 22',
-                      failure['msg'])
+        self.assertIn('no answer from 192.0.2.10:22', failure['msg'])
         self.assertIn('compute-0: Free memory: unreachable: ',
                       found['message'])
-        self.assertIn('192.0.2.10 port 22', found['message'])
+        self.assertIn('192.0.2.10:22', found['message'])
+
+    def test_a_server_not_in_the_targets_is_refused_by_the_proxy(self):
+        text = (b'- hosts: Compute\n  gather_facts: false\n  tasks:\n'
+                b'    - name: Free memory\n      command: free -m\n')
+        found = runner.run(text, {}, inventory.build(
+            sys.executable, servers('127.0.0.1'), {'timeout': 5}), 60,
+            'run-4')
+        self.assertEqual(('FAILED', ['compute-0']),
+                         (found['status'], found['failed_hosts']), found)
+        self.assertIn('127.0.0.1:22 is neither a service of the catalog '
+                      'nor a server of the plan', found['failures'][0]['msg'])

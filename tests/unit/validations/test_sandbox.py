@@ -198,3 +198,52 @@ class TestSandbox(testtools.TestCase):
         # a directory above the allowed tree is simply not mounted
         self.assertNotIn(['--tmpfs', os.path.dirname(tree)], pairs)
         self.assertNotIn(['--ro-bind', os.path.dirname(tree)], pairs)
+
+
+class TestNetwork(testtools.TestCase):
+    """The sandbox's network is its own: the executor's loopback ports
+    (here two listeners standing for memcached and a Swift storage
+    server, and the one target the run is given) are reached only
+    through the egress proxy, and only the target."""
+
+    def setUp(self):
+        super().setUp()
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        if shutil.which('bwrap') is None:
+            self.skipTest('bubblewrap is not installed')
+        self.target, self.guarded = self.listener(), self.listener()
+
+    def listener(self):
+        import socket
+        sock = socket.socket()
+        sock.bind(('127.0.0.1', 0))
+        sock.listen(8)
+        self.addCleanup(sock.close)
+        return sock.getsockname()[1]
+
+    def connect_task(self, port):
+        return ('command:\n        argv: [%s, -c, "import socket; '
+                'socket.create_connection((\'127.0.0.1\', %d), 5)"]'
+                % (sys.executable, port))
+
+    def test_no_port_of_the_executor_is_reached_directly(self):
+        for port in (self.guarded, self.target):
+            found = runner.run(play(self.connect_task(port)), {}, LOCAL, 60,
+                               'run-n', targets=[('127.0.0.1', self.target)])
+            self.assertEqual('FAILED', found['status'], found)
+            self.assertIn('Connection refused', found['message'])
+
+    def test_the_proxy_carries_the_target_and_refuses_the_rest(self):
+        def probe(port):
+            return ('command:\n        argv: "{{ tripleoplan_probe + '
+                    '[\'127.0.0.1\', \'%d\'] }}"' % port)
+        found = runner.run(play(probe(self.target)), {}, LOCAL, 60, 'run-n',
+                           targets=[('127.0.0.1', self.target)])
+        self.assertEqual('PASSED', found['status'], found['message'])
+        found = runner.run(play(probe(self.guarded)), {}, LOCAL, 60,
+                           'run-n', targets=[('127.0.0.1', self.target)])
+        self.assertEqual('FAILED', found['status'])
+        self.assertIn('127.0.0.1:%d is neither a service of the catalog nor '
+                      'a server of the plan' % self.guarded,
+                      found['failures'][0]['msg'])

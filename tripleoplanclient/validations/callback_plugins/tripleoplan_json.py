@@ -25,6 +25,17 @@ DOCUMENTATION = """
 _KEEP = 4000
 
 
+def _why(found):
+    """A failed task's message; a command's own last words with the
+    bare "non-zero return code" Ansible gives."""
+    msg = str(found.get('msg') or found.get('stderr') or found.get(
+        'module_stderr') or '')
+    last = str(found.get('stderr') or '').strip().splitlines()[-1:]
+    if msg == 'non-zero return code' and last:
+        msg = '%s %s: %s' % (msg, found.get('rc'), last[0])
+    return msg
+
+
 def _short(value):
     if isinstance(value, str) and len(value) > _KEEP:
         return value[:_KEEP] + '...'
@@ -63,8 +74,7 @@ class CallbackModule(CallbackBase):
         found = result._result
         entry = {'status': status}
         if status in ('failed', 'unreachable'):
-            entry['msg'] = _short(str(found.get('msg') or found.get(
-                'stderr') or found.get('module_stderr') or ''))
+            entry['msg'] = _short(_why(found))
             for key in ('rc', 'stdout', 'stderr'):
                 if found.get(key) not in (None, ''):
                     entry[key] = _short(found[key])
