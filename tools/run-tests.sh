@@ -76,7 +76,8 @@ if [ "$what" = all ]; then
     # Ironic (fake hardware) for the node tests, and sshd (started before
     # Mistral, whose configuration then names it) for the validations
     # that log in to a server: here they fail, not skip, when it does not
-    # answer (tests/functional/base.ironic_url, sshd_port).
+    # answer (tests/functional/base.ironic_url,
+    # tests/functional/test_validations_ssh.sshd_port).
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 \
         start ironic sshd
     # Two workers, the test classes shared out by their measured seconds

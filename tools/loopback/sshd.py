@@ -91,6 +91,14 @@ def validation_settings() -> str:
             'validation_ssh_port = %d\n' % (USER, client_key(), port()))
 
 
+def hidden(argv: list[str], state: Path, server: Path) -> list[str]:
+    """argv run in a mount namespace where ``state`` is empty but for
+    ``server`` (read-only) and /tmp is its own (root only)."""
+    return [shutil.which('unshare') or 'unshare', '--mount', '--propagation',
+            'private', '--', '/bin/sh', '-c', HIDE, 'sshd', str(state),
+            str(server)] + list(argv)
+
+
 def banner(port: int) -> bool:
     """The server greets with its SSH version line."""
     try:
@@ -179,10 +187,8 @@ class Sshd(Service):
             authorized_keys=server / 'authorized_keys')}
 
     def command(self) -> list[str]:
-        return [shutil.which('unshare') or 'unshare', '--mount',
-                '--propagation', 'private', '--', '/bin/sh', '-c', HIDE,
-                'sshd', str(state_dir()), str(self.server_dir),
-                SSHD, '-D', '-e', '-f', str(self.conf)]
+        return hidden([SSHD, '-D', '-e', '-f', str(self.conf)], state_dir(),
+                      self.server_dir)
 
     def run_stamp(self, files: dict[str, str]) -> str:
         return hashlib.sha256('\0'.join(

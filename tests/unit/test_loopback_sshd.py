@@ -1,0 +1,134 @@
+"""tools/loopback/sshd.py: the server's configuration, who it lets in,
+what Mistral is told, and what a session sees of the loopback's state
+(the mount namespace, for real when run as root)."""
+
+import grp
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+from unittest import mock
+
+import testtools
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'tools')
+if TOOLS not in sys.path:
+    sys.path.insert(0, TOOLS)
+
+from loopback import common  # noqa: E402
+from loopback import registry  # noqa: E402
+from loopback import sshd  # noqa: E402
+
+
+class StateTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.state = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.state, ignore_errors=True)
+        patcher = mock.patch.dict(os.environ, {
+            'LOOPBACK_DIR': self.state, 'LOOPBACK_SSHD_PORT': '16999'})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+
+class TestConfiguration(StateTest):
+
+    def test_one_user_by_key_on_loopback_only(self):
+        conf = sshd.Sshd().configs()['server/sshd_config']
+        for line in ('ListenAddress 127.0.0.1:16999', 'AllowUsers %s'
+                     % sshd.USER, 'PermitRootLogin no',
+                     'AuthenticationMethods publickey',
+                     'PasswordAuthentication no',
+                     'KbdInteractiveAuthentication no',
+                     'AllowTcpForwarding no', 'AuthorizedKeysFile %s'
+                     % os.path.join(self.state, 'sshd', 'server',
+                                    'authorized_keys')):
+            self.assertIn(line + '\n', conf)
+        self.assertNotEqual('root', sshd.USER)
+
+    def test_started_before_mistral(self):
+        names = list(registry.SERVICES)
+        self.assertLess(names.index('sshd'), names.index('mistral'))
+
+    def test_mistral_is_told_only_when_sshd_was_started(self):
+        self.assertEqual('', sshd.validation_settings())
+        with open(os.path.join(self.state, 'started'), 'w') as f:
+            f.write('mistral\nsshd\n')
+        told = sshd.validation_settings()
+        self.assertIn('validation_ssh_user = tripleo-admin\n', told)
+        self.assertIn('validation_ssh_key = %s\n' % os.path.join(
+            self.state, 'sshd', 'client', 'id_ed25519'), told)
+        self.assertIn('validation_ssh_port = 16999\n', told)
+
+
+def user(uid=990, gid=990):
+    return pwd.struct_passwd((sshd.USER, 'x', uid, gid, '', '/h', '/bin/sh'))
+
+
+def group(name, gid, members=()):
+    return grp.struct_group((name, 'x', gid, list(members)))
+
+
+class TestUser(testtools.TestCase):
+
+    def check(self, found, groups):
+        with mock.patch('pwd.getpwnam', return_value=found), \
+                mock.patch('grp.getgrall', return_value=groups), \
+                mock.patch('grp.getgrgid', side_effect=lambda gid: next(
+                    g for g in groups if g.gr_gid == gid)):
+            sshd.ensure_user()
+
+    def test_an_unprivileged_user_is_used(self):
+        self.check(user(), [group(sshd.USER, 990), group('users', 100)])
+
+    def test_root_or_a_privileged_group_is_refused(self):
+        for found, groups in (
+                (user(uid=0), [group(sshd.USER, 990)]),
+                (user(gid=0), [group('root', 0)]),
+                (user(), [group(sshd.USER, 990),
+                          group('sudo', 27, [sshd.USER])])):
+            self.assertRaisesRegex(common.LoopbackError, 'is privileged',
+                                   self.check, found, groups)
+
+
+class TestHidden(StateTest):
+    """A session's view: the state directory empty but for the server's
+    files (read-only), a /tmp of its own."""
+
+    def test_the_state_is_out_of_sight(self):
+        if os.geteuid() != 0 or not shutil.which('unshare'):
+            self.skipTest('needs root and unshare (mount namespaces)')
+        server = os.path.join(self.state, 'sshd', 'server')
+        common.write_if_changed(
+            common.Path(server) / 'authorized_keys', 'key\n')
+        common.write_if_changed(
+            common.Path(self.state) / 'mistral' / 'mistral.conf', 'secret\n')
+        outside = tempfile.NamedTemporaryFile(dir='/tmp')
+        self.addCleanup(outside.close)
+        probe = subprocess.run(
+            sshd.hidden(['/bin/sh', '-c',
+                         'cd "$0" && find . | sort; '
+                         'touch sshd/server/x || echo read-only; ls -A /tmp',
+                         self.state], common.Path(self.state),
+                        common.Path(server)),
+            capture_output=True, text=True, timeout=30)
+        if 'Operation not permitted' in probe.stderr:
+            self.skipTest('mount namespaces refused: %s' % probe.stderr)
+        self.assertEqual(0, probe.returncode, probe.stderr)
+        found = probe.stdout.split()
+        self.assertEqual(['.', './sshd', './sshd/server',
+                          './sshd/server/authorized_keys', 'read-only'],
+                         found[:5])
+        # /tmp holds the way to the state (made there), nothing of ours
+        self.assertEqual([os.path.relpath(self.state, '/tmp').split('/')[0]]
+                         if self.state.startswith('/tmp/') else [],
+                         found[5:])
+        self.assertNotIn(os.path.basename(outside.name), found)
+        # nothing left behind outside
+        self.assertFalse(os.path.exists(os.path.join(server, 'x')))
+        self.assertEqual([], [n for n in os.listdir('/run')
+                              if n.startswith('loopback-sshd.')])
