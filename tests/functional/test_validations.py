@@ -8,6 +8,7 @@ and ``deploy --run-validations`` refusing on a failed one.
 import json
 import os
 import subprocess
+import sys
 import time
 import uuid
 
@@ -34,6 +35,55 @@ def marked(run_id):
     return found
 
 
+# Tries each guarded port of the undercloud directly and through the
+# proxy (http_proxy): reached = connected, or an answer other than the
+# egress proxy's refusal. Then the catalog's identity endpoint, which
+# must answer through the proxy.
+REACH = r"""
+import json, socket, sys, urllib.error, urllib.request
+guarded, identity = json.loads(sys.argv[1]), sys.argv[2]
+reached = []
+for port in guarded:
+    try:
+        socket.create_connection(('127.0.0.1', port), 3).close()
+        reached.append(('direct', port))
+    except OSError:
+        pass
+    try:
+        urllib.request.urlopen('http://127.0.0.1:%d/' % port, timeout=5)
+        reached.append(('proxy', port))
+    except urllib.error.HTTPError as exc:
+        if exc.code != 403 or b'neither a service' not in exc.read():
+            reached.append(('proxy', port, exc.code))
+    except OSError:
+        pass
+try:
+    urllib.request.urlopen(identity, timeout=10)
+except urllib.error.HTTPError as exc:
+    if exc.code >= 400:
+        sys.exit('identity answered %d' % exc.code)
+print(json.dumps(reached))
+sys.exit(1 if reached else 0)
+"""
+
+
+def guarded_ports():
+    """What answers on the loopback without a token."""
+    sys.path.insert(0, os.path.join(base.REPO, 'tools'))
+    from loopback import postgres, rabbitmq, swift
+    found = [p for name, p in swift.ports().items() if name != 'proxy']
+    return sorted(found + [postgres.port()] + list(
+        rabbitmq.ports().values()))
+
+
+def reach_playbook():
+    return playbook('Reach guarded ports', (
+        'name: Reach the guarded ports\n      command:\n        argv: '
+        '["{{ ansible_playbook_python }}", "-c", %s, %s, '
+        '"{{ tripleoplan_endpoints.identity }}"]' % (
+            json.dumps(REACH), json.dumps(json.dumps(guarded_ports())))))
+
+
 class TestValidations(base.PlanTest):
 
     PREFIX = 'valid'
@@ -47,6 +97,7 @@ class TestValidations(base.PlanTest):
         'custom-validations/sleepy-check.yaml': playbook(
             'Sleepy check', 'command: sleep 8'),
         'custom-validations/broken-check.yaml': '- hosts: [\n',
+        'custom-validations/reach-guarded.yaml': reach_playbook(),
         'custom-validations/predeploy-check.yaml': playbook(
             'Before a deploy', 'fail: {msg: predeploy failed on purpose}'
         ).replace('groups: [prep]', 'groups: [pre-deployment]'),
@@ -113,6 +164,14 @@ class TestValidations(base.PlanTest):
             'overcloud', 'validation', 'list', '--plan', self.plan)}
         self.assertGreaterEqual(len(every) - 3, 8)
         self.assertIn('not YAML', every['broken-check']['problem'])
+
+    def test_the_undercloud_is_reached_only_through_its_endpoints(self):
+        # Swift's storage servers and memcached, Postgres and RabbitMQ
+        # answer without a token: neither directly nor through the
+        # egress proxy; the identity endpoint through it
+        rc, found, _ = self.run_validations('reach-guarded')
+        self.assertEqual((0, 'PASSED'), (rc, found['status']),
+                         found['message'])
 
     def test_a_passing_and_a_failing_run_and_their_results(self):
         rc, passed, _ = self.run_validations('check-disk-space')
