@@ -18,9 +18,13 @@ Requests (HTTP/1.1 forms, so urllib and Ansible's ``uri`` speak it):
 ``CONNECT host:port``; an absolute-form ``GET http://host:port/path``
 (sent on as origin-form, with ``Connection: close``); ``RESOLVE name``
 (the executor's addresses for a name: the sandbox has no DNS of its
-own). Anything else, or a target not allowed: 403 with the reason.
+own); ``STATFS path`` (the size and free space of one of the
+undercloud's mount points, as JSON: the sandbox's ``/`` is its own).
+Anything else, or a target not allowed: 403 with the reason.
 """
 
+import json
+import os
 import re
 import socket
 import threading
@@ -140,6 +144,8 @@ class Proxy(object):
         method, uri, _ = words
         if method == 'RESOLVE':
             return self._answer_resolve(client, uri)
+        if method == 'STATFS':
+            return self._answer_statfs(client, uri)
         if method == 'CONNECT':
             host, _, port = uri.rpartition(':')
             host = host.strip('[]')
@@ -190,6 +196,21 @@ class Proxy(object):
         _send(client, 200, '\n'.join(found) + '\n')
         return None, None
 
+    def _answer_statfs(self, client, path):
+        # mount points only: sizes of file systems are no secret, the
+        # existence of a path elsewhere may be
+        points = mount_points()
+        if path not in points:
+            return self._refuse(client, 404, (
+                '%s is not a mount point of the undercloud (%s)' % (
+                    path, ', '.join(sorted(points)[:20]))))
+        found = os.statvfs(path)
+        _send(client, 200, json.dumps({
+            'path': path, 'total': found.f_blocks * found.f_frsize,
+            'free': found.f_bfree * found.f_frsize,
+            'available': found.f_bavail * found.f_frsize}))
+        return None, None
+
     def _refuse(self, client, status, reason, what=None):
         if what is not None:
             self.attempts[what] = reason
@@ -199,6 +220,14 @@ class Proxy(object):
 
 _REASONS = {200: 'OK', 400: 'Bad Request', 403: 'Forbidden',
             404: 'Not Found', 502: 'Bad Gateway'}
+
+
+def mount_points(mounts='/proc/self/mounts'):
+    """The executor's mount points (octal escapes of the kernel's
+    table undone)."""
+    with open(mounts) as f:
+        return {re.sub(r'\\([0-7]{3})', lambda m: chr(int(m.group(1), 8)),
+                       line.split()[1]) for line in f if line.strip()}
 
 
 def _send(client, status, body):

@@ -123,7 +123,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
         extra_vars = dict(
             extra_vars,
             tripleoplan_resolve=relay + ['resolve', proxy_socket],
-            tripleoplan_probe=relay + ['probe', proxy_socket])
+            tripleoplan_probe=relay + ['probe', proxy_socket],
+            tripleoplan_statfs=relay + ['statfs', proxy_socket])
         paths = {}
         for name, data in (('playbook.yaml', text),
                            ('vars.json', json.dumps(extra_vars)),

@@ -131,6 +131,29 @@ class TestProxy(testtools.TestCase):
             b'RESOLVE nowhere.example TRIPLEOPLAN/1\r\n\r\n'))
         self.assertIn('400', self.ask(b'RESOLVE a/b TRIPLEOPLAN/1\r\n\r\n'))
 
+    def test_statfs_answers_for_a_mount_point_of_the_undercloud(self):
+        import json
+        answer = self.ask(b'STATFS / TRIPLEOPLAN/1\r\n\r\n')
+        self.assertTrue(answer.startswith('HTTP/1.1 200'), answer)
+        found = json.loads(answer.partition('\r\n\r\n')[2])
+        here = os.statvfs('/')
+        self.assertEqual(('/', here.f_blocks * here.f_frsize),
+                         (found['path'], found['total']))
+        self.assertLessEqual(found['available'], found['free'])
+        # not a mount point: whether it exists is not told
+        answer = self.ask(('STATFS %s TRIPLEOPLAN/1\r\n\r\n' % self.place
+                           ).encode())
+        self.assertTrue(answer.startswith('HTTP/1.1 404'), answer)
+        self.assertIn('%s is not a mount point of the undercloud'
+                      % self.place, answer)
+
+    def test_mount_points_undo_the_kernels_escapes(self):
+        table = os.path.join(self.place, 'mounts')
+        with open(table, 'w') as f:
+            f.write('/dev/a / ext4 rw 0 0\n'
+                    '/dev/b /srv/my\\040disk xfs rw 0 0\n')
+        self.assertEqual({'/', '/srv/my disk'}, egress.mount_points(table))
+
     def test_what_is_not_a_proxy_request_is_refused(self):
         for request in (b'GET /relative HTTP/1.1\r\n\r\n',
                         b'GET ftp://127.0.0.1/ HTTP/1.1\r\n\r\n',

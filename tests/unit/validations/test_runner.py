@@ -112,6 +112,29 @@ class TestShippedAgainstServers(testtools.TestCase):
                       'Connection refused)', found['message'])
 
 
+class TestShippedDiskSpace(testtools.TestCase):
+    """check-disk-space measures the undercloud's /, which the sandbox
+    does not mount: asked of the undercloud."""
+
+    def test_the_undercloud_root_file_system_is_measured(self):
+        from tripleoplanclient.validations import shipped
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        here = os.statvfs('/')
+        free_gb = here.f_bavail * here.f_frsize / 1073741824.0
+        text = shipped.files()['check-disk-space.yaml']
+        found = runner.run(text, {'minimum_free_gb': 0},
+                           inventory.build(sys.executable), 60, 'run-d')
+        self.assertEqual('PASSED', found['status'], found['message'])
+        told = found['plays'][0]['tasks'][1]['hosts']['localhost']['msg']
+        self.assertAlmostEqual(free_gb, float(told.split()[0]), delta=0.5)
+        found = runner.run(text, {'minimum_free_gb': 10 ** 9},
+                           inventory.build(sys.executable), 60, 'run-d')
+        self.assertEqual('FAILED', found['status'])
+        self.assertRegex(found['message'], r'/ has [0-9.]+ GB free, less '
+                         r'than 1000000000 GB: free some space')
+
+
 def servers(address='192.0.2.10'):
     return inventory.servers([
         {'output_key': 'RoleNetHostnameMap', 'output_value': {

@@ -13,6 +13,9 @@ outside, on a unix socket in the run's scratch directory. Standalone
     exit 0 when HOST:PORT accepts a connection, else say why.
 ``relay.py resolve SOCKET NAME``
     print NAME's addresses as the undercloud resolves them.
+``relay.py statfs SOCKET PATH``
+    print the size and free space of the undercloud's mount point
+    PATH (JSON: path, total, free, available, in bytes).
 """
 
 import os
@@ -150,8 +153,9 @@ def _body(sock, rest):
     return data.decode(errors='replace')
 
 
-def resolve(path, name):
-    sock, head, rest = _ask(path, 'RESOLVE %s TRIPLEOPLAN/1' % name)
+def answer(path, request, what):
+    """Print the proxy's answer to ``request what``; 0 when it has one."""
+    sock, head, rest = _ask(path, '%s %s TRIPLEOPLAN/1' % (request, what))
     body = _body(sock, rest)
     (sys.stdout if _status(head) == 200 else sys.stderr).write(body)
     return 0 if _status(head) == 200 else 2
@@ -164,8 +168,8 @@ def main(args):
         return connect(args[1], args[2], args[3])
     if args[:1] == ['probe'] and len(args) == 4:
         return probe(args[1], args[2], args[3])
-    if args[:1] == ['resolve'] and len(args) == 3:
-        return resolve(args[1], args[2])
+    if args[:1] in (['resolve'], ['statfs']) and len(args) == 3:
+        return answer(args[1], args[0].upper(), args[2])
     sys.stderr.write(__doc__)
     return 2
 
