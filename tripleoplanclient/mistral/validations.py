@@ -40,5 +40,6 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
             run['results'] = [results.load_result(store, run['run'], v['id'])
                               for v in run['validations']]
             return run
-        return {'runs': results.runs(store, req['plan'])}
+        found, more = results.runs(store, req['plan'], req['limit'])
+        return {'runs': found, 'more': more}
     raise ValueError('no validation action %s' % name)

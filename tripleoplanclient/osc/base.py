@@ -247,6 +247,15 @@ def seconds(text):
     return _number(text, 'seconds', 0.1, 3600, '2')
 
 
+def count(text):
+    """An argparse type: a whole number of at least 1."""
+    value = _number(text, 'items', 1, 10 ** 6, '50', ', whole')
+    if value != int(value):
+        raise argparse.ArgumentTypeError(
+            '%r: give a whole number of at least 1, e.g. 50.' % text)
+    return int(value)
+
+
 # The longest a node operation's follow task looks (protocol.FOLLOW_ROUNDS
 # rounds of NODE_FOLLOW_DELAY seconds), less a margin
 NODE_TIMEOUT_MAX = 4800

@@ -16,6 +16,8 @@ RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
 # a run's status -> exit status, beyond outcome's (FAILED 1, TIMEOUT 4)
+# runs ``results`` reads by default: one GET each
+RESULTS_LIMIT = 50
 _EXIT = {'STOPPED': outcome.FAILED, 'ERROR': outcome.FAILED}
 
 
@@ -280,12 +282,23 @@ class ListValidationResults(_Command, command.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument('--plan', metavar='<plan>',
                             help='Only the runs for this plan.')
+        last = parser.add_mutually_exclusive_group()
+        last.add_argument('--limit', metavar='<runs>', type=base.count,
+                          default=RESULTS_LIMIT,
+                          help='The runs last written, at most '
+                          '(default: %d).' % RESULTS_LIMIT)
+        last.add_argument('--all', action='store_true',
+                          help='Every run, however many.')
         return parser
 
     def take_action(self, parsed_args):
         from tripleoplanclient.validations import results
+        limit = None if parsed_args.all else parsed_args.limit
         found = self.ask(parsed_args, 'validation_results',
-                         plan=parsed_args.plan)
+                         plan=parsed_args.plan, limit=limit)
+        if found.get('more'):
+            self.progress('Only the %d run(s) last written; older ones: '
+                          '--limit or --all.' % limit)
         rows = [r for run in found['runs'] for r in results.rows(run)]
         return RESULT_COLUMNS, [
             tuple(_list(r[c]) if c == 'failed_hosts' else r[c]

@@ -41,5 +41,7 @@ WORKFLOWS = {
         "run with each validation's failed tasks.",
         {'run': None,
          'plan': None,
+         # the runs last written, at most (None: all)
+         'limit': None,
          'swift_url': None}),
 }

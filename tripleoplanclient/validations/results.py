@@ -83,15 +83,28 @@ def load_result(store, run_id, vid):
     return json.loads(data) if data is not None else None
 
 
-def runs(store, plan=None):
-    """Every run of this project (of ``plan`` only, with it), oldest
-    first."""
+def runs(store, plan=None, limit=None):
+    """``(runs, more)``: the runs of this project (of ``plan`` only,
+    with it), oldest first: the ``limit`` last written (all without),
+    read newest first in batches of ``limit`` until that many are found
+    (the plan is in the run's JSON, not in the listing); ``more``: older
+    ones were left unread."""
     _, listing = store.listing(CONTAINER)
-    names = sorted(n for n in listing or {} if n.endswith('/' + RUN))
-    found = [json.loads(d) for d in
-             store.get_many(CONTAINER, names).values()] if names else []
-    return sorted((r for r in found if plan is None or r.get('plan') == plan),
-                  key=lambda r: (r.get('started') or '', r['run']))
+    names = [n for n, e in sorted(
+        (listing or {}).items(), reverse=True,
+        key=lambda item: (item[1].get('last_modified') or '', item[0]))
+        if n.endswith('/' + RUN)]
+    batch = limit or len(names)
+    found = []
+    while names and not (limit and len(found) >= limit):
+        read, names = names[:batch], names[batch:]
+        data = store.get_many(CONTAINER, read)
+        # newest first, as listed: the last batch is cut at ``limit``
+        found += [r for r in (json.loads(data[n]) for n in read)
+                  if plan is None or r.get('plan') == plan]
+    more = bool(names) or (limit is not None and len(found) > limit)
+    return sorted(found[:limit] if limit else found,
+                  key=lambda r: (r.get('started') or '', r['run'])), more
 
 
 def rows(run):

@@ -88,6 +88,17 @@ class TestValidationCommands(fakes.HttpTestCase):
                                           row['run'])
         self.assertEqual(['mine: localhost: Mine: not today'],
                          shown['failures'])
+        # the run last written only, and a word on stderr of the others
+        code, rows, err = self.run_command(validation.ListValidationResults,
+                                           '--limit', '1')
+        self.assertEqual(['mine'], [r['validation'] for r in rows])
+        self.assertIn('Only the 1 run(s) last written; older ones: --limit or '
+                      '--all.', err)
+        code, rows, err = self.run_command(validation.ListValidationResults,
+                                           '--all')
+        self.assertEqual(['mine', 'ok'], sorted(r['validation']
+                                                for r in rows))
+        self.assertNotIn('last written', err)
 
     def test_unknown_input_is_refused_with_nothing_run(self):
         for argv, message in (

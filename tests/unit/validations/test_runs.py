@@ -64,13 +64,13 @@ class TestRuns(fakes.HttpTestCase):
             bad['failures'][0]['task'], bad['failures'][0]['msg']))
         self.assertEqual(['localhost'], bad['failed_hosts'])
         self.assertIn('not YAML', self.kept_json('r1/broken.json')['message'])
-        rows = [r for found in results.runs(self.store)
+        rows = [r for found in results.runs(self.store)[0]
                 for r in results.rows(found)]
         self.assertEqual([('r1', 'ok', 'PASSED'), ('r1', 'bad', 'FAILED'),
                           ('r1', 'broken', 'INVALID')],
                          [(r['run'], r['validation'], r['status'])
                           for r in rows])
-        self.assertEqual([], results.runs(self.store, plan='other'))
+        self.assertEqual(([], False), results.runs(self.store, plan='other'))
 
     def test_unknown_names_are_refused_before_anything_is_written(self):
         self.assertRaises(exceptions.CommandError, runs.start, self.store,
@@ -184,3 +184,41 @@ class TestRuns(fakes.HttpTestCase):
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'give a run id'):
             runs.stop(self.store, '../p')
+
+
+class TestResultsPages(fakes.HttpTestCase):
+    """``results`` reads the runs last written, not every run ever."""
+
+    def setUp(self):
+        super().setUp()
+        self.kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
+        self.store = fakes.plan_store(workers=1)
+        # run-00 written first ... run-09 last; odd ones of plan p
+        for n in range(10):
+            self.kept.store('run-%02d/run.json' % n, json.dumps({
+                'run': 'run-%02d' % n, 'plan': 'p' if n % 2 else 'q',
+                'started': '2026-11-26T06:%02d:00' % n}).encode())
+            self.kept.store('run-%02d/check.json' % n, b'{}')
+
+    def gets(self):
+        return sorted(r.path.rsplit('/', 2)[-2] for r in self.m.request_history
+                      if r.method == 'GET' and r.path.endswith('/run.json'))
+
+    def test_the_last_written_only_each_read_once(self):
+        found, more = results.runs(self.store, limit=3)
+        self.assertEqual((['run-07', 'run-08', 'run-09'], True),
+                         ([r['run'] for r in found], more))
+        self.assertEqual(['run-07', 'run-08', 'run-09'], self.gets())
+
+    def test_a_plans_runs_read_in_batches_until_enough(self):
+        found, more = results.runs(self.store, plan='p', limit=3)
+        self.assertEqual((['run-05', 'run-07', 'run-09'], True),
+                         ([r['run'] for r in found], more))
+        # two batches of 3: run-09..07, then run-06..04
+        self.assertEqual(6, len(self.gets()))
+
+    def test_all(self):
+        found, more = results.runs(self.store)
+        self.assertEqual((10, False), (len(found), more))
+        found, more = results.runs(self.store, plan='p', limit=5)
+        self.assertEqual((5, False), (len(found), more))
