@@ -6,7 +6,9 @@ servers (``RoleNetHostnameMap``, ``RoleNetIpMap``): one Controller at
 sshd``, before Mistral, whose configuration then names its user, key and
 port). A validation on ``hosts: overcloud`` runs in Mistral's sandbox,
 logs in through the egress proxy and runs its tasks on the server as
-the dedicated user; a wrong user or key is refused by sshd, and the
+the dedicated user, who sees neither the loopback's state nor its
+services (the session's own network namespace: only the Swift port is
+tried); a wrong user or key is refused by sshd, and the
 server is a failed host with ssh's reason. Skipped when sshd does not
 answer, unless ``FUNCTIONAL_REQUIRE_SSHD`` is set (``tools/run-tests.sh``
 sets it where it starts sshd): there a silent sshd fails the test.
@@ -17,6 +19,7 @@ import os
 import socket
 import subprocess
 import unittest
+import urllib.parse
 
 from tests.functional import base
 
@@ -69,6 +72,7 @@ class TestValidationsOverSsh(base.PlanTest):
         cls.sshd_log = env['LOOPBACK_SSHD_LOG']
         # what the server must not see: the loopback's state
         secret = os.path.join(env['LOOPBACK_DIR'], 'mistral', 'mistral.conf')
+        swift = urllib.parse.urlsplit(env['LOOPBACK_SWIFT_URL']).port
         cls.TEMPLATES = {
             'overcloud.yaml': STACK,
             'roles_data.yaml': '- name: Controller\n',
@@ -80,13 +84,20 @@ class TestValidationsOverSsh(base.PlanTest):
     - name: What the server shows of the undercloud's loopback
       stat: {path: %s}
       register: secret
+    - name: What the server reaches of the undercloud's services
+      command: >-
+        python3 -c "import socket;
+        socket.create_connection(('127.0.0.1', %d), 2)"
+      register: service
+      failed_when: false
     - name: Logged in as the validations' user, not root, state unseen
       assert:
         that:
           - who.stdout == "%s"
           - not secret.stat.exists
+          - service.rc != 0
         success_msg: "{{ inventory_hostname }}: ran as {{ who.stdout }}"
-''' % (secret, cls.user)),
+''' % (secret, swift, cls.user)),
             # a play may set its own login: sshd decides
             'custom-validations/as-root.yaml': on_the_server(
                 'As root', '    - command: id -un\n',

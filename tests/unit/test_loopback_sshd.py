@@ -39,8 +39,7 @@ class TestConfiguration(StateTest):
 
     def test_one_user_by_key_on_loopback_only(self):
         conf = sshd.Sshd().configs()['server/sshd_config']
-        for line in ('ListenAddress 127.0.0.1:16999', 'AllowUsers %s'
-                     % sshd.USER, 'PermitRootLogin no',
+        for line in ('AllowUsers %s' % sshd.USER, 'PermitRootLogin no',
                      'AuthenticationMethods publickey',
                      'PasswordAuthentication no',
                      'KbdInteractiveAuthentication no',
@@ -49,6 +48,13 @@ class TestConfiguration(StateTest):
                                     'authorized_keys')):
             self.assertIn(line + '\n', conf)
         self.assertNotEqual('root', sshd.USER)
+
+    def test_each_session_in_a_network_namespace_of_its_own(self):
+        command = sshd.Sshd().command()
+        served = command[command.index(os.path.join(
+            TOOLS, 'loopback', 'inetd.py')) + 1:]
+        self.assertEqual(['127.0.0.1', '16999', '--'], served[:3])
+        self.assertEqual(['--net', '--', sshd.SSHD, '-i'], served[4:8])
 
     def test_started_before_mistral(self):
         names = list(registry.SERVICES)
@@ -132,3 +138,34 @@ class TestHidden(StateTest):
         self.assertFalse(os.path.exists(os.path.join(server, 'x')))
         self.assertEqual([], [n for n in os.listdir('/run')
                               if n.startswith('loopback-sshd.')])
+
+
+class TestInetd(testtools.TestCase):
+    """inetd.py, for real: each connection runs the command on it."""
+
+    def test_a_command_per_connection(self):
+        import socket
+        import time
+        with socket.socket() as probe:
+            probe.bind(('127.0.0.1', 0))
+            port = probe.getsockname()[1]
+        served = subprocess.Popen(
+            [sys.executable, os.path.join(TOOLS, 'loopback', 'inetd.py'),
+             '127.0.0.1', str(port), '--', '/bin/sh', '-c',
+             'read line; echo "got $line"'])
+        self.addCleanup(served.wait)
+        self.addCleanup(served.terminate)
+        answers = []
+        for word in ('one', 'two'):
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    conn = socket.create_connection(('127.0.0.1', port), 1)
+                    break
+                except OSError:
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.05)
+            with conn:
+                conn.sendall(word.encode() + b'\n')
+                answers.append(conn.makefile().read())
+        self.assertEqual(['got one\n', 'got two\n'], answers)

@@ -3,9 +3,10 @@
 A validation that runs on the plan's servers logs in to them over SSH
 (``[tripleoplan] validation_ssh_*`` of Mistral's configuration); here the
 server is this host, at 127.0.0.1:16022 (LOOPBACK_SSHD_PORT).  One
-process, ``sshd -D -e`` with its own configuration, host key and
-authorized key under <state>/sshd/server (not /etc/ssh; the system's
-ssh service stays untouched):
+process, inetd.py listening there, runs ``sshd -i -e`` for each
+connection, with its own configuration, host key and authorized key
+under <state>/sshd/server (not /etc/ssh; the system's ssh service stays
+untouched):
 
 * public keys only, and only the user ``tripleo-admin`` (AllowUsers; root
   is refused): an unprivileged system user that ``start`` creates when
@@ -15,11 +16,15 @@ ssh service stays untouched):
 * the key pair it accepts: <state>/sshd/client/id_ed25519 (0600, in a
   0700 directory); Mistral's configuration names it when sshd is started
   (mistral.py: start Mistral after sshd).
-* sshd and every session run in a mount namespace of their own
+* the listener and every session run in a mount namespace of their own
   (``unshare --mount``) where the loopback's state directory is an empty
   tmpfs but for <state>/sshd/server (read-only) and /tmp is a tmpfs of
   their own: a validation logged in sees none of the services'
-  configuration, keys or data, nor the undercloud's scratch files.
+  configuration, keys or data, nor the undercloud's scratch files;
+* each session has a network namespace of its own (``unshare --net``,
+  nothing but a loopback interface that is down): from the "server" a
+  validation reaches none of the undercloud's services, which the egress
+  proxy of its sandbox keeps it from too.
 
 Log: <state>/sshd/sshd.log (every login and refusal: LogLevel VERBOSE).
 """
@@ -33,11 +38,12 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 from . import process
-from .common import (HOST, LoopbackError, env_port, not_installed, render,
-                     say, write_if_changed)
+from .common import (HOST, PACKAGE, LoopbackError, env_port, not_installed,
+                     render, say, write_if_changed)
 from .service import Service
 from .state import started, state_dir
 
@@ -187,8 +193,10 @@ class Sshd(Service):
             authorized_keys=server / 'authorized_keys')}
 
     def command(self) -> list[str]:
-        return hidden([SSHD, '-D', '-e', '-f', str(self.conf)], state_dir(),
-                      self.server_dir)
+        return hidden([sys.executable, str(PACKAGE / 'inetd.py'), HOST,
+                       str(port()), '--', shutil.which('unshare') or
+                       'unshare', '--net', '--', SSHD, '-i', '-e', '-f',
+                       str(self.conf)], state_dir(), self.server_dir)
 
     def run_stamp(self, files: dict[str, str]) -> str:
         return hashlib.sha256('\0'.join(
