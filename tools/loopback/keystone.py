@@ -18,15 +18,15 @@ tests prove that nothing keeps a token it cannot renew.
 What ``start`` makes (``keystone-manage bootstrap``, then the API):
 
 * user ``admin`` (its password: admin_password()) with the role ``admin``
-  on the project ``admin``, the roles admin > member > reader (each implies the
-  next), region RegionOne, the identity endpoint;
-* the project ``service`` and the role ``service``; each service that
-  starts in Keystone mode adds its user (swift, heat, mistral, ironic;
-  roles admin and service on ``service``) and its catalog entry
-  (service_user(), register());
-* the domain ``heat`` with its admin user ``heat_domain_admin``, and the
-  role ``heat_stack_user``, for the users Heat makes for stacks
-  (OS::Heat::DeployedServer, HEAT_SIGNAL).
+  on the project ``admin``, the roles admin > member > reader (each
+  implies the next), region RegionOne, the identity endpoint;
+* the project ``service`` and the roles ``service`` and
+  ``heat_stack_user`` (identity.basics()); each service that starts in
+  Keystone mode adds its user (swift, heat, mistral, ironic; roles admin
+  and service on ``service``) and its catalog entry
+  (identity.service_user(), register()); Heat also the domain ``heat``
+  with its admin user ``heat_domain_admin``, for the users it makes for
+  stacks (OS::Heat::DeployedServer, HEAT_SIGNAL).
 
 Every password is random, one per state directory (credentials.py); a
 state directory made with the old fixed ones gets them changed at start:
