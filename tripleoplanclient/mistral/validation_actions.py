@@ -118,8 +118,8 @@ class _Inputs(object):
     def ssh(self):
         """How the validations log in to the servers: mistral.conf's
         ``[tripleoplan] validation_ssh_user``, ``validation_ssh_key``
-        (a private key file, the one secret a run is given) and
-        ``validation_ssh_timeout``."""
+        (a private key file, the one secret a run is given),
+        ``validation_ssh_port`` and ``validation_ssh_timeout``."""
         from tripleoplanclient.mistral import validation_config
         return validation_config.ssh()
 
