@@ -11,7 +11,10 @@ first use with the pins in requirements/; RabbitMQ, PostgreSQL and sshd
 are Debian's packages (``tools/bootstrap.sh`` installs them), run as
 private instances, not as the system services.  Configuration files are
 rendered from templates/.  Every service keeps its configuration, data,
-logs and pid files under the state directory ``$LOOPBACK_DIR``.
+logs and pid files under the state directory ``$LOOPBACK_DIR``.  No
+password or key is fixed: each is made at random once per state
+directory, in ``<state>/secrets.json`` (mode 0600, credentials.py); the
+client's is in ``<state>/clouds.yaml``.
 
 Usage::
 
