@@ -45,7 +45,10 @@ def build(python, roles=None, ssh=None):
     remote = {'ansible_connection': 'ssh', 'ansible_user': ssh['user'],
               'ansible_port': int(ssh['port']),
               'ansible_ssh_timeout': int(ssh['timeout']),
-              'ansible_python_interpreter': 'auto_silent'}
+              'ansible_python_interpreter': 'auto_silent',
+              # on a server, the login user's own (the run's scratch
+              # directory, ANSIBLE_REMOTE_TEMP, is the undercloud's)
+              'ansible_remote_tmp': '~/.ansible/tmp'}
     if ssh['key']:
         remote['ansible_ssh_private_key_file'] = ssh['key']
     children = {role: {'hosts': {name: {'ansible_host': address}

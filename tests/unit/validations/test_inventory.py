@@ -31,7 +31,8 @@ class TestInventory(testtools.TestCase):
                           'ansible_user': 'tripleo-admin',
                           'ansible_port': 22,
                           'ansible_ssh_timeout': 10,
-                          'ansible_python_interpreter': 'auto_silent'},
+                          'ansible_python_interpreter': 'auto_silent',
+                          'ansible_remote_tmp': '~/.ansible/tmp'},
                          built['all']['children']['overcloud']['vars'])
         self.assertEqual(
             {'c-0.ctlplane': {'ansible_host': '192.168.24.10'},
