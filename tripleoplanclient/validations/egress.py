@@ -30,6 +30,9 @@ import socket
 import threading
 import urllib.parse
 
+# stdlib only, run inside the sandbox too
+from tripleoplanclient.validations.sandboxed import relay
+
 HEAD_LIMIT = 65536
 # connections carried at once; a playbook opening more waits
 MAX_CONNECTIONS = 32
@@ -123,7 +126,7 @@ class Proxy(object):
                 return
             client.settimeout(None)
             upstream.sendall(opening + rest)
-            _splice(client, upstream)
+            relay.splice(client, upstream)
         except OSError:
             pass
         finally:
@@ -251,29 +254,6 @@ def _read_head(sock):
         data += chunk
     head, _, rest = data.partition(b'\r\n\r\n')
     return head, rest
-
-
-def _splice(a, b):
-    """Bytes both ways until both sides are done."""
-    def pump(src, dst):
-        try:
-            while True:
-                chunk = src.recv(65536)
-                if not chunk:
-                    break
-                dst.sendall(chunk)
-        except OSError:
-            pass
-        # half-close: the other way may still be answering
-        try:
-            dst.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-
-    other = threading.Thread(target=pump, args=(b, a), daemon=True)
-    other.start()
-    pump(a, b)
-    other.join()
 
 
 def _close(sock):

@@ -35,7 +35,8 @@ def processes_with(text):
     return found
 
 
-class TestSandbox(testtools.TestCase):
+class SandboxTestCase(testtools.TestCase):
+    """Skipped where ansible-core or bwrap is missing."""
 
     def setUp(self):
         super().setUp()
@@ -43,6 +44,12 @@ class TestSandbox(testtools.TestCase):
             self.skipTest('ansible-core is not installed')
         if shutil.which('bwrap') is None:
             self.skipTest('bubblewrap is not installed')
+
+
+class TestSandbox(SandboxTestCase):
+
+    def setUp(self):
+        super().setUp()
         self.groups = []
 
     def run_play(self, text, timeout=60, **kwargs):
@@ -200,7 +207,7 @@ class TestSandbox(testtools.TestCase):
         self.assertNotIn(['--ro-bind', os.path.dirname(tree)], pairs)
 
 
-class TestNetwork(testtools.TestCase):
+class TestNetwork(SandboxTestCase):
     """The sandbox's network is its own: the executor's loopback ports
     (here two listeners standing for memcached and a Swift storage
     server, and the one target the run is given) are reached only
@@ -208,10 +215,6 @@ class TestNetwork(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        if runner.ansible_playbook() is None:
-            self.skipTest('ansible-core is not installed')
-        if shutil.which('bwrap') is None:
-            self.skipTest('bubblewrap is not installed')
         self.target, self.guarded = self.listener(), self.listener()
 
     def listener(self):

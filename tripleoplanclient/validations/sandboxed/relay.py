@@ -41,10 +41,20 @@ def _pump(src, dst):
             dst.sendall(chunk)
     except OSError:
         pass
+    # half-close: the other way may still be answering
     try:
         dst.shutdown(socket.SHUT_WR)
     except OSError:
         pass
+
+
+def splice(a, b):
+    """Bytes both ways between sockets ``a`` and ``b`` until both sides
+    are done (the egress proxy's too)."""
+    other = threading.Thread(target=_pump, args=(b, a), daemon=True)
+    other.start()
+    _pump(a, b)
+    other.join()
 
 
 def _carry(client, path):
@@ -53,11 +63,7 @@ def _carry(client, path):
     except OSError:
         client.close()
         return
-    other = threading.Thread(target=_pump, args=(upstream, client),
-                             daemon=True)
-    other.start()
-    _pump(client, upstream)
-    other.join()
+    splice(client, upstream)
     client.close()
     upstream.close()
 
