@@ -262,12 +262,14 @@ class TestKeystone(base.FunctionalTest):
         places['record'] = '\n'.join(
             self.swift.get(self.plan, name).decode('utf-8', 'replace')
             for name in listing if name.startswith('user-environments/'))
-        # every execution and action execution of the project, input and
-        # output, as Mistral's API gives them; the deploy's as the CLI shows
+        # the project's last 1000 executions and action executions (the
+        # newest first: a long-lived Mistral has more), input and output,
+        # as Mistral's API gives them; the deploy's as the CLI shows
         mistral = base.Swift(self.env['LOOPBACK_MISTRAL_URL'], self.session)
         for what in ('executions', 'action_executions'):
             status, _, body = mistral.request(
-                'GET', '%s?limit=1000&include_output=true' % what)
+                'GET', '%s?limit=1000&sort_keys=created_at&sort_dirs=desc'
+                '&include_output=true' % what)
             self.assertEqual(200, status)
             places[what] = body.decode()
         self.assertIn(self.plan, places['executions'])
