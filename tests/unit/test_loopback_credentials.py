@@ -148,10 +148,10 @@ class TestServicesAskIt(testtools.TestCase):
         self.addCleanup(credentials._CACHE.clear)
 
     def test_keystone(self):
-        from loopback import keystone
+        from loopback import keystone, keystone_service
         self.assertEqual(credentials.secret('keystone-admin'),
                          keystone.admin_password())
-        self.assertEqual(keystone.admin_password(), keystone.Keystone(
+        self.assertEqual(keystone.admin_password(), keystone_service.Keystone(
             ).cloud()['auth']['password'])
         options = keystone.authtoken('swift')
         self.assertEqual(credentials.secret('keystone-user-swift'),

@@ -14,8 +14,8 @@ State directories made before this (with the old fixed values) go on
 working: a service that cannot change a secret without losing its data
 (Heat's auth_encryption_key, Swift's hash path prefix/suffix) passes
 ``keep``, the old value, which is recorded instead of a new one; the
-passwords are changed at the next start (see keystone.py, rabbitmq.py,
-postgres.ensure_database).
+passwords are changed at the next start (see keystone_service.py,
+rabbitmq.py, postgres.ensure_database).
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ With Keystone (templates/heat/keystone.conf): the stock paste pipeline
 (authtoken, as the service user heat), default policies, trusts for
 deferred operations and for operations that outlive the caller's token
 (``reauthentication_auth_method = trusts``; [trustee] is the heat user),
-stack users in the domain ``heat`` (keystone.py makes it), catalog entry
-``orchestration`` http://127.0.0.1:18004/v1/$(project_id)s.  Its API for
+stack users in the domain ``heat`` (identity.heat_domain() as Heat
+starts), catalog entry ``orchestration``
+http://127.0.0.1:18004/v1/$(project_id)s.  Its API for
 the tools is /v1/<admin project id>, asked with an admin token.
 
 No Keystone (LOOPBACK_KEYSTONE=0, templates/heat/noauth.conf):

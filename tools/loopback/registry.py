@@ -3,14 +3,14 @@ Service subclass, and one line here."""
 
 from __future__ import annotations
 
-from . import (heat, ironic, keystone, mistral, postgres, rabbitmq, sshd,
-               swift)
+from . import (heat, ironic, keystone_service, mistral, postgres, rabbitmq,
+               sshd, swift)
 from .common import LoopbackError
 from .service import Service
 
 SERVICES: dict[str, Service] = {service.name: service for service in (
     postgres.Postgres(),
-    keystone.Keystone(),
+    keystone_service.Keystone(),
     swift.Swift(),
     rabbitmq.RabbitMQ(),
     # before Mistral, whose configuration names it when it runs
