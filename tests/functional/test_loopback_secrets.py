@@ -1,7 +1,8 @@
 """The loopback services refuse the fixed credentials they once had.
 
-Validation playbooks run sandboxed but share the network: nothing on
-127.0.0.1 may open to a password published in this repository.  Each
+Nothing on 127.0.0.1 may open to a password published in this
+repository (whatever reaches the loopback: a validation's sandbox has
+its egress proxy, a user of the machine has nothing in its way).  Each
 check tries the old value (refused) and the state directory's own
 (accepted: the check itself works).  Read-only: only logins.
 """

@@ -1,10 +1,10 @@
 """The loopback's own secrets: passwords and keys made at random once per
 state directory, kept in <state>/secrets.json (mode 0600).
 
-Validation playbooks, written by any project member, run in a sandbox
-that shares the network: anything on 127.0.0.1 that a fixed, published
-password opens (Keystone's admin, RabbitMQ's guest, a database role) would
-be open to them.  So every secret a service needs comes from secret(),
+Anything on 127.0.0.1 may try a fixed, published password (Keystone's
+admin, RabbitMQ's guest, a database role): a process of any user of the
+machine, a validation playbook if its sandbox's egress proxy ever let it
+through.  So every secret a service needs comes from secret(),
 which makes it with the ``secrets`` module the first time it is asked and
 returns the same value ever after: a restart keeps working.  Two
 ``loopback`` processes may ask at once: the file is rewritten under an
