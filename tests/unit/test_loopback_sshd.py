@@ -51,8 +51,10 @@ class TestConfiguration(StateTest):
 
     def test_each_session_in_a_network_namespace_of_its_own(self):
         command = sshd.Sshd().command()
+        # the server directory's copy: the namespace covers /tmp, where
+        # a checkout may lie
         served = command[command.index(os.path.join(
-            TOOLS, 'loopback', 'inetd.py')) + 1:]
+            self.state, 'sshd', 'server', 'inetd.py')) + 1:]
         self.assertEqual(['127.0.0.1', '16999', '--'], served[:3])
         self.assertEqual(['--net', '--', sshd.SSHD, '-i'], served[4:8])
 

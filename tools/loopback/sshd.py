@@ -193,10 +193,13 @@ class Sshd(Service):
             authorized_keys=server / 'authorized_keys')}
 
     def command(self) -> list[str]:
-        return hidden([sys.executable, str(PACKAGE / 'inetd.py'), HOST,
-                       str(port()), '--', shutil.which('unshare') or
-                       'unshare', '--net', '--', SSHD, '-i', '-e', '-f',
-                       str(self.conf)], state_dir(), self.server_dir)
+        # inetd.py from the server's directory: the checkout may lie
+        # under /tmp, which the namespace covers
+        return hidden([sys.executable, str(self.server_dir / 'inetd.py'),
+                       HOST, str(port()), '--',
+                       shutil.which('unshare') or 'unshare', '--net', '--',
+                       SSHD, '-i', '-e', '-f', str(self.conf)],
+                      state_dir(), self.server_dir)
 
     def run_stamp(self, files: dict[str, str]) -> str:
         return hashlib.sha256('\0'.join(
@@ -222,6 +225,8 @@ class Sshd(Service):
             _keygen(host_key, 'loopback sshd host key')
         if clean or not client.exists():
             _keygen(client, 'loopback validations')
+        write_if_changed(server / 'inetd.py',
+                         (PACKAGE / 'inetd.py').read_text())
         # restrict: no forwarding of any kind; pty: Ansible asks for one
         write_if_changed(server / 'authorized_keys', 'restrict,pty ' +
                          client.with_name(client.name + '.pub').read_text())
