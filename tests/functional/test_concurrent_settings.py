@@ -13,6 +13,7 @@ Also run on a Swift of three replicas with an object server down
 import json
 import subprocess
 import threading
+import time
 import uuid
 
 import yaml
@@ -20,6 +21,8 @@ import yaml
 from tests.functional import base
 
 WRITERS = 8
+# seconds a reader may take to list every step (see capabilities_race)
+CONVERGE = 30
 HIDDEN = 'P%d' % (WRITERS - 1)
 ROOT = 'overcloud-resource-registry-puppet.yaml'
 # The other capabilities: one environment file each, none in conflict.
@@ -220,11 +223,22 @@ class TestConcurrentSettings(base.PlanTest):
                  '--enable', p, '-f', 'json'] for p in paths])
         reported = self.reported(results)
         wanted = {paths[i] for i in reported}
-        record = self.plan_record(plan)
+        # Every step is stored before it is reported; a reader finds it
+        # by the container listing, which on three replicas with a node
+        # down may miss updates until the object updater's next pass
+        # (5 s here): read again within CONVERGE seconds, and say how long
+        # it took (a lost step never shows up: the assertion fails).
+        began = time.monotonic()
+        while True:
+            record = self.plan_record(plan)
+            found = wanted & set(record['environments'])
+            if found == wanted or time.monotonic() - began > CONVERGE:
+                break
+            time.sleep(1)
         print('\n%d capabilities set at once (%s): %d reported set, %d in '
-              'the record' % (WRITERS, 'executors' if executors else 'CLI',
-                              len(reported),
-                              len(wanted & set(record['environments']))))
+              'the record (read %.1f s after the last)' % (
+                  WRITERS, 'executors' if executors else 'CLI',
+                  len(reported), len(found), time.monotonic() - began))
         self.assertEqual(wanted, wanted & set(record['environments']))
         if ROOT in wanted:
             self.assertEqual(ROOT, record['environments'][0])

@@ -52,9 +52,12 @@ class Journal(object):
     def log(self, plan):
         """``(Swift's date, [step entries in order])``; None: no plan."""
         try:
+            # the newest container replica's: one that missed updates
+            # (async, under load or with a node down) lists behind
             headers, page = self._swift('get_container', plan,
                                         prefix=record_mod.LOG_PREFIX,
-                                        limit=self.LISTING_LIMIT)
+                                        limit=self.LISTING_LIMIT,
+                                        headers={'X-Newest': 'true'})
         except swift_door.client_exception() as exc:
             if self._status(exc) == 404:
                 self._logged.pop(plan, None)

@@ -325,6 +325,15 @@ class TestLaggingListing(RecordTestCase):
         self.assertEqual(head.state, again[1].state)
         self.assertEqual(rows, again[0])
 
+    def test_the_log_is_listed_as_the_newest_container_replica_has_it(self):
+        self.created()
+        self.store.history('p')
+        listed = [r for r in self.m.request_history if r.method == 'GET'
+                  and r.qs.get('prefix') == [record.LOG_PREFIX.lower()]]
+        self.assertTrue(listed)
+        self.assertEqual({'true'}, {str(r.headers.get('X-Newest'), 'ascii')
+                                    for r in listed})
+
     def test_a_named_step_that_is_gone_is_left_out(self):
         self.created()
         step = self.amend(self.store.head('p'), 'one.yaml')
