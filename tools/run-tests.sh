@@ -37,7 +37,14 @@ export PATH=$venv/bin:$PATH
 stestr_counts() {  # "passed failed" of the last stestr run [stestr args]
     stestr "$@" last 2>/dev/null | awk '/ - Passed:/ {p=$3} / - Failed:/ {f=$3}
         END {print (p==""?0:p), (f==""?0:f)}'
+    # CI shows only the tail of this log: keep each failure (its id and
+    # traceback; 60 lines a run) for the report printed at the very end.
+    stestr "$@" last --subunit 2>/dev/null |
+        subunit-filter --no-success --no-skip --no-passthrough |
+        subunit2pyunit 2>&1 | awk '/^(FAIL|ERROR): /,0' |
+        grep -v '^Ran \|^FAILED (' | tail -n 60 >>"$failures" || true
 }
+failures=$(mktemp)
 
 passed=0 failed=0
 status=0
@@ -152,5 +159,10 @@ flake8 tripleoplanclient tests tools || status=1
 if [ "$what" = all ]; then
     bash tools/build-docs.sh >&2 || status=1
 fi
+if [ -s "$failures" ]; then
+    echo "=== the failed tests, as each run reported them"
+    cat "$failures"
+fi
+rm -f "$failures"
 echo "tests: $passed passed, $failed failed"
 exit $status
