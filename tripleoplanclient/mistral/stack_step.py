@@ -138,7 +138,7 @@ def _untouched(req, head, change, stack, environments):
 
 def _unchanged(store, plan, step, head, stack, row, execution):
     """Record the step as done without Heat: the step, its final outcome
-    and the card in one write (``journal.commit``)."""
+    and the card in one write (``commit.Commit.commit``)."""
     found = dict(step['stack'], operation='NONE', id=stack.id,
                  status=stack.stack_status, updated=status.updated(stack),
                  fingerprint=row['stack'].get('fingerprint'))

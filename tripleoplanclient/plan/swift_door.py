@@ -4,7 +4,8 @@ every object name through ``_checked`` (or ``_safe`` for a listing's).
 The base of ``record.store.PlanStore``; its mixins say what goes through
 the door: ``reads`` (listings, objects), ``writes`` (one batch of writes,
 deletes), ``export`` (a tar.gz), ``kept`` (copies inside Swift),
-``heads`` (objects by HEAD), and the record's own (``record.journal``).
+``heads`` (objects by HEAD), and the record's own (``record.journal``,
+``record.commit``).
 """
 
 import concurrent.futures

@@ -1,7 +1,7 @@
 """``user-environments/environments.yaml``: the plan's card, as a GUI or a
 script reads it, current after every step.
 
-Each step's writer (``journal.Journal.commit``) writes it in the same
+Each step's writer (``commit.Commit.commit``) writes it in the same
 request as the step object, built from what it read of it (the head) plus
 its own step: the environment list, the inputs, the templates release,
 and the history with the new step's row last. The step log stays the
@@ -26,6 +26,10 @@ import json
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import shapes
 from tripleoplanclient.record import record as record_mod
+
+# What reading a card may raise: whatever it is, our readers can do
+# without it (the log tells all).
+UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
 
 # Seconds after which no write still in flight can land before a step
 # (Swift's own node and client timeouts are shorter): only rows this old

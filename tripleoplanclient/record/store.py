@@ -2,8 +2,8 @@
 
 ``plan.swift_door`` is its one door to Swift; ``plan`` reads, writes,
 exports, keeps (copies inside Swift) and asks by HEAD through it;
-``journal`` knows how a step is written and read. Every command and
-action holds one PlanStore per plan call.
+``journal`` knows how the record is read, ``commit`` how a step is
+written. Every command and action holds one PlanStore per plan call.
 """
 
 from tripleoplanclient.plan import export
@@ -12,13 +12,15 @@ from tripleoplanclient.plan import kept
 from tripleoplanclient.plan import reads
 from tripleoplanclient.plan import swift_door
 from tripleoplanclient.plan import writes
+from tripleoplanclient.record import commit
 from tripleoplanclient.record import journal
 
 
-class PlanStore(journal.Journal, kept.Kept, heads.Heads, reads.Reads,
-                writes.Writes, export.Export, swift_door.SwiftDoor):
+class PlanStore(commit.Commit, journal.Journal, kept.Kept, heads.Heads,
+                reads.Reads, writes.Writes, export.Export,
+                swift_door.SwiftDoor):
     """Swift operations on plan containers (``plan.swift_door`` and its
-    mixins) and the record's (``journal.Journal``).
+    mixins) and the record's (``journal.Journal``, ``commit.Commit``).
 
     :param connect: returns a swiftclient Connection for the calling thread
     :param progress: callable taking one line of progress (for stderr)
