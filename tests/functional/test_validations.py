@@ -70,8 +70,8 @@ sys.exit(1 if reached else 0)
 def guarded_ports():
     """What answers on the loopback without a token."""
     sys.path.insert(0, os.path.join(base.REPO, 'tools'))
-    from loopback import postgres, rabbitmq, swift
-    found = [p for name, p in swift.ports().items() if name != 'proxy']
+    from loopback import postgres, rabbitmq, swift_sets
+    found = [p for name, p in swift_sets.ports().items() if name != 'proxy']
     return sorted(found + [postgres.port()] + list(
         rabbitmq.ports().values()))
 

@@ -52,7 +52,7 @@ Environment:
     sink uses this port and the next five), LOOPBACK_MEMCACHED=0 to never run
     memcached even when it is on PATH, LOOPBACK_SWIFT_REPLICAS (1 or 3; with
     3, the other two sets of servers use the ports + 100 and + 200, the log
-    sink six more ports, and replicators and updaters run; see swift.py),
+    sink six more ports, and replicators and updaters run; see swift_sets.py),
     LOOPBACK_SWIFT_RSYNC_PORT (16026; 3 replicas, rsync on PATH only).
     LOOPBACK_RABBITMQ_PORT (AMQP, 16672), LOOPBACK_RABBITMQ_DIST_PORT (Erlang
     distribution, 16673), LOOPBACK_EPMD_PORT (16369),
