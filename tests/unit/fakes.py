@@ -460,6 +460,10 @@ class FakeSwift(object):
                 self.store(name, self.objects[source][0])
             return ''
         self.requests.append(('PUT', name))
+        if request.headers.get('If-None-Match') in ('*', b'*') and \
+                name in self.objects:
+            context.status_code = 412       # checked before the write
+            return ''
         self.store(name, request.body if isinstance(request.body, bytes)
                    else (request.body or b'').encode()
                    if isinstance(request.body, str) else

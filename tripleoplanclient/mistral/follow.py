@@ -65,9 +65,9 @@ def follow(store, heat, req, started):
     found.update(id=stack.id, updated=status.updated(stack))
     if started.get('operation') == 'NONE':
         found['status'] = stack.stack_status
-    # Asked again right before writing: a client that saw the same end
-    # while Heat was asked keeps its own record, untouched.
-    if store.get(plan, record_mod.outcome_path(step_id)) is not None:
+    # A client that saw the same end while Heat was asked keeps its own
+    # record, untouched: written only if no outcome is stored by then.
+    if not store.write_outcome(plan, step_id, outcome, found,
+                               only_if_new=True):
         return {'done': True, 'recorded_by': 'client'}
-    store.write_outcome(plan, step_id, outcome, found)
     return {'done': True, 'status': outcome['status']}

@@ -21,24 +21,37 @@ LOG = logging.getLogger(__name__)
 class Commit(object):
     """Writes steps and outcomes (see ``record`` and ``card``)."""
 
-    def write_outcome(self, plan, step_id, outcome, stack=None, final=True):
+    def write_outcome(self, plan, step_id, outcome, stack=None, final=True,
+                      only_if_new=False):
         """The outcome of a stack step: the final one, by whoever saw the
         end, or what a client knew when it stopped following (kept apart,
         so that it can never hide a final one). A final one goes on the
-        card too."""
+        card too.
+
+        ``only_if_new``: for the writers that only learn the end second
+        hand (Mistral's follow task, a reader mending from Heat): Swift
+        refuses the write once an outcome is stored (``If-None-Match``),
+        so the one who saw the end keeps its record. False when refused
+        (None from a read-only store: nothing is written).
+        """
         if self.read_only:
-            return
+            return None
         name, = self._checked(
             plan, [record_mod.outcome_path(step_id, final)])
         found = {'outcome': outcome, 'stack': stack or {}}
         try:
-            self._swift('put_object', plan, name, record_mod.dump(found))
+            self._swift('put_object', plan, name, record_mod.dump(found),
+                        headers={'If-None-Match': '*'} if only_if_new
+                        else None)
         except swift_door.client_exception() as exc:
+            if only_if_new and self._status(exc) == 412:
+                return False
             raise exceptions.CommandError(
                 'Cannot record the outcome of step %s in plan %s: %s'
                 % (step_id, plan, exc))
         if final:
             self._card_outcome(plan, step_id, found)
+        return True
 
     def _card_outcome(self, plan, step_id, found):
         """The card with a final outcome in its step's row."""

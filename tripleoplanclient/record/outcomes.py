@@ -71,8 +71,16 @@ def mend(store, plan, rows, stack, now=None):
         found = {}
     else:
         return row
-    store.write_outcome(plan, row['id'], outcome, found)
-    record_mod.merge_outcome(row, {'outcome': outcome, 'stack': found})
+    if store.read_only or store.write_outcome(plan, row['id'], outcome,
+                                              found, only_if_new=True):
+        record_mod.merge_outcome(row, {'outcome': outcome, 'stack': found})
+        return None
+    # The client or Mistral recorded the end meanwhile: theirs stands.
+    name = record_mod.outcome_path(row['id'])
+    data = store.get(plan, name)
+    if data is not None:
+        record_mod.merge_outcome(row, record_mod.load_outcome(data, name,
+                                                              plan))
     return None
 
 

@@ -102,6 +102,20 @@ class TestFollow(fakes.HttpTestCase):
         self.assertEqual('client', self.look()['recorded_by'])
         self.assertEqual('client', self.outcome()['outcome']['by'])
 
+    def test_a_client_outcome_that_lands_right_before_the_write_stays(self):
+        # After every look of ours, before our PUT reaches Swift: only
+        # Swift's If-None-Match check can see it.
+        def put(request, context):
+            self.swift.store(record.outcome_path('abc'), record.dump(
+                {'outcome': {'status': 'SUCCESS', 'by': 'client'}}))
+            return self.swift._put(request, context)
+
+        self.stack_is('UPDATE_COMPLETE')
+        self.m.put(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
+                   status_code=201, text=put)
+        self.assertEqual('client', self.look()['recorded_by'])
+        self.assertEqual('client', self.outcome()['outcome']['by'])
+
 
 class TestWorkbook(fakes.HttpTestCase):
 

@@ -80,3 +80,18 @@ class TestMend(fakes.HttpTestCase):
         self.assertIsNone(outcomes.mend(self.store, 'p', self.rows(),
                                         stack('UPDATE_FAILED'), self.now))
         self.assertEqual('SUCCESS', self.rows()[-1]['outcome']['status'])
+
+    def test_an_end_recorded_while_heat_was_asked_stands(self):
+        # The rows were read before the follow task recorded the end.
+        rows = self.rows()
+        self.store.write_outcome('p', self.step['id'], {
+            'status': 'FAILED', 'recorded_by': 'mistral'})
+        self.assertIsNone(outcomes.mend(
+            self.store, 'p', rows, stack('UPDATE_COMPLETE',
+                                         '2026-11-23T11:05:00Z'), self.now))
+        self.assertEqual(('FAILED', 'mistral'), (
+            rows[-1]['outcome']['status'],
+            rows[-1]['outcome']['recorded_by']))
+        stored = self.rows()[-1]['outcome']
+        self.assertEqual(('FAILED', 'mistral'), (stored['status'],
+                                                 stored['recorded_by']))
