@@ -306,14 +306,23 @@ class TestDeployFaults(DeployTest):
 
     def test_timeout_busy_stack_and_rerun(self):
         self.first_deploy()
-        # TestResource waits only when its value changes.
+        # TestResource waits only when its value changes (and again when
+        # the stack is deleted). The client gives up 3 s (+10 s of grace)
+        # after Mistral's deploy task answered (Heat took the update by
+        # then): everything from then on up to the refused update
+        # below must happen while Heat still works. On a loaded machine
+        # the command's start, Mistral and the next commands add seconds:
+        # with 30 s the margin was ~10 s, hence 45.
+        seconds = 45
         wait = self.write('%s/wait.yaml' % self.plan,
-                          'parameter_defaults:\n  Wait: 30\n'
-                          '  Extra: slow\n')
+                          'parameter_defaults:\n  Wait: %d\n'
+                          '  Extra: slow\n' % seconds)
         started = time.monotonic()
         self.fail_with('TIMEOUT', 'overcloud', 'deploy', '--stack',
                        self.plan, '-e', wait, '--timeout', '0.05')
-        self.assertLess(time.monotonic() - started, 28)
+        # Back before Heat could have ended (a client that waited for the
+        # stack would take longer than its Wait).
+        self.assertLess(time.monotonic() - started, seconds - 3)
         self.assertEqual('TIMEOUT',
                          self.record()['history'][-1]['outcome']['status'])
         # Still running in Heat: nothing may start on top of it.

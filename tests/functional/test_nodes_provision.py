@@ -45,11 +45,11 @@ class ProvisionTest(base.FunctionalTest):
             env=self.env, capture_output=True)
         self.nodes = {p: self.node(p) for p in ('control', 'compute')}
 
-    def wait(self, node, state, timeout=60):
+    def wait(self, node, state, timeout=60, field='provision_state'):
         deadline = time.monotonic() + timeout
         while True:
             got = self.ironic.node(node)
-            if got['provision_state'] == state:
+            if got[field] == state:
                 return got
             self.assertLess(time.monotonic(), deadline, got)
             time.sleep(0.2)
@@ -67,6 +67,10 @@ class ProvisionTest(base.FunctionalTest):
         self.ironic.provision(node, 'manage')
         self.wait(node, 'manageable')
         self.ironic.power(node, 'power off')
+        # powered off, and let go: a provide while the power action holds
+        # the node's lock is refused (409) after Ironic's ~2 s of retries
+        self.wait(node, None, field='target_power_state')
+        self.assertEqual('power off', self.ironic.node(node)['power_state'])
         self.ironic.provision(node, 'provide')
         self.wait(node, 'available')
         return node

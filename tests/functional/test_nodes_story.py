@@ -106,6 +106,9 @@ class NodesStoryTest(base.FunctionalTest, loopback.IronicCase):
         self.plan = 'story-%s' % tag
         self.macs = [loopback.random_mac() for _ in range(3)]
         self.names = ['%s-%d' % (self.prefix, i) for i in range(3)]
+        # node import matches a node by its BMC too: test_nodes_import's
+        # are 127.0.0.1 ports 20000-60002, these above them
+        self.bmc_port = 60010 + int(tag[:4], 16) % 5000
         # (cleanups run last first: stack, then plan, then nodes)
         self.addCleanup(self.delete_nodes)
         self.addCleanup(subprocess.run, [
@@ -186,7 +189,7 @@ class NodesStoryTest(base.FunctionalTest, loopback.IronicCase):
 
     def test_nodes_to_overcloud_and_back(self):
         good = [{'name': self.names[i], 'pm_type': 'fake-hardware',
-                 'pm_addr': '127.0.0.1', 'pm_port': 30000 + i,
+                 'pm_addr': '127.0.0.1', 'pm_port': self.bmc_port + i,
                  'pm_user': 'admin', 'pm_password': 'story-%s' % self.rc,
                  'ports': [{'address': self.macs[i],
                             'physical_network': 'ctlplane'}],

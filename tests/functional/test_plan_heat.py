@@ -18,7 +18,8 @@ class TestDeleteWithStack(base.FunctionalTest):
             'Content-Type': 'application/json',
             'Accept': 'application/json'})
 
-    def wait_gone(self, name, timeout=60):
+    def wait_gone(self, name, timeout=300):
+        # generous: Heat's engine is shared with the other worker's stacks
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             status, _, _ = self.heat('GET', 'stacks/%s' % name)

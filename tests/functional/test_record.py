@@ -170,6 +170,18 @@ class TestInterruptedClient(SlowDeployTest):
 
     def test_ctrl_c_leaves_an_unknown_step_that_heat_settles(self):
         proc, _, _ = self.slow_deploy(15)
+        # Heat runs the update as soon as the deploy task asked it; the
+        # client follows it only once it saw that task end in Mistral (its
+        # "started" line), which may take seconds more. Interrupted before,
+        # it has no outcome of its own to record (the step stays
+        # IN_PROGRESS, as after a killed client): wait for that line.
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if ' started (' in line:
+                break
+        self.assertIn(' started (', lines[-1] if lines else '',
+                      ''.join(lines))
         time.sleep(2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)

@@ -91,11 +91,13 @@ class TestHeatStillAtWork(OutcomeTest):
 
     def test_timeout_then_ctrl_c(self):
         # --timeout takes minutes as a decimal: 0.05 is 3 s, plus the
-        # 10 s the client waits for Heat's own timeout event; the stack
-        # needs 16 s.
+        # 10 s the client waits for Heat's own timeout event, counted from
+        # its "started" line, which may come seconds after Heat began (the
+        # deploy task's end, seen in Mistral): the stack needs 30 s, well
+        # within Heat's own timeout (1 minute, the least it takes).
         proc, _ = self.deploy_started(
             '--templates', self.templates, '-e', self.registry,
-            '-e', self.env_file(Wait=16), '--timeout', '0.05')
+            '-e', self.env_file(Wait=30), '--timeout', '0.05')
         out, err = proc.communicate(timeout=120)
         self.assertEqual(4, proc.returncode, err)
         row = json.loads(out)
