@@ -11,6 +11,7 @@ Ironic's built-in server queues few connections: ``each`` keeps at most
 """
 
 import concurrent.futures
+import datetime
 import json
 import threading
 
@@ -117,6 +118,25 @@ class Ironic(object):
         query = ['detail=True', 'limit=1000']
         query.extend('%s=%s' % kv for kv in sorted(filters.items()))
         return self._pages('/ports?' + '&'.join(query), 'ports')
+
+    def error_event(self, ident, since):
+        """The newest ERROR event of the node's history (API 1.78) at or
+        after ``since`` (seconds since the epoch): its text, or None."""
+        page = self.call('GET', '/nodes/%s/history?sort_dir=desc&limit=20'
+                         % ident)
+        for event in page.get('history') or []:
+            try:
+                when = datetime.datetime.fromisoformat(
+                    event['created_at'].replace('Z', '+00:00'))
+            except (KeyError, TypeError, ValueError):
+                continue
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=datetime.timezone.utc)
+            if when.timestamp() < since:
+                return None         # newest first: the rest is older
+            if event.get('severity') == 'ERROR' and event.get('event'):
+                return event['event']
+        return None
 
     def create_node(self, body):
         return self.call('POST', '/nodes', body)

@@ -114,7 +114,7 @@ def follow(ironic, started, clock=time.time):
     for their next step; ``{'done', 'nodes': [row], 'failed'}``."""
     found = {n['uuid']: n for n in ironic.nodes(FIELDS)}
     late = clock() > started['deadline']
-    rows, moves, aborts = [], [], []
+    rows, moves, aborts, bare = [], [], [], []
     for entry in started['nodes']:
         node = found.get(entry['uuid'])
         row = _row(entry, node, started)
@@ -122,8 +122,8 @@ def follow(ironic, started, clock=time.time):
             row.update(status=FAILED, error=entry['error'])
         elif node is None:
             row.update(status=FAILED, error='deleted from Ironic meanwhile')
-        else:
-            _judge(row, node, started, moves)
+        elif _judge(row, node, started, moves):
+            bare.append(row)
         if row['status'] == IN_PROGRESS and late:
             if node['provision_state'] == 'inspect wait':
                 aborts.append(node)
@@ -139,6 +139,13 @@ def follow(ironic, started, clock=time.time):
     for row in rows:
         if row['uuid'] in failed_moves:
             row.update(status=FAILED, error=str(failed_moves[row['uuid']]))
+    # Ironic's power state sync clears a node's last_error once it confirms
+    # its power state: the reason is then only in the node's history.
+    since = started['deadline'] - started['timeout']
+    for row, event, _ in ironic.each(
+            lambda r: ironic.error_event(r['uuid'], since), bare):
+        if event:
+            row['error'] = event
     return {'done': all(r['status'] != IN_PROGRESS for r in rows),
             'nodes': rows,
             'failed': sum(r['status'] == FAILED for r in rows)}
@@ -156,21 +163,25 @@ def _row(entry, node, started):
 
 def _judge(row, node, started, moves):
     """The row's status from the node's state; ``moves`` gets the node
-    when it needs its next step towards available."""
+    when it needs its next step towards available. True when the row
+    failed and Ironic gave no last_error."""
     state, error = node['provision_state'], node.get('last_error')
     inspecting = started['operation'] == 'introspect'
     if inspecting and state in INSPECTING:
-        return
+        return False
     if inspecting and state == 'inspect failed':
         row.update(status=FAILED, error=error or 'inspection failed')
+        return not error
     elif state == MANAGEABLE:
         if not started['provide']:
             row['status'] = SUCCESS
         else:
             moves.append(node)
     elif started['provide'] and state in CLEANING:
-        return
+        return False
     elif started['provide'] and state == 'available':
         row['status'] = SUCCESS
     else:
         row.update(status=FAILED, error=error or 'left for %s' % state)
+        return not error
+    return False

@@ -81,6 +81,7 @@ class FakeIronic(fake_states.States):
         self.log = []
         self.inspected = {}     # uuid -> properties an inspection sets
         self.inventories = {}   # uuid -> inventory (GET .../inventory)
+        self.history = {}       # uuid -> [event] (GET .../history)
         self._holds = {}        # uuid -> reads left in a hold
         self._next_hold = {}    # uuid -> reads for the next transition
         self._fails = {}        # (uuid, target) -> last_error
@@ -193,6 +194,8 @@ class FakeIronic(fake_states.States):
                                    else target)
             self._touch(node)
             return 202, None
+        elif parts[1:] == ['history'] and method == 'GET':
+            return self._history(self._find(parts[0]), query)
         elif parts[1:] == ['inventory'] and method == 'GET':
             node = self._find(parts[0])
             if node['uuid'] not in self.inventories:

@@ -3,6 +3,7 @@ mixin: the node store, ``_find``, ``_touch`` and ``Failure`` are there).
 """
 
 import copy
+import datetime
 import uuid
 
 
@@ -69,6 +70,19 @@ class States(object):
             self._finish(node, target, end, error)
         self._touch(node)
 
+    def sync_power(self, ident):
+        """Ironic's power state sync confirming the node's power state: it
+        clears last_error (the history keeps it)."""
+        self._find(ident)['last_error'] = None
+
+    def _history(self, node, query):
+        """GET /nodes/<node>/history (oldest first, as Ironic's default;
+        sort_dir=desc and limit honoured)."""
+        events = list(self.history.get(node['uuid'], ()))
+        if query.get('sort_dir') == 'desc':
+            events.reverse()
+        return 200, {'history': events[:int(query.get('limit', 1000))]}
+
     def _read(self, node):
         """A read of a held node: one step nearer its end."""
         held = self._holds.get(node['uuid'])
@@ -85,6 +99,10 @@ class States(object):
         node.update(provision_state=end, target_provision_state=None,
                     last_error=error)
         if error is not None:
+            self.history.setdefault(node['uuid'], []).append({
+                'uuid': str(uuid.uuid4()), 'severity': 'ERROR',
+                'event': error, 'created_at': datetime.datetime.now(
+                    datetime.timezone.utc).isoformat()})
             return
         if target == 'manage' and node['power_state'] is None:
             node['power_state'] = 'power off'

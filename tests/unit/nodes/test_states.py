@@ -56,11 +56,15 @@ class StatesTestCase(fake_ironic.TestCase):
                 for i in range(count)]
 
     def run_to_end(self, started, rounds=20):
+        def listings():
+            return sum(1 for r in self.fake.log
+                       if (r.method, r.path) == ('GET', '/v1/nodes'))
+
         for _ in range(rounds):
-            before = self.fake.count('GET', '/nodes')
+            before = listings()
             found = states.follow(self.ironic, started, self.clock)
             # one listing a round, whatever the number of nodes
-            self.assertEqual(1, self.fake.count('GET', '/nodes') - before)
+            self.assertEqual(1, listings() - before)
             if found['done']:
                 return found
             self.clock.now += 2
@@ -130,6 +134,23 @@ class TestIntrospect(StatesTestCase):
         self.assertEqual({'cpus': 8, 'memory_mb': 16384, 'local_gb': 199,
                           'cpu_arch': 'x86_64'}, rows['n2']['properties'])
         self.assertEqual('manageable', rows['n2']['provision_state'])
+
+    def test_an_error_the_power_sync_cleared_is_read_from_history(self):
+        # Ironic clears a node's last_error once its power state sync
+        # confirms the power state: the row still names the reason.
+        nodes = self.nodes(2)
+        self.fake.fail('n1', 'inspect', 'Ramdisk reported error: no disk')
+        started = states.start_introspect(self.ironic, nodes, False, 60,
+                                          self.clock)
+        self.fake.sync_power('n1')
+        rows = self.by_name(self.run_to_end(started))
+        self.assertEqual(('FAILED', 'Ramdisk reported error: no disk'),
+                         (rows['n1']['status'], rows['n1']['error']))
+        # asked only of the node that failed without an error
+        self.assertEqual(1, self.fake.count('GET', '/nodes/%s/history'
+                                            % nodes[1]['uuid']))
+        self.assertEqual(0, self.fake.count('GET', '/nodes/%s/history'
+                                            % nodes[0]['uuid']))
 
     def test_provide_makes_those_that_passed_available(self):
         nodes = self.nodes(3, power_state='power on')
