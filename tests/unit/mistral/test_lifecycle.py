@@ -279,6 +279,16 @@ class TestListAndDelete(LifecycleTestCase):
             self.ask('plan_delete', containers=['p'])
         self.assertEqual(before, self.swift.objects)
 
+    def test_a_stack_heat_has_just_deleted_is_gone(self):
+        # `openstack stack delete --wait` returns on DELETE_COMPLETE,
+        # while Heat still answers the name for a moment
+        fakes.stack_is(self.m, {'stack': {
+            'id': '1', 'stack_name': 'p',
+            'stack_status': 'DELETE_COMPLETE'}})
+        self.m.delete(fakes.SWIFT + '/p', status_code=204)
+        self.assertTrue(self.ask('plan_delete', containers=['p'])['deleted'])
+        self.assertEqual({}, self.swift.objects)
+
     def test_bad_names_are_refused(self):
         for containers in (None, [], 'p', ['p', '../x']):
             with self.assertRaises(exceptions.CommandError):
