@@ -34,15 +34,24 @@ fi
 "$venv/bin/pip" install -q --no-deps -e . >&2
 export PATH=$venv/bin:$PATH
 
-stestr_counts() {  # "passed failed" of the last stestr run [stestr args]
-    stestr "$@" last 2>/dev/null | awk '/ - Passed:/ {p=$3} / - Failed:/ {f=$3}
-        END {print (p==""?0:p), (f==""?0:f)}'
+count() {  # add the last stestr run's passed and failed [stestr args]
+    # stestr last exits 1 after a failed run: under set -e, || true
+    local p f
+    read -r p f < <({ stestr "$@" last 2>/dev/null || true; } |
+        awk '/ - Passed:/ {p=$3} / - Failed:/ {f=$3}
+             END {print (p==""?0:p), (f==""?0:f)}')
+    passed=$((passed + p)) failed=$((failed + f))
     # CI shows only the tail of this log: keep each failure (its id and
-    # traceback; 60 lines a run) for the report printed at the very end.
+    # traceback: its first 20 and last 60 lines a run) for the report
+    # printed at the very end.
     stestr "$@" last --subunit 2>/dev/null |
         subunit-filter --no-success --no-skip --no-passthrough |
         subunit2pyunit 2>&1 | awk '/^(FAIL|ERROR): /,0' |
-        grep -v '^Ran \|^FAILED (' | tail -n 60 >>"$failures" || true
+        grep -v '^Ran \|^FAILED (' | awk '
+            NR <= 20 {print; next} {last[NR % 60] = $0; n = NR}
+            END {if (n > 80) print "[...]"
+                 for (i = (n > 80 ? n - 59 : 21); i <= n; i++)
+                     print last[i % 60]}' >>"$failures" || true
 }
 failures=$(mktemp)
 
@@ -57,7 +66,7 @@ if [ "$what" = all ]; then
     export THT_DIR COEXIST_VENV
 fi
 OS_TEST_PATH=./tests/unit stestr run || status=1
-read -r p f < <(stestr_counts); passed=$((passed + p)); failed=$((failed + f))
+count
 
 if [ "$what" = all ]; then
     trap 'python3 tools/loopback stop >&2 || true' EXIT
@@ -73,8 +82,7 @@ if [ "$what" = all ]; then
     }
     functional() {  # stestr arguments
         OS_TEST_PATH=./tests/functional stestr run "$@" || status=1
-        read -r p f < <(stestr_counts)
-        passed=$((passed + p)); failed=$((failed + f))
+        count
     }
     # The record's concurrency and past-step tests run beside the THT
     # story below on the loopback Swift, then on three replicas (not in
@@ -144,8 +152,7 @@ if [ "$what" = all ]; then
     wait "$beside_pid" || status=1
     echo "--- beside the story: failures test, the record's tests"
     cat "$beside_log"
-    read -r p f < <(stestr_counts "${beside_repo[@]}")
-    passed=$((passed + p)); failed=$((failed + f))
+    count "${beside_repo[@]}"
     FUNCTIONAL_SWIFT_URL=$r3_swift functional "$record"
 
     # Without Keystone (Swift without auth, Heat noauth, Mistral auth
