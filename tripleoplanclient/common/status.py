@@ -12,10 +12,11 @@ DONE = ('CREATE_COMPLETE', 'UPDATE_COMPLETE')
 
 
 def lookup(heat, name, heat_url):
-    """The stack named ``name``, or None; CommandError when Heat fails."""
+    """The stack named ``name``, or None (none, or deleted); CommandError
+    when Heat fails."""
     from heatclient import exc as heat_exc
     try:
-        return heat.stacks.get(name)
+        stack = heat.stacks.get(name)
     except heat_exc.HTTPNotFound:
         return None
     except Exception as exc:
@@ -24,12 +25,16 @@ def lookup(heat, name, heat_url):
             'changed.' % (heat_url, name,
                           getattr(exc, 'message', None) or
                           type(exc).__name__))
+    # Heat answers a deleted stack's id, and for a moment after the delete
+    # its name too (`stack delete --wait` returns on that event).
+    return None if stack.stack_status == 'DELETE_COMPLETE' else stack
 
 
 def recorded(heat, name, rows, heat_url):
     """The stack ``name``, looked up by the id the newest stack step of
     ``rows`` (history rows) recorded: one request, where the name costs a
-    redirect too. By name when none is recorded or that stack is gone."""
+    redirect too. By name when none is recorded or that stack is gone
+    (deleted)."""
     for row in reversed(rows or ()):
         if row.get('stack'):
             stack_id = row['stack'].get('id') or \

@@ -178,9 +178,7 @@ def delete(store, heat, req):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
                 'list". Nothing was deleted.' % plan)
-        stack = status.lookup(heat, plan, req['heat_url'])
-        # Heat still shows a stack it has just deleted, for a moment
-        if stack is not None and stack.stack_status != 'DELETE_COMPLETE':
+        if status.lookup(heat, plan, req['heat_url']) is not None:
             raise exceptions.CommandError(
                 'Stack %s exists: delete the stack before its plan. Nothing '
                 'was deleted.' % plan)

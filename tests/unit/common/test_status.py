@@ -40,3 +40,18 @@ class TestRecorded(fakes.HttpTestCase):
         self.assertEqual((STACK_ID, ['p/' + OLD_ID, 'p',
                                      'p/' + STACK_ID.lower()]),
                          self.lookups(rows(OLD_ID)))
+
+    def test_a_deleted_stack_is_none(self):
+        # Heat answers a deleted stack's id (and its name, for a moment
+        # after the delete) with DELETE_COMPLETE: by the name then, which
+        # finds the stack made since or none.
+        gone = test_deploy.stack('DELETE_COMPLETE')
+        gone['stack']['id'] = OLD_ID
+        self.m.get(fakes.HEAT + '/stacks/p/' + OLD_ID, headers=fakes.JSON,
+                   json=gone)
+        self.assertEqual((STACK_ID, ['p/' + OLD_ID, 'p',
+                                     'p/' + STACK_ID.lower()]),
+                         self.lookups(rows(OLD_ID)))
+        fakes.stack_is(self.m, test_deploy.stack('DELETE_COMPLETE'))
+        self.assertIsNone(status.recorded(fakes.heat_client(), 'p',
+                                          rows(OLD_ID), fakes.HEAT))
