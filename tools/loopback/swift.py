@@ -14,76 +14,32 @@ Swift, as configured here (templates/swift/):
   consistency daemons and an rsync daemon (see swift_sets.py for their
   names, ports and rings); ``down``/``up`` stop and start one of them for
   failure tests.
-* Proxy pipeline (the order of Swift 2.38's etc/proxy-server.conf-sample,
-  minus container_sync, ratelimit, tempauth and account-quotas; ``cache`` only
-  when memcached runs -- without it the proxy simply has no shared cache;
-  ``authtoken keystoneauth`` with Keystone only)::
-
-    catch_errors gatekeeper healthcheck proxy-logging [cache] listing_formats
-    bulk tempurl [authtoken keystoneauth] copy container-quotas slo dlo
-    versioned_writes symlink subrequest-logging proxy-server
-
-* Request counting.  Swift logs through syslog; here every logger is pointed
-  at a UDP port on 127.0.0.1 where ``_syslog-sink`` (this tool, one
-  process) appends each datagram as one line to a file.  The two
-  proxy_logging instances play different roles (see proxy_logging.py):
-  the left-most one marks the WSGI environ as logged before passing the
-  request on, so it logs every *client* request exactly once; the right-most
-  one sees that mark for client requests and stays silent, but middleware
-  subrequests (made with a fresh environ: bulk's per-object PUTs, slo/dlo
-  segment GETs, versioned_writes copies, ...) reach it unmarked, so it logs
-  those, with ``swift.source`` (e.g. ``EA`` for extract-archive) in the
-  source field.  Both instances would share the logger route
-  ``proxy-access`` by default (and Swift keeps one handler per route, last one
-  configured wins), so the right-most one gets its own section and route:
-
-    <state>/swift/proxy-access.log          client requests, one line each
-    <state>/swift/logs/proxy-subrequests.log middleware subrequests
-
-  The healthcheck filter sits left of proxy-logging, so /healthcheck polls
-  are not logged; /info is.
-
-* memcached (only when on PATH) caches account/container info for
-  recheck_*_existence (60 s): container_quotas then checks against a cached
-  object count, e.g. a bulk upload of 2 objects into a container holding 1
-  with Quota-Count 2 stores both.  Without memcached every object PUT makes
-  fresh HEAD subrequests (account + container), so the count is exact.
-
-  The proxy logs a request after the last byte of its response went out, so
-  a client that counts lines right after its last response may be a few
-  milliseconds early: wait until the count stops moving.
+* The configuration files: swift_config.py (the proxy pipeline, how
+  requests are counted, memcached).
 """
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 import json
 import os
 import shutil
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
-from . import identity, keystone, process
+from . import identity, keystone, process, swift_config, swift_sets
 from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
-                     env_port, http_get, log_since, log_size, render, say)
+                     env_port, http_get, log_since, log_size, say)
 from .service import Service
 from .state import pids_dir
 from .swift_sets import (DAEMON_SCRIPT, EXTRA_PIDNAME, FIRST_PASS,
-                         OBJECT_REPLICATOR_INTERVAL, RING_SCRIPT,
-                         SET_PORT_STEP, STORAGE,
                          daemon_section, daemon_server, daemons, kind,
-                         log_ports, part_power, pidname, ports, replicas,
-                         rsync, server_name, servers)
+                         log_ports, pidname, ports, replicas, rsync,
+                         server_name, servers)
 from .venv import ensure_venv, requirements, venv_dir
 
 ACCOUNT = 'AUTH_tripleo'
-PIPELINE = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging',
-            'cache', 'listing_formats', 'bulk', 'tempurl', 'copy',
-            'container-quotas', 'slo', 'dlo', 'versioned_writes', 'symlink',
-            'subrequest-logging', 'proxy-server']
 
 
 def url(path: str = '') -> str:
@@ -250,80 +206,7 @@ class Swift(Service):
         return all(healthcheck(ports()[s]) for s in servers()) and info_ok()
 
     def configs(self) -> dict[str, str]:
-        lp = log_ports()
-        taken: dict[int, str] = {}
-        for name, port in ports().items():
-            if port in taken:
-                raise LoopbackError(
-                    'swift: %s and %s would both listen on port %d (set n '
-                    'of LOOPBACK_SWIFT_REPLICAS uses the first set\'s ports '
-                    '+ %d(n-1)): move one with %s' % (
-                        taken[port], name, port, SET_PORT_STEP,
-                        self.port_variables))
-            taken[port] = name
-
-        def default(server: str, devices: Path = self.devices) -> str:
-            return render('swift/default.conf', host=HOST,
-                          port=ports()[server], user=getpass.getuser(),
-                          etc=self.etc, devices=devices,
-                          log_port=lp[server])
-        files = {'etc/swift.conf': render('swift/swift.conf')}
-        if replicas() == 1:
-            for server in STORAGE:
-                files['etc/%s.conf' % server_name(server)] = default(
-                    server) + render('swift/server.conf', server=server)
-        else:
-            files.update(self.replica_configs(default))
-        pipeline = [f for f in PIPELINE if f != 'cache' or memcached()]
-        if keystone.enabled():
-            pipeline[pipeline.index('tempurl') + 1:1] = [
-                'authtoken', 'keystoneauth']
-            # tokens it validated: cached in the proxy (memcached would
-            # need python-memcached)
-            auth = render('swift/keystone.conf', authtoken=keystone.ini(
-                keystone.authtoken('swift')))
-            app_auth = ''
-        else:
-            auth = ''
-            # No auth middleware makes no request a "swift owner"; without
-            # this, Swift would hide and drop X-Account-Meta-Temp-URL-Key
-            # and no temp URL could be signed (Heat's TEMP_URL_SIGNAL,
-            # software deployment trigger).
-            app_auth = 'swift_owner_headers = x-account-access-control\n'
-        files['etc/proxy-server.conf'] = default('proxy') + render(
-            'swift/proxy-server.conf', pipeline=' '.join(pipeline),
-            app_auth=app_auth, host=HOST, access_port=lp['access'],
-            subrequest_port=lp['subrequests'],
-            memcached_port=ports()['memcached']) + auth
-        return files
-
-    def replica_configs(self, default) -> dict[str, str]:
-        """3 replicas: each set's server configuration files, with the
-        sections of its daemons; the rsync daemon's."""
-        files = {}
-        for n in range(1, replicas() + 1):
-            recon = self.base / 'recon' / str(n)
-            for server in STORAGE:
-                name = server + ('-%d' % n if n > 1 else '')
-                text = default(name, self.node(n)) + render(
-                    'swift/server.conf', server=server)
-                if server == 'object':
-                    text += render('swift/object-daemons.conf', recon=recon,
-                                   replicator_interval=(
-                                       OBJECT_REPLICATOR_INTERVAL))
-                else:
-                    text += render('swift/db-replicator.conf', server=server,
-                                   rsync_port=ports()['rsync'], recon=recon)
-                files['etc/%s.conf' % server_name(name)] = text
-        ids = ''
-        if os.geteuid() == 0:       # else rsync stays the user it is
-            ids = 'uid = root\ngid = root\n'
-        files['etc/rsyncd.conf'] = render(
-            'swift/rsyncd.conf', host=HOST, port=ports()['rsync'],
-            devices=self.devices, ids=ids,
-            log=self.base / 'logs' / 'rsyncd.log',
-            lock=self.base / 'rsyncd.lock')
-        return files
+        return swift_config.files(self, cache=bool(memcached()))
 
     def run_stamp(self, files: dict[str, str]) -> str:
         # with or without Keystone, replicas, ports: all in the files
@@ -335,29 +218,8 @@ class Swift(Service):
 
     def start(self, clean: bool = False) -> None:
         if not clean:
-            self.check_part_power()
+            swift_sets.check_part_power(self.etc, self.devices)
         super().start(clean)
-
-    def check_part_power(self) -> None:
-        """Refuse to rebuild the rings with another partition power (1 <->
-        3 replicas) over stored data: it would sit in partitions the
-        rings no longer have (objects not found, replicators failing)."""
-        stamp = self.etc / 'rings.json'
-        try:
-            built = json.loads(stamp.read_text())['part_power']
-        except (OSError, ValueError, KeyError):
-            return
-        stored = [d for d in self.devices.glob('d*/*')
-                  if d.name in ('accounts', 'containers', 'objects') and
-                  any(d.iterdir())]
-        if built != part_power() and stored:
-            raise LoopbackError(
-                'swift: the rings of %s have 2^%d partitions, '
-                'LOOPBACK_SWIFT_REPLICAS=%d needs 2^%d; the data stored '
-                'under %s would be lost to them: start with --clean to '
-                'wipe it (or keep the other LOOPBACK_SWIFT_REPLICAS, or use '
-                'another LOOPBACK_DIR)' % (
-                    self.etc, built, replicas(), part_power(), self.devices))
 
     def prepare(self, clean: bool) -> None:
         if clean and self.devices.exists():
@@ -386,7 +248,7 @@ class Swift(Service):
 
     def configure(self, files: dict[str, str]) -> None:
         super().configure(files)
-        self.build_rings()
+        swift_sets.build_rings(self.etc)
 
     def launch(self) -> None:
         logs, lp = self.base / 'logs', log_ports()
@@ -510,27 +372,6 @@ class Swift(Service):
             raise process.with_log_tail(e) from None
         say('%s: running, pid %d, on port %d' % (
             name, process.pidname_alive(name), ports()[server]))
-
-    def build_rings(self) -> None:
-        """One device per set of servers in each ring, as many replicas;
-        built again only when the ports or the replica count change."""
-        if replicas() == 1:
-            by_kind = {k: ports()[k] for k in STORAGE}
-        else:
-            by_kind = {k: [ports()[s] for s in servers() if kind(s) == k]
-                       for k in STORAGE}
-        spec = {'host': HOST, 'part_power': part_power(),
-                'etc': str(self.etc),
-                'ports': by_kind}
-        stamp = self.etc / 'rings.json'
-        rings = [self.etc / (k + '.ring.gz') for k in spec['ports']]
-        wanted = json.dumps(spec, sort_keys=True)
-        if stamp.exists() and stamp.read_text() == wanted and \
-                all(r.exists() for r in rings):
-            return
-        subprocess.run([str(venv_dir('swift') / 'bin' / 'python'), '-c',
-                        RING_SCRIPT, json.dumps(spec)], check=True)
-        stamp.write_text(wanted)
 
     @staticmethod
     def check_xattr(devices: Path) -> None:

@@ -1,5 +1,6 @@
 """The loopback Swift's sets of storage servers, their daemons, names,
-ports and rings, as the replica count makes them (swift.py runs them).
+ports and rings, as the replica count makes them (swift.py runs them;
+the rings are built here).
 
 ``LOOPBACK_SWIFT_REPLICAS=3`` (1 by default): three sets of account,
 container and object servers, one device each (srv/d1, d2, d3) in zones
@@ -53,11 +54,15 @@ grow by ~4 KB/s.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import subprocess
+from pathlib import Path
 
-from .common import LoopbackError, env_port
+from .common import HOST, LoopbackError, env_port
+from .venv import venv_dir
 
 PART_POWER = 8
 # 3 replicas: 16 partitions.  An object replicator pass asks both other
@@ -213,3 +218,47 @@ def log_ports() -> dict[str, int]:
                            for n in range(2, replicas() + 1)
                            for what in ('object', 'container', 'account')]
     return {name: first + i for i, name in enumerate(names)}
+
+
+def check_part_power(etc: Path, devices: Path) -> None:
+    """Refuse to rebuild the rings with another partition power (1 <->
+    3 replicas) over stored data: it would sit in partitions the
+    rings no longer have (objects not found, replicators failing)."""
+    stamp = etc / 'rings.json'
+    try:
+        built = json.loads(stamp.read_text())['part_power']
+    except (OSError, ValueError, KeyError):
+        return
+    stored = [d for d in devices.glob('d*/*')
+              if d.name in ('accounts', 'containers', 'objects') and
+              any(d.iterdir())]
+    if built != part_power() and stored:
+        raise LoopbackError(
+            'swift: the rings of %s have 2^%d partitions, '
+            'LOOPBACK_SWIFT_REPLICAS=%d needs 2^%d; the data stored '
+            'under %s would be lost to them: start with --clean to '
+            'wipe it (or keep the other LOOPBACK_SWIFT_REPLICAS, or use '
+            'another LOOPBACK_DIR)' % (
+                etc, built, replicas(), part_power(), devices))
+
+
+def build_rings(etc: Path) -> None:
+    """One device per set of servers in each ring, as many replicas;
+    built again only when the ports or the replica count change."""
+    if replicas() == 1:
+        by_kind = {k: ports()[k] for k in STORAGE}
+    else:
+        by_kind = {k: [ports()[s] for s in servers() if kind(s) == k]
+                   for k in STORAGE}
+    spec = {'host': HOST, 'part_power': part_power(),
+            'etc': str(etc),
+            'ports': by_kind}
+    stamp = etc / 'rings.json'
+    rings = [etc / (k + '.ring.gz') for k in spec['ports']]
+    wanted = json.dumps(spec, sort_keys=True)
+    if stamp.exists() and stamp.read_text() == wanted and \
+            all(r.exists() for r in rings):
+        return
+    subprocess.run([str(venv_dir('swift') / 'bin' / 'python'), '-c',
+                    RING_SCRIPT, json.dumps(spec)], check=True)
+    stamp.write_text(wanted)
