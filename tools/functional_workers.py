@@ -38,7 +38,7 @@ DEFAULT = 60.0
 
 def class_of(test_id: str) -> str:
     """The class of a test id (stestr's group_regex in .stestr.conf
-    groups by it too: a class shares one plan)."""
+    groups functional tests by it too: a class shares one plan)."""
     return test_id.split('[', 1)[0].rsplit('.', 1)[0]
 
 
