@@ -45,15 +45,11 @@ from __future__ import annotations
 import getpass
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import keystone
 from .common import HOST, LoopbackError, render
 from .swift_sets import (OBJECT_REPLICATOR_INTERVAL, SET_PORT_STEP, STORAGE,
                          log_ports, ports, replicas, server_name)
-
-if TYPE_CHECKING:
-    from .swift import Swift
 
 PIPELINE = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging',
             'cache', 'listing_formats', 'bulk', 'tempurl', 'copy',
@@ -61,9 +57,10 @@ PIPELINE = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging',
             'subrequest-logging', 'proxy-server']
 
 
-def files(swift: Swift, cache: bool) -> dict[str, str]:
-    """Each configuration file's text by its path under the service's
-    directory; ``cache``: memcached runs."""
+def files(swift, cache: bool) -> dict[str, str]:
+    """Each configuration file's text by its path under the directory of
+    ``swift`` (swift.Swift, whose paths it reads); ``cache``: memcached
+    runs."""
     lp = log_ports()
     taken: dict[int, str] = {}
     for name, port in ports().items():
@@ -112,7 +109,7 @@ def files(swift: Swift, cache: bool) -> dict[str, str]:
     return files
 
 
-def replica_files(swift: Swift, default) -> dict[str, str]:
+def replica_files(swift, default) -> dict[str, str]:
     """3 replicas: each set's server configuration files, with the
     sections of its daemons; the rsync daemon's."""
     files = {}
