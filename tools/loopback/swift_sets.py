@@ -220,11 +220,15 @@ def log_ports() -> dict[str, int]:
     return {name: first + i for i, name in enumerate(names)}
 
 
+# what the rings were built for (build_rings), beside them in etc/
+RINGS_STAMP = 'rings.json'
+
+
 def check_part_power(etc: Path, devices: Path) -> None:
     """Refuse to rebuild the rings with another partition power (1 <->
     3 replicas) over stored data: it would sit in partitions the
     rings no longer have (objects not found, replicators failing)."""
-    stamp = etc / 'rings.json'
+    stamp = etc / RINGS_STAMP
     try:
         built = json.loads(stamp.read_text())['part_power']
     except (OSError, ValueError, KeyError):
@@ -253,7 +257,7 @@ def build_rings(etc: Path) -> None:
     spec = {'host': HOST, 'part_power': part_power(),
             'etc': str(etc),
             'ports': by_kind}
-    stamp = etc / 'rings.json'
+    stamp = etc / RINGS_STAMP
     rings = [etc / (k + '.ring.gz') for k in spec['ports']]
     wanted = json.dumps(spec, sort_keys=True)
     if stamp.exists() and stamp.read_text() == wanted and \
