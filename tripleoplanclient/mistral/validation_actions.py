@@ -115,13 +115,34 @@ class _Inputs(object):
                 found[kind] = urls[0]
         return found
 
+    def project(self):
+        """The caller's project, as Keystone validated it (None without
+        Keystone)."""
+        return auth.Caller(self.context).project_id
+
     def ssh(self):
         """How the validations log in to the servers: mistral.conf's
         ``[tripleoplan] validation_ssh_user``, ``validation_ssh_key``
-        (a private key file, the one secret a run is given),
-        ``validation_ssh_port`` and ``validation_ssh_timeout``."""
+        (a private key file, held by the run's ssh-agent: no playbook
+        reads it; ``{project_id}`` in it is the caller's project, for a
+        key per project), ``validation_ssh_port`` and
+        ``validation_ssh_timeout``."""
         from tripleoplanclient.mistral import validation_config
-        return validation_config.ssh()
+        return validation_config.ssh(self.project())
+
+    def server_networks(self):
+        """Where the operator lets this plan's validations reach servers
+        (``[tripleoplan] validation_servers``, for the caller's project)."""
+        from tripleoplanclient.common import exceptions
+        from tripleoplanclient.mistral import validation_config
+        from tripleoplanclient.validations import inventory
+        try:
+            return inventory.networks(validation_config.servers(),
+                                      self.project(), self.req['plan'])
+        except ValueError as exc:
+            raise exceptions.CommandError(
+                '%s in Mistral\'s configuration: ask its operator to fix it'
+                % exc)
 
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],

@@ -33,7 +33,8 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
         return runs.execute(later or store, run, chosen, inputs,
                             req['timeout'])
     if name == 'validation_stop':
-        return runs.stop(store, req['run'])
+        return runs.stop(store, req['run'],
+                         inputs('project') if inputs else None)
     if name == 'validation_results':
         if req['run']:
             run = results.load_run(store, req['run'])

@@ -18,9 +18,11 @@ Requests (HTTP/1.1 forms, so urllib and Ansible's ``uri`` speak it):
 ``CONNECT host:port``; an absolute-form ``GET http://host:port/path``
 (sent on as origin-form, with ``Connection: close``); ``RESOLVE name``
 (the executor's addresses for a name: the sandbox has no DNS of its
-own); ``STATFS path`` (the size and free space of one of the
+own; only the targets' names and the undercloud's own, so no data
+leaves by DNS); ``STATFS path`` (the size and free space of one of the
 undercloud's mount points, as JSON: the sandbox's ``/`` is its own).
-Anything else, or a target not allowed: 403 with the reason.
+Anything else, or a target not allowed: 403 with the reason (the
+runner's own where it gave one, e.g. a server the plan may not reach).
 """
 
 import json
@@ -55,15 +57,19 @@ def _addresses(host, port, resolve):
     return [(info[4][0], port) for info in found]
 
 
-class Proxy(object):
+class Proxy:
     """Listen on unix socket ``path``; carry connections to ``targets``.
 
     ``resolve``: getaddrinfo's signature (tests give their own)."""
 
     def __init__(self, path, targets, resolve=socket.getaddrinfo,
-                 timeout=TIMEOUT):
+                 timeout=TIMEOUT, refused=None):
         self.path, self.resolve, self.timeout = path, resolve, timeout
         self.targets = sorted({(h, int(p)) for h, p in targets if h})
+        # (host, port) -> why it may not be reached, said as the refusal
+        self.refused = dict(refused or {})
+        # the names RESOLVE answers
+        self.names = {h for h, _ in self.targets} | {socket.gethostname()}
         self.allowed = set()
         for host, port in self.targets:
             self.allowed.update(_addresses(host, port, resolve))
@@ -173,7 +179,8 @@ class Proxy(object):
         where = [a for a in _addresses(host, port, self.resolve)
                  if a in self.allowed]
         if not where:
-            return self._refuse(client, 403, (
+            return self._refuse(client, 403, self.refused.get(
+                (host, port)) or (
                 '%s:%d is neither a service of the catalog nor a server of '
                 'the plan: a validation reaches nothing else' % (host, port)),
                 (host, port))
@@ -193,6 +200,11 @@ class Proxy(object):
     def _answer_resolve(self, client, name):
         if not _NAME.match(name):
             return self._refuse(client, 400, 'not a host name: %r' % name)
+        if name not in self.names:
+            return self._refuse(client, 403, (
+                '%s is not the name of a service of the catalog, a server '
+                'of the plan or the undercloud: a validation resolves '
+                'nothing else' % name))
         found = sorted({a for a, _ in _addresses(name, 0, self.resolve)})
         if not found:
             return self._refuse(client, 404, '%s does not resolve' % name)
@@ -202,11 +214,10 @@ class Proxy(object):
     def _answer_statfs(self, client, path):
         # mount points only: sizes of file systems are no secret, the
         # existence of a path elsewhere may be
-        points = mount_points()
-        if path not in points:
+        if path not in mount_points():
+            # which are is not said: the executor's mounts are its own
             return self._refuse(client, 404, (
-                '%s is not a mount point of the undercloud (%s)' % (
-                    path, ', '.join(sorted(points)[:20]))))
+                '%s is not a mount point of the undercloud' % path))
         found = os.statvfs(path)
         _send(client, 200, json.dumps({
             'path': path, 'total': found.f_blocks * found.f_frsize,

@@ -4,13 +4,21 @@ localhost always, run locally (``ansible_connection: local``); with a
 plan whose stack exists, the group ``overcloud`` with one child group
 per role, each server at its control plane address, from the stack's
 outputs (tripleo-heat-templates' ``RoleNetHostnameMap`` and
-``RoleNetIpMap``). The servers are reached over SSH, as the user, with
-the key and on the port the operator configured for Mistral (``SSH``),
-within a short connect timeout: a task on a server runs on that server,
-and a server that does not answer is unreachable, not checked on the
-undercloud in its name. A check that looks at the servers from the
-undercloud says so (``delegate_to: localhost``).
+``RoleNetIpMap``). The servers are reached over SSH, as the user and
+on the port the operator configured for Mistral (``SSH``; the key is
+the run's ssh-agent's), within a short connect timeout: a task on a
+server runs on that server, and a server that does not answer is
+unreachable, not checked on the undercloud in its name. A check that
+looks at the servers from the undercloud says so (``delegate_to:
+localhost``).
+
+Any member of the project may write the stack's outputs, so they only
+name the servers: which of them a run may reach is the operator's word
+(``[tripleoplan] validation_servers`` of Mistral's configuration, per
+project and plan: ``networks``, ``split``).
 """
+
+import ipaddress
 
 # the SSH settings when Mistral's configuration gives none
 SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10, 'port': 22}
@@ -38,7 +46,7 @@ def servers(outputs):
 def build(python, roles=None, ssh=None):
     """The inventory: localhost (modules run by ``python``), and
     ``roles`` (``servers``) under ``overcloud``, reached over SSH with
-    ``ssh`` (``SSH``'s keys; the key a path inside the sandbox)."""
+    ``ssh`` (``SSH``'s keys; the key is not the inventory's)."""
     ssh = dict(SSH, **(ssh or {}))
     local = {'ansible_connection': 'local',
              'ansible_python_interpreter': python}
@@ -49,8 +57,6 @@ def build(python, roles=None, ssh=None):
               # on a server, the login user's own (the run's scratch
               # directory, ANSIBLE_REMOTE_TEMP, is the undercloud's)
               'ansible_remote_tmp': '~/.ansible/tmp'}
-    if ssh['key']:
-        remote['ansible_ssh_private_key_file'] = ssh['key']
     children = {role: {'hosts': {name: {'ansible_host': address}
                                  for name, address in hosts.items()}}
                 for role, hosts in (roles or {}).items()}
@@ -70,3 +76,49 @@ def addresses(built):
                 found[name] = (host.get('ansible_host') or name,
                                int(host.get('ansible_port') or port or 22))
     return found
+
+
+def networks(entries, project, plan):
+    """The networks the servers of ``plan`` in ``project`` may be in:
+    of each entry ``PROJECT_ID:PLAN=NETWORK[,NETWORK...]`` naming them
+    (``*`` for any project or plan; a network is an address or a CIDR).
+    ValueError naming an entry that is not of that form."""
+    found = []
+    for entry in entries or ():
+        key, sep, nets = entry.partition('=')
+        owner, colon, name = key.strip().partition(':')
+        try:
+            if not sep or not colon or not owner or not name:
+                raise ValueError('not PROJECT_ID:PLAN=NETWORK[,NETWORK]')
+            parsed = [ipaddress.ip_network(n.strip(), strict=False)
+                      for n in nets.split(',') if n.strip()]
+            if not parsed:
+                raise ValueError('no network')
+        except ValueError as exc:
+            raise ValueError('[tripleoplan] validation_servers entry %r: %s'
+                             % (entry, exc))
+        if owner in ('*', project) and name in ('*', plan):
+            found += parsed
+    return found
+
+
+def split(built, allowed, plan):
+    """``(targets, refused)`` of inventory ``built``'s servers: the
+    (address, port) pairs within the ``allowed`` networks, and ``{(address,
+    port): why}`` of the others."""
+    targets, refused = set(), {}
+    for name, (address, port) in sorted(addresses(built).items()):
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            ip = None
+        if ip is not None and any(ip in net for net in allowed):
+            targets.add((address, port))
+        else:
+            refused[(address, port)] = (
+                '%s:%d (%s, named by the outputs of stack %s) is not a '
+                'server the validations of plan %s may reach: the '
+                'operator lets them reach a plan\'s servers in Mistral\'s '
+                'configuration ([tripleoplan] validation_servers)'
+                % (address, port, name, plan, plan))
+    return sorted(targets), refused

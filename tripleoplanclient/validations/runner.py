@@ -3,15 +3,22 @@
 The child runs in the bubblewrap sandbox (``sandbox``: its own
 namespaces, as nobody, the executor's files out of sight; refused when
 bwrap cannot make it), in a process group of its own (stop and timeout
-end the whole group: bwrap's end takes its pid namespace with it), in a
-scratch directory that is its home, with an environment made from
-nothing: no token, password or OS_* variable of
-the executor reaches the playbook, only the run's inputs as extra vars
-(endpoint URLs, the plan's name and problems) and, to log in to the
-servers, the SSH key Mistral's operator configured (bound read-only in
-the sandbox; host keys are accepted on first sight into the run's own
-known_hosts). The stdout callback in
-``callback_plugins`` writes the run's JSON to a file after every task.
+end the whole group: bwrap's end takes its pid namespace with it), with
+an environment made from nothing: no token, password or OS_* variable
+of the executor reaches the playbook, only the run's inputs as extra
+vars (endpoint URLs, the plan's name and problems). The servers are
+logged in to through an ``ssh-agent`` this runner starts outside the
+sandbox with the key Mistral's operator configured: the sandbox gets
+the agent's socket, never the key's bytes, and its SSH connections
+reach only the servers the run was given (``egress``). Host keys are
+accepted on first sight into the run's own known_hosts.
+
+The runner reads nothing the playbook could choose: the stdout callback
+in ``callback_plugins`` writes the run so far as one line on stdout
+after every task, and stdout and stderr are pipes the runner holds,
+read with a bound (the last result line up to ``RESULT_LIMIT``, the
+last ``_ERR_KEEP`` bytes of stderr); the sandbox's scratch is a tmpfs
+of bounded size that ends with the run.
 """
 
 import json
@@ -20,16 +27,25 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
+from tripleoplanclient.validations import agent
 from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory as inventories
 from tripleoplanclient.validations import sandbox
 from tripleoplanclient.validations import shipped
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
+# what starts the callback's result lines on stdout
+RESULT_LINE = b'TRIPLEOPLAN-RESULT '
+# the longest result line kept; a longer one is dropped
+RESULT_LIMIT = 8 * 1024 * 1024
 # the relay's port on the sandbox's own loopback (``egress``)
 PROXY_PORT = 3128
+# inside the sandbox: the egress proxy's and the SSH agent's sockets
+PROXY_SOCKET = sandbox.INPUTS + '/egress.sock'
+AGENT_SOCKET = sandbox.INPUTS + '/agent.sock'
 # seconds between SIGTERM and SIGKILL of the process group
 GRACE = 5
 _ERR_KEEP = 2000
@@ -44,11 +60,14 @@ def ansible_playbook():
         'ansible-playbook')
 
 
-def environment(home, result_file, run_id, proxy_socket):
-    """The child's whole environment."""
+def environment(run_id, project=None, agent=False):
+    """The child's whole environment (paths as the sandbox sees them).
+    ``MARKER`` names the run and the project it runs for: ``owns``
+    trusts nothing else."""
     here = os.path.dirname(sys.executable)
+    home = sandbox.HOME
     proxy = 'http://127.0.0.1:%d' % PROXY_PORT
-    return {
+    env = {
         'PATH': os.pathsep.join([here, '/usr/local/bin', '/usr/bin',
                                  '/bin', '/usr/sbin', '/sbin']),
         'HOME': home, 'TMPDIR': home, 'LANG': 'C.UTF-8',
@@ -65,33 +84,44 @@ def environment(home, result_file, run_id, proxy_socket):
         # The servers' host keys are new with each deployment and the
         # undercloud keeps no record of them: accepted on first sight,
         # into this run's file (never the executor's), and a key that
-        # changes within the run is refused.
+        # changes within the run is refused. The login's key is the
+        # agent's (no IdentitiesOnly: that would ignore it).
         'ANSIBLE_HOST_KEY_CHECKING': 'True',
         'ANSIBLE_SSH_COMMON_ARGS': (
             '-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=%s '
-            '-o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes '
-            '-o BatchMode=yes -o "ProxyCommand=%s %s connect %s %%h %%p"'
-            % (os.path.join(home, 'known_hosts'), sys.executable,
-               shipped.RELAY, proxy_socket)),
+            '-o GlobalKnownHostsFile=/dev/null -o BatchMode=yes '
+            '-o ForwardAgent=no -o IdentityAgent=%s '
+            '-o "ProxyCommand=%s %s connect %s %%h %%p"'
+            % (os.path.join(home, 'known_hosts'),
+               AGENT_SOCKET if agent else 'none', sys.executable,
+               shipped.RELAY, PROXY_SOCKET)),
         # every connection goes by the relay to the egress proxy: the
         # sandbox has no other network
         'http_proxy': proxy, 'https_proxy': proxy,
         'HTTP_PROXY': proxy, 'HTTPS_PROXY': proxy,
-        'TRIPLEOPLAN_RESULT_FILE': result_file,
-        MARKER: run_id,
+        MARKER: _marker(run_id, project),
     }
+    if agent:
+        env['SSH_AUTH_SOCK'] = AGENT_SOCKET
+    return env
+
+
+def _marker(run_id, project):
+    return '%s %s' % (project or '-', run_id)
 
 
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
         stop_requested=None, look_every=2.0, clock=time.monotonic,
-        ssh_key=None, targets=()):
+        ssh_key=None, targets=(), refused=None, project=None):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
 
-    ``ssh_key``: the private key file bound at ``sandbox.KEY``;
+    ``ssh_key``: the private key file the SSH agent holds for the run;
     ``targets``: the (host, port) pairs the playbook may reach (through
-    ``egress``: the sandbox has no network of its own);
+    ``egress``: the sandbox has no network of its own); ``refused``:
+    ``{(host, port): why}`` the proxy says of those it may not;
+    ``project``: the caller's (Keystone's) project, in ``MARKER``;
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
     the run as STOPPED.
@@ -109,55 +139,129 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             'path or its permissions. Nothing was run.' % ssh_key))
     readable = [shipped.CALLBACKS, os.path.dirname(shipped.RELAY),
                 os.path.dirname(os.path.realpath(program))]
-    refused = sandbox.check(readable)
-    if refused is not None:
-        return _ended('ERROR', 0, message=refused)
+    refused_sandbox = sandbox.check(readable)
+    if refused_sandbox is not None:
+        return _ended('ERROR', 0, message=refused_sandbox)
     begin = clock()
+    # private to the executor (0700); only ``inputs`` goes in, read-only
     with tempfile.TemporaryDirectory(prefix='tripleoplan-validation-') \
-            as home:
-        os.makedirs(os.path.join(home, 'tmp'))
-        proxy_socket = os.path.join(home, 'egress.sock')
+            as private:
+        inputs = os.path.join(private, 'inputs')
+        os.mkdir(inputs)
         relay = [sys.executable, shipped.RELAY]
         # the sandbox resolves and connects nothing itself: argv
         # prefixes to ask the undercloud (``relay``)
         extra_vars = dict(
             extra_vars,
-            tripleoplan_resolve=relay + ['resolve', proxy_socket],
-            tripleoplan_probe=relay + ['probe', proxy_socket],
-            tripleoplan_statfs=relay + ['statfs', proxy_socket])
-        paths = {}
+            tripleoplan_resolve=relay + ['resolve', PROXY_SOCKET],
+            tripleoplan_probe=relay + ['probe', PROXY_SOCKET],
+            tripleoplan_statfs=relay + ['statfs', PROXY_SOCKET])
         for name, data in (('playbook.yaml', text),
                            ('vars.json', json.dumps(extra_vars)),
                            ('inventory.json', json.dumps(inventory))):
-            paths[name] = os.path.join(home, name)
-            with open(paths[name], 'wb') as f:
+            with open(os.path.join(inputs, name), 'wb') as f:
                 f.write(data if isinstance(data, bytes) else data.encode())
-        result_file = os.path.join(home, 'result.json')
-        with open(os.path.join(home, 'stderr'), 'w+') as err, \
-                egress.Proxy(proxy_socket, targets) as proxy:
+        inside = sandbox.INPUTS + '/'
+        with egress.Proxy(os.path.join(inputs, 'egress.sock'), targets,
+                          refused=refused) as proxy, \
+                agent.Agent(os.path.join(inputs, 'agent.sock'), ssh_key,
+                            timeout) as held:
+            if held.problem:
+                return _ended('ERROR', 0, message=held.problem)
             child = subprocess.Popen(
                 sandbox.command(
-                    relay + ['serve', proxy_socket, str(PROXY_PORT), '--',
-                             program, '-i', paths['inventory.json'], '-e',
-                             '@' + paths['vars.json'],
-                             paths['playbook.yaml']],
-                    home, readable, key=ssh_key),
-                cwd=home, env=environment(home, result_file, run_id,
-                                          proxy_socket),
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=err, start_new_session=True, close_fds=True)
+                    relay + ['serve', PROXY_SOCKET, str(PROXY_PORT), '--',
+                             program, '-i', inside + 'inventory.json',
+                             '-e', '@' + inside + 'vars.json',
+                             inside + 'playbook.yaml'],
+                    inputs, readable),
+                cwd='/', env=environment(run_id, project, bool(ssh_key)),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True,
+                close_fds=True)
+            results = _Reader(child.stdout, _last_result, {})
+            errors = _Reader(child.stderr, _tail, '')
             if started is not None:
                 started(child.pid)
             how = _wait(child, timeout, stop_requested, look_every, clock)
-            err.seek(0)
-            stderr = err.read()[-_ERR_KEEP:]
-        found = {}
-        if os.path.exists(result_file):
-            with open(result_file) as f:
-                found = json.load(f)
+            found, stderr = results.value(), errors.value()
     _explain_unreachable(found, inventory, proxy.attempts)
     return _outcome(how, child.returncode, found, stderr, clock() - begin,
                     timeout)
+
+
+class _Reader(object):
+    """A pipe of the child read to its end in a thread, by ``keep(pipe)``
+    (which bounds what it keeps)."""
+
+    # how long the pipe may stay open once the child ended (bwrap's end
+    # takes its pid namespace, and so every writer, with it)
+    DRAIN = 10
+
+    def __init__(self, pipe, keep, empty):
+        self._pipe, self._found = pipe, empty
+        self._thread = threading.Thread(
+            target=lambda: setattr(self, '_found', keep(pipe)), daemon=True)
+        self._thread.start()
+
+    def value(self):
+        self._thread.join(self.DRAIN)
+        self._pipe.close()
+        return self._found
+
+
+def _last_result(pipe, limit=RESULT_LIMIT):
+    """The last result line's data (``{}``: none, or none that parses)."""
+    last, line, skipping = None, bytearray(), False
+    for chunk in iter(lambda: pipe.read1(65536), b''):
+        while chunk:
+            end = chunk.find(b'\n')
+            if end < 0:
+                part, chunk = chunk, b''
+            else:
+                part, chunk = chunk[:end], chunk[end + 1:]
+            if not skipping:
+                line += part
+                if len(line) > limit:
+                    line, skipping = bytearray(), True
+            if end >= 0:
+                if not skipping and line.startswith(RESULT_LINE):
+                    last = bytes(line[len(RESULT_LINE):])
+                line, skipping = bytearray(), False
+    try:
+        found = json.loads(last) if last else {}
+    except ValueError:
+        found = {}
+    return _shaped(found)
+
+
+def _shaped(found):
+    """The callback's data as the rest of the runner reads it: anything
+    else (the playbook may write to the pipe too) left out."""
+    if not isinstance(found, dict):
+        return {}
+    plays = found.get('plays')
+    stats = found.get('stats')
+    failures = found.get('failures')
+    return {
+        'plays': [p for p in plays if isinstance(p, dict)]
+        if isinstance(plays, list) else [],
+        'stats': {str(h): s for h, s in stats.items()
+                  if isinstance(s, dict)} if isinstance(stats, dict) else {},
+        'failures': [dict(f, host=str(f.get('host') or ''),
+                          task=str(f.get('task') or ''))
+                     for f in failures if isinstance(f, dict)]
+        if isinstance(failures, list) else []}
+
+
+def _tail(pipe, keep=None):
+    """The last ``_ERR_KEEP`` bytes the pipe carried, as text."""
+    keep = keep or _ERR_KEEP
+    kept = bytearray()
+    for chunk in iter(lambda: pipe.read1(65536), b''):
+        kept += chunk
+        del kept[:-keep]
+    return kept.decode('utf-8', 'replace')
 
 
 def _explain_unreachable(found, built, attempts):
@@ -215,16 +319,18 @@ def kill(pgid, child=None, grace=GRACE):
         child.wait()
 
 
-def owns(pgid, run_id):
+def owns(pgid, run_id, project=None):
     """True when process ``pgid`` on this host is the leader of run
-    ``run_id``'s group (its environment says so): a run record names a
-    group, and nothing else may be killed in its name."""
+    ``run_id``'s group for ``project`` (its environment says so, as the
+    runner wrote it from Keystone's view of the caller): a run record,
+    which any member of a project may write, names a group, and nothing
+    else may be killed in its name."""
     try:
         with open('/proc/%d/environ' % int(pgid), 'rb') as f:
             found = f.read().split(b'\0')
     except (OSError, ValueError, TypeError):
         return False
-    return ('%s=%s' % (MARKER, run_id)).encode() in found
+    return ('%s=%s' % (MARKER, _marker(run_id, project))).encode() in found
 
 
 def _outcome(how, rc, found, stderr, duration, timeout):

@@ -17,7 +17,6 @@ from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
-from tripleoplanclient.validations import sandbox
 
 
 def start(store, req, run_id):
@@ -43,13 +42,17 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     """Run each chosen validation, keep its result; the run's summary.
 
     ``inputs(name)``: ``endpoints`` (``{service type: url}``),
-    ``plan_problems`` ([text]), ``servers`` (``inventory.servers``) or
-    ``ssh`` (how to log in to them, ``inventory.SSH``'s keys; None for
-    the defaults); a CommandError there is that validation's ERROR.
+    ``plan_problems`` ([text]), ``servers`` (``inventory.servers``),
+    ``server_networks`` (where the operator lets the plan's validations
+    reach servers: ``inventory.networks``), ``ssh`` (how to log in to
+    them, ``inventory.SSH``'s keys; None for the defaults) or
+    ``project`` (the caller's, as Keystone validated it); a
+    CommandError there is that validation's ERROR.
     """
     progress = progress or (lambda line: None)
     deadline = clock() + timeout
     endpoints = inputs('endpoints')
+    project = inputs('project')
 
     def stop_requested():
         return results.stop_requested(store, run['run'])
@@ -67,7 +70,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
                 'not run: %s' % validation['problem']))
         else:
             outcome = _one(store, run, summary, validation, endpoints,
-                           inputs, left, stop_requested)
+                           inputs, left, stop_requested, project)
             if outcome['status'] in ('STOPPED', 'TIMEOUT'):
                 run['status'] = outcome['status']
         progress('Validation %s: %s' % (validation['id'], outcome['status']))
@@ -89,10 +92,10 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
 
 
 def _one(store, run, summary, validation, endpoints, inputs, left,
-         stop_requested):
+         stop_requested, project):
     extra = {'tripleoplan_endpoints': endpoints,
              'tripleoplan_plan': run['plan']}
-    roles = None
+    roles, networks, ssh = None, [], dict(inventory.SSH)
     try:
         if 'plan_problems' in validation['requires']:
             extra['tripleoplan_plan_problems'] = _needs_plan(
@@ -103,6 +106,9 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
                 raise exceptions.CommandError(
                     'plan %s has no deployed servers (no stack of that name, '
                     'or its outputs list none)' % run['plan'])
+            networks = inputs('server_networks') or []
+            # asked only of a run that targets servers
+            ssh.update(inputs('ssh') or {})
     except exceptions.CommandError as exc:
         return runner._ended('ERROR', 0, message='not run: %s' % exc)
 
@@ -111,14 +117,14 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
-    # asked only of a run that targets servers
-    ssh = dict(inventory.SSH, **((roles and inputs('ssh')) or {}))
-    hosts = inventory.build(sys.executable, roles, dict(
-        ssh, key=sandbox.KEY if ssh['key'] else None))
+    hosts = inventory.build(sys.executable, roles, ssh)
+    servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
         validation['text'], extra, hosts, left, run['run'],
-        started=started, stop_requested=stop_requested, ssh_key=ssh['key'],
-        targets=reachable(endpoints, hosts))
+        started=started, stop_requested=stop_requested,
+        ssh_key=ssh['key'] if servers else None,
+        targets=reachable(endpoints, servers), refused=refused,
+        project=project)
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (
@@ -127,11 +133,11 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
     return outcome
 
 
-def reachable(endpoints, hosts):
+def reachable(endpoints, servers):
     """What a run's playbook may connect to: each endpoint of the
-    catalog, and each server of inventory ``hosts`` at its SSH port."""
+    catalog, and each of ``servers`` ((address, SSH port) pairs)."""
     return [egress.target(url) for url in (endpoints or {}).values()] + \
-        sorted(set(inventory.addresses(hosts).values()))
+        sorted(set(servers))
 
 
 def _needs_plan(run, validation, inputs, what):
@@ -142,12 +148,14 @@ def _needs_plan(run, validation, inputs, what):
     return inputs(what)
 
 
-def stop(store, run_id, kill=runner.kill, owns=runner.owns,
+def stop(store, run_id, project=None, kill=runner.kill, owns=runner.owns,
          wait=10.0, sleep=time.sleep, clock=time.monotonic):
     """Ask run ``run_id`` to stop and kill its ``ansible-playbook``'s
-    process group (when it runs on this host: the run's own process
-    would kill it within seconds anyway); the run as it ended. A run that
-    is no longer there to record its end (Mistral restarted) is recorded
+    process group (when it runs on this host for the caller's
+    ``project``, as the process itself says: the run record is the
+    caller's to write, and names any group; the run's own process would
+    kill it within seconds anyway); the run as it ended. A run that is
+    no longer there to record its end (Mistral restarted) is recorded
     STOPPED here."""
     run = results.load_run(store, run_id)
     if run['status'] != 'RUNNING':
@@ -157,7 +165,7 @@ def stop(store, run_id, kill=runner.kill, owns=runner.owns,
     results.request_stop(store, run_id)
     pgid = run.get('pgid')
     if pgid and run.get('host') == socket.gethostname() and \
-            owns(pgid, run_id):
+            owns(pgid, run_id, project):
         kill(pgid)
     deadline = clock() + wait
     while clock() < deadline:

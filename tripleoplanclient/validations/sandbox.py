@@ -4,18 +4,22 @@ Playbooks are untrusted: any member of a project may write its
 ``tripleo-validations`` container or a plan's ``custom-validations/``.
 So ``ansible-playbook`` runs in namespaces of its own (user, pid, mount,
 ipc, uts, cgroup and network: its only way out is ``egress``'s proxy,
-to the catalog's endpoints and the plan's servers),
-as uid/gid 65534 without any capability, on a root that holds only an
-allowlist, read-only: the system (``/usr``), the few files of ``/etc``
-a program needs to resolve names and trust certificates, the Python
-that runs Ansible and the stdout callback. Its own ``/proc``, ``/dev``
-and ``/tmp``; the run's scratch directory is the one writable place.
-Nothing of the executor's home, Mistral's configuration or the services'
-state is mounted, and the directories that hold secrets are covered by
-an empty tmpfs wherever they would lie inside an allowed tree. The one
-secret let in is the SSH private key the operator configured for the
-validations (``[tripleoplan] validation_ssh_key``), read-only at ``KEY``
-and only when configured: never the executor's ``~/.ssh`` or agent.
+to the catalog's endpoints and the plan's servers; no further user
+namespace: no root inside), as uid/gid 65534 without any capability, on
+a root that holds only an allowlist, read-only: the system (``/usr``),
+the few files of ``/etc`` a program needs to resolve names and trust
+certificates (the certificate directories, never ``/etc/ssl/private``),
+the Python that runs Ansible and the stdout callback. Its own ``/proc``
+and ``/dev``; its scratch (``HOME``, ``/tmp``) and the other writable
+places are tmpfs of a bounded size, gone with the run: the runner
+reads nothing there (results come through a pipe it holds). What the
+runner hands in (the playbook, its variables and inventory, the egress
+proxy's and the SSH agent's sockets) is one directory bound read-only
+at ``INPUTS``. Nothing of the executor's home, Mistral's configuration
+or the services' state is mounted, and the directories that hold
+secrets are covered by an empty tmpfs wherever they would lie inside an
+allowed tree. No private key is ever inside: the SSH login goes through
+an agent the runner holds outside (``runner``).
 
 There is no fallback: without a working bwrap nothing runs.
 """
@@ -31,12 +35,19 @@ NOBODY = '65534'
 ETC = ('passwd', 'group', 'hosts', 'hostname', 'resolv.conf',
        'nsswitch.conf', 'host.conf', 'gai.conf', 'services', 'protocols',
        'localtime', 'timezone', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d',
-       'alternatives', 'ssl', 'ca-certificates', 'ca-certificates.conf',
-       'pki', 'crypto-policies', 'os-release', 'mime.types')
+       'alternatives', 'ssl/certs', 'ssl/openssl.cnf', 'ca-certificates',
+       'ca-certificates.conf', 'pki/tls/certs', 'pki/tls/openssl.cnf',
+       'pki/ca-trust/extracted', 'crypto-policies', 'os-release',
+       'mime.types')
 # top-level system trees (a symlink stays a symlink: merged /usr)
 SYSTEM = ('usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32')
-# where the validations' SSH key is inside the sandbox
-KEY = '/run/tripleoplan/ssh-key'
+# what the runner hands in, read-only (``runner``)
+INPUTS = '/run/tripleoplan'
+# the scratch: the playbook's home and only sizeable writable place
+HOME = '/tmp'
+SCRATCH_BYTES = 256 * 1024 * 1024
+# /var/tmp, /run, /dev/shm: writable too, small
+SMALL_BYTES = 16 * 1024 * 1024
 
 
 def secret_places(environ=None, config_files=None):
@@ -74,15 +85,17 @@ def _inside(path, tree):
     return path == tree or path.startswith(tree.rstrip('/') + '/')
 
 
-def command(argv, scratch, readable=(), secrets=None, bwrap=None,
-            key=None):
-    """The bwrap command line running ``argv`` in the sandbox, with
-    ``scratch`` writable (same path inside), ``readable`` trees
-    mounted read-only beside the system and the Python, and the file
-    ``key`` (when given) read-only at ``KEY``."""
+def command(argv, inputs, readable=(), secrets=None, bwrap=None,
+            scratch_bytes=SCRATCH_BYTES):
+    """The bwrap command line running ``argv`` in the sandbox: the
+    directory ``inputs`` read-only at ``INPUTS``, ``readable`` trees
+    mounted read-only beside the system and the Python, a scratch of
+    ``scratch_bytes`` at ``HOME``."""
     import shutil
     secrets = secret_places() if secrets is None else secrets
     out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
+           '--unshare-user',
+           '--disable-userns', '--assert-userns-disabled',
            '--uid', NOBODY, '--gid', NOBODY,
            '--cap-drop', 'ALL', '--die-with-parent', '--new-session']
     for name in SYSTEM:
@@ -93,8 +106,10 @@ def command(argv, scratch, readable=(), secrets=None, bwrap=None,
             out += ['--ro-bind', path, path]
     for name in ETC:
         out += ['--ro-bind-try', '/etc/' + name, '/etc/' + name]
-    out += ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
-            '--tmpfs', '/var/tmp', '--tmpfs', '/run']
+    out += ['--proc', '/proc', '--dev', '/dev',
+            '--size', str(scratch_bytes), '--tmpfs', HOME]
+    for place in ('/var/tmp', '/run', '/dev/shm'):
+        out += ['--size', str(SMALL_BYTES), '--tmpfs', place]
     trees = [os.path.realpath(t) for t in list(_python_trees()) +
              list(readable)]
     for tree in sorted(set(trees)):
@@ -106,12 +121,9 @@ def command(argv, scratch, readable=(), secrets=None, bwrap=None,
         if os.path.isdir(place) and any(
                 _inside(place, t) and place != t for t in trees):
             out += ['--tmpfs', place]
-    if key:
-        out += ['--ro-bind', os.path.realpath(key), KEY]
-    scratch = os.path.realpath(scratch)
     # the root itself (a tmpfs of bwrap's) read-only too
-    out += ['--bind', scratch, scratch, '--remount-ro', '/',
-            '--chdir', scratch, '--']
+    out += ['--ro-bind', os.path.realpath(inputs), INPUTS,
+            '--remount-ro', '/', '--chdir', HOME, '--']
     return out + list(argv)
 
 

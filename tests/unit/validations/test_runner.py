@@ -86,6 +86,18 @@ class TestRunner(testtools.TestCase):
         self.assertFalse(runner.owns(os.getpid(), 'run-1'))
         self.assertFalse(runner.owns(None, 'run-1'))
 
+    def test_owns_only_a_run_of_the_callers_project(self):
+        import subprocess
+        child = subprocess.Popen(
+            ['sleep', '30'], env=runner.environment('run-7', 'project-a'))
+        self.addCleanup(child.wait)
+        self.addCleanup(child.kill)
+        self.assertTrue(runner.owns(child.pid, 'run-7', 'project-a'))
+        # another project that knows the run's id (and wrote a run
+        # record naming that group in its own Swift) kills nothing
+        self.assertFalse(runner.owns(child.pid, 'run-7', 'project-b'))
+        self.assertFalse(runner.owns(child.pid, 'run-7'))
+
 
 class TestShippedAgainstServers(testtools.TestCase):
     """The shipped deployed-servers check on an inventory of two servers

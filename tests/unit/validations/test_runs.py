@@ -11,10 +11,10 @@ from osc_lib import exceptions
 
 from tests.unit import fakes
 from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
 from tripleoplanclient.validations import runs
-from tripleoplanclient.validations import sandbox
 
 GROUPS = b'prep: [{description: The undercloud}]\n'
 
@@ -94,10 +94,11 @@ class TestRuns(fakes.HttpTestCase):
         self.assertEqual('ERROR', done['validations'][0]['status'])
         self.assertIn('needs a plan', done['validations'][0]['message'])
 
-    def on_servers(self, name, tasks, ssh):
+    def on_servers(self, name, tasks, ssh, allowed='127.0.0.9'):
         """Run validation ``name`` (``tasks`` on the group overcloud) on
         plan p's one server at 127.0.0.9 (nothing listens on its port 1),
-        with ``ssh`` configured."""
+        with ``ssh`` configured, the operator letting the plan reach
+        ``allowed``."""
         if runner.ansible_playbook() is None:
             self.skipTest('ansible-core is not installed')
         fakes.FakeSwift(self.m, plan='p')
@@ -106,7 +107,9 @@ class TestRuns(fakes.HttpTestCase):
             '    metadata: {name: S, description: d, groups: [prep], '
             'requires: [inventory]}\n  tasks:\n%s' % tasks).encode())
         self.inputs.update(servers={'Compute': {'compute-0': '127.0.0.9'}},
-                           ssh=dict({'port': 1}, **ssh))
+                           ssh=dict({'port': 1}, **ssh),
+                           server_networks=inventory.networks(
+                               ['*:p=%s' % allowed], None, 'p'))
         run, chosen = runs.start(self.store, request(names=[name],
                                                      plan='p'), name)
         runs.execute(self.store, run, chosen, self.inputs.get, 120)
@@ -127,19 +130,49 @@ class TestRuns(fakes.HttpTestCase):
         self.assertIn('set [tripleoplan] validation_ssh_key',
                       found['message'])
 
-    def test_the_configured_key_is_the_servers_key_in_the_sandbox(self):
+    def key(self):
+        import subprocess
         place = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, place)
         key = os.path.join(place, 'id_ed25519')
-        with open(key, 'w') as f:
-            f.write('the-key')
+        subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C',
+                        'the-validations-key', '-f', key], check=True)
+        with open(key) as f:
+            return key, f.read().splitlines()[1]
+
+    def test_the_key_is_the_run_agents_never_a_file_in_the_sandbox(self):
+        key, line = self.key()
+        # a line of the private key, split so the playbook holds no copy
+        half = len(line) // 2
         found = self.on_servers('key', (
+            '    - delegate_to: localhost\n      command: ssh-add -L\n'
+            '      register: listed\n'
+            '    - delegate_to: localhost\n      shell: >-\n'
+            '        grep -rlF -e "{{ a }}{{ b }}" / --exclude-dir=proc\n'
+            '        --exclude-dir=sys --exclude-dir=usr 2>/dev/null\n'
+            '      register: hunted\n      failed_when: hunted.rc == 0\n'
+            '      vars: {a: "%s", b: "%s"}\n'
             '    - delegate_to: localhost\n      assert:\n        that:\n'
-            '          - ansible_ssh_private_key_file == "%s"\n'
-            '          - lookup("file", ansible_ssh_private_key_file) == '
-            '"the-key"\n          - ansible_user == "heat-admin"\n'
-            % sandbox.KEY), {'key': key, 'user': 'heat-admin', 'timeout': 2})
+            '          - listed.stdout is search("the-validations-key")\n'
+            '          - ansible_ssh_private_key_file is not defined\n'
+            '          - ansible_user == "heat-admin"\n'
+            % (line[:half], line[half:])),
+            {'key': key, 'user': 'heat-admin', 'timeout': 2})
         self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_a_server_the_operator_did_not_allow_is_not_reached(self):
+        key, _ = self.key()
+        found = self.on_servers(
+            'mem', '    - name: Free memory\n      command: free -m\n',
+            {'key': key, 'timeout': 2}, allowed='127.0.0.8')
+        self.assertEqual(('FAILED', ['compute-0']),
+                         (found['status'], found['failed_hosts']))
+        # refused by the proxy, not tried: nothing listens there anyway
+        msg = found['failures'][0]['msg']
+        self.assertIn('127.0.0.9:1 (compute-0, named by the outputs of '
+                      'stack p) is not a server the validations of plan p '
+                      'may reach', msg)
+        self.assertNotIn('Connection refused', msg)
 
     def running(self, run_id='r4', host=None):
         run = {'run': run_id, 'plan': None, 'status': 'RUNNING',
@@ -154,7 +187,7 @@ class TestRuns(fakes.HttpTestCase):
         killed = []
         clock = fakes.FakeClock()
         found = runs.stop(self.store, 'r4', kill=killed.append,
-                          owns=lambda pgid, run: run == 'r4',
+                          owns=lambda pgid, run, project: run == 'r4',
                           sleep=clock.sleep, clock=clock)
         self.assertEqual([4242], killed)
         self.assertIn('r4/stop', self.kept.objects)
@@ -170,7 +203,7 @@ class TestRuns(fakes.HttpTestCase):
         clock = fakes.FakeClock()
         for run_id in ('r4', 'r5'):
             runs.stop(self.store, run_id, kill=killed.append,
-                      owns=lambda pgid, run: False if run == 'r4' else True,
+                      owns=lambda pgid, run, project: run != 'r4',
                       sleep=clock.sleep, clock=clock)
         self.assertEqual([], killed)
 

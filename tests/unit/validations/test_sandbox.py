@@ -80,28 +80,57 @@ class TestSandbox(SandboxTestCase):
             for i, p in enumerate(secrets)]))
         self.assertEqual('PASSED', found['status'], found['message'])
 
-    def test_the_ssh_key_alone_is_let_in_read_only(self):
-        key = self.secret_file(os.path.expanduser('~'))
-        os.chmod(key, 0o600)
-        beside = os.path.join(os.path.dirname(key), 'id_other')
-        with open(beside, 'w') as f:
-            f.write('another key')
-        found = runner.run(play(
-            'slurp: {src: "%s"}\n      register: key' % sandbox.KEY,
-            'assert: {that: "(key.content | b64decode) is search(\'pw@x\')"}',
-            'file: {path: "%s", state: touch}\n      ignore_errors: true\n'
-            '      register: written' % sandbox.KEY,
-            'assert: {that: written is failed}',
-            *['stat: {path: "%s"}\n      register: st%d\n'
-              '    - assert: {that: "not st%d.stat.exists"}' % (p, i, i)
-              for i, p in enumerate([key, beside, os.path.expanduser(
-                  '~/.ssh')])]), {}, LOCAL, 60, 'run-k', ssh_key=key)
-        self.assertEqual('PASSED', found['status'], found['message'])
-        # without a configured key, nothing is at its place
+    def test_no_further_user_namespace_no_root_inside(self):
         found = self.run_play(play(
-            'stat: {path: "%s"}\n      register: st' % sandbox.KEY,
-            'assert: {that: "not st.stat.exists"}'))
+            'command: unshare -r id -u\n      register: root\n'
+            '      failed_when: root.rc == 0'))
         self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_of_etc_ssl_only_the_certificates(self):
+        found = self.run_play(play(
+            'stat: {path: /etc/ssl/private}\n      register: private',
+            'stat: {path: /etc/ssl/certs}\n      register: certs',
+            'assert: {that: ["not private.stat.exists", '
+            '"certs.stat.isdir"]}'))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_the_scratch_has_a_size_limit(self):
+        # the sandbox's own tmpfs: full at its size, the executor's disk
+        # untouched
+        found = self.run_play(play(
+            'shell: head -c 300000000 /dev/zero > "$HOME/big"\n'
+            '      register: filled\n      failed_when: filled.rc == 0',
+            'assert: {that: \'"No space left" in filled.stderr\'}'))
+        self.assertEqual('PASSED', found['status'], found['message'])
+
+    def test_the_runner_reads_no_file_the_playbook_chose(self):
+        """What the old runner read in the scratch (result.json, stderr)
+        made a symlink to an executor-only file, a FIFO, /dev/zero and a
+        sparse 20 GB file: none is read now (results come through the
+        runner's pipes), the run's own result stands."""
+        secret = self.secret_file(os.path.expanduser('~'))
+        for trap in ('ln -sf %s "$HOME/result.json"' % secret,
+                     'mkfifo "$HOME/result.json" "$HOME/stderr"',
+                     'ln -sf /dev/zero "$HOME/stderr"',
+                     'truncate -s 20G "$HOME/stderr"'):
+            found = self.run_play(play(
+                'shell: %s\n      ignore_errors: true' % trap,
+                'name: Last\n      debug: {msg: done}'), timeout=60)
+            self.assertEqual('PASSED', found['status'], (trap, found))
+            self.assertEqual('Last', found['plays'][0]['tasks'][-1]['name'])
+            self.assertNotIn('pw@x', str(found))
+
+    def test_what_a_playbook_writes_on_the_result_pipe_is_bounded(self):
+        # 30 MB without an end of line (and the callback's next line
+        # glued to it) are dropped; the lines after it are the run's
+        found = self.run_play(play(
+            'shell: head -c 30000000 /dev/zero | tr "\\\\0" x > '
+            '/proc/$(pgrep -o -f ansible-playbook)/fd/1',
+            'debug: {msg: one}', 'name: Last\n      debug: {msg: done}'))
+        self.assertEqual('PASSED', found['status'], found)
+        self.assertEqual('Last', found['plays'][0]['tasks'][-1]['name'])
+        self.assertEqual(3, found['stats']['localhost']['ok'])
+        self.assertLess(len(str(found)), 100000)
 
     def test_an_unreadable_key_runs_nothing(self):
         found = runner.run(play('command: "true"'), {}, LOCAL, 60, 'run-k',
@@ -109,6 +138,16 @@ class TestSandbox(SandboxTestCase):
         self.assertEqual('ERROR', found['status'])
         self.assertIn('/nonexistent/id_rsa ([tripleoplan] '
                       'validation_ssh_key', found['message'])
+
+    def test_a_key_the_agent_cannot_load_runs_nothing(self):
+        key = self.secret_file(os.path.expanduser('~'))
+        os.chmod(key, 0o600)
+        found = runner.run(play('command: "true"'), {}, LOCAL, 60, 'run-k',
+                           ssh_key=key)
+        self.assertEqual('ERROR', found['status'])
+        self.assertIn('could not be loaded into the run\'s ssh-agent',
+                      found['message'])
+        self.assertNotIn('pw@x', found['message'])
 
     def test_it_writes_only_in_its_scratch_directory(self):
         venv_file = os.path.join(sys.prefix, 'tripleoplan-sandbox-pwned')
@@ -213,7 +252,9 @@ class TestSandbox(SandboxTestCase):
         tree = os.path.join(home, 'venv')
         inner = os.path.join(tree, 'etc-mistral')
         os.makedirs(inner)
-        argv = sandbox.command(['true'], tree, [tree],
+        inputs = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, inputs)
+        argv = sandbox.command(['true'], inputs, [tree],
                                secrets=[inner, home])
         pairs = [argv[i:i + 2] for i in range(len(argv))]
         self.assertIn(['--tmpfs', inner], pairs)

@@ -3,13 +3,14 @@
 Loaded by ansible-playbook from this directory (``runner`` sets
 ANSIBLE_CALLBACK_PLUGINS and ANSIBLE_STDOUT_CALLBACK): ansible-core 2.19
 ships no JSON callback (``ansible.posix.json`` is a collection). Writes
-the run so far, as JSON, to the file named by TRIPLEOPLAN_RESULT_FILE
-after every task, so a run that is stopped or times out still shows
-what it did. Ansible itself only: it runs inside ansible-playbook.
+the run so far, as one line of JSON after ``TRIPLEOPLAN-RESULT ``, to
+stdout after every task (the runner holds the pipe and keeps the last
+line), so a run that is stopped or times out still shows what it did.
+Ansible itself only: it runs inside ansible-playbook.
 """
 
 import json
-import os
+import sys
 
 from ansible.plugins.callback import CallbackBase
 
@@ -49,16 +50,11 @@ class CallbackModule(CallbackBase):
 
     def __init__(self):
         super().__init__()
-        self.path = os.environ.get('TRIPLEOPLAN_RESULT_FILE')
         self.run = {'plays': [], 'stats': {}, 'failures': []}
 
     def _save(self):
-        if not self.path:
-            return
-        part = self.path + '.part'
-        with open(part, 'w') as out:
-            json.dump(self.run, out)
-        os.replace(part, self.path)
+        sys.stdout.write('TRIPLEOPLAN-RESULT %s\n' % json.dumps(self.run))
+        sys.stdout.flush()
 
     def v2_playbook_on_play_start(self, play):
         self.run['plays'].append({'name': play.get_name(), 'tasks': []})
