@@ -5,13 +5,18 @@ servers (``RoleNetHostnameMap``, ``RoleNetIpMap``): one Controller at
 127.0.0.1, where the loopback's ``sshd`` listens (``tools/loopback start
 sshd``, before Mistral, whose configuration then names its user, key and
 port). A validation on ``hosts: overcloud`` runs in Mistral's sandbox,
-logs in through the egress proxy and runs its tasks on the server as
-the dedicated user, who sees neither the loopback's state nor its
-services (the session's own network namespace: only the Swift port is
-tried); a wrong user or key is refused by sshd, and the
-server is a failed host with ssh's reason. Skipped when sshd does not
-answer, unless ``FUNCTIONAL_REQUIRE_SSHD`` is set (``tools/run-tests.sh``
-sets it where it starts sshd): there a silent sshd fails the test.
+logs in through the egress proxy with the run's ssh-agent (the key
+itself is nowhere in the sandbox: a playbook hunting for it under ``/``
+finds nothing) and runs its tasks on the server as the dedicated user,
+who sees neither the loopback's state nor its services (the session's
+own network namespace: only the Swift port is tried); a wrong user, or
+a login that offers no key, is refused by sshd, and the server is a
+failed host with ssh's reason. The loopback lets only the admin
+project's plans reach the server (``[tripleoplan] validation_servers``):
+another project's stack naming 127.0.0.1 reaches nothing. Skipped when
+sshd does not answer, unless ``FUNCTIONAL_REQUIRE_SSHD`` is set
+(``tools/run-tests.sh`` sets it where it starts sshd): there a silent
+sshd fails the test.
 """
 
 import json
@@ -20,6 +25,7 @@ import socket
 import subprocess
 import unittest
 import urllib.parse
+import uuid
 
 from tests.functional import base
 
@@ -58,6 +64,30 @@ def on_the_server(name, tasks, play_vars=''):
             'own.\n      groups: [post-deployment]\n'
             '      requires: [inventory]\n%s  tasks:\n%s'
             % (name, play_vars, tasks))
+
+
+def key_hunt(state):
+    """A plan's own validation on the undercloud's side (the sandbox)
+    that searches every file under / (but /proc, /sys, /usr) for a line
+    of the validations' private key, which it holds in two halves."""
+    with open(os.path.join(state, 'sshd', 'client', 'id_ed25519')) as f:
+        line = f.read().splitlines()[1]
+    half = len(line) // 2
+    return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
+            '    metadata:\n      name: Key hunt\n      description: A '
+            'member\'s playbook after private keys.\n'
+            '      groups: [post-deployment]\n'
+            '    a: "%s"\n    b: "%s"\n  tasks:\n'
+            '    - name: Search every file for the key\n'
+            '      shell: >-\n        grep -rlF -e "{{ a }}{{ b }}" /\n'
+            '        --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr\n'
+            '        2>/dev/null\n'
+            '      register: hunted\n      failed_when: hunted.rc == 0\n'
+            '    - name: Search for any private key file\n'
+            '      shell: >-\n        grep -rlE -e "BEGIN (OPENSSH|RSA|EC) '
+            'PRIVATE KEY" /run /tmp /var/tmp /etc\n        2>/dev/null\n'
+            '      register: any_key\n      failed_when: any_key.rc == 0\n'
+            % (line[:half], line[half:]))
 
 
 class TestValidationsOverSsh(base.PlanTest):
@@ -102,9 +132,13 @@ class TestValidationsOverSsh(base.PlanTest):
             'custom-validations/as-root.yaml': on_the_server(
                 'As root', '    - command: id -un\n',
                 '    ansible_user: root\n'),
-            'custom-validations/with-another-key.yaml': on_the_server(
-                'With another key', '    - command: id -un\n',
-                '    ansible_ssh_private_key_file: /nonexistent/key\n'),
+            # a login that offers no key (the agent's unused): refused
+            'custom-validations/without-a-key.yaml': on_the_server(
+                'Without a key', '    - command: id -un\n',
+                '    ansible_ssh_private_key_file: /nonexistent/key\n'
+                '    ansible_ssh_extra_args: -o PubkeyAuthentication=no\n'),
+            'custom-validations/key-hunt.yaml': key_hunt(
+                env['LOOPBACK_DIR']),
         }
         super().setUpClass()
         try:
@@ -155,11 +189,18 @@ class TestValidationsOverSsh(base.PlanTest):
         rows = [r for r in self.results() if r['run'] == run['run']]
         self.assertEqual({'PASSED'}, {r['status'] for r in rows})
 
-    def test_a_wrong_user_or_key_is_refused_by_the_server(self):
+    def test_no_private_key_is_within_a_playbooks_reach(self):
+        # beside a run that logs in with it
+        rc, run, err = self.run_validations('key-hunt', 'who-runs-there')
+        self.assertEqual((0, 'PASSED'), (rc, run['status']), err)
+        self.assertEqual(['key-hunt: PASSED', 'who-runs-there: PASSED'],
+                         run['validations'])
+
+    def test_a_wrong_user_or_no_key_is_refused_by_the_server(self):
         mark = os.path.getsize(self.sshd_log)
-        rc, run, _ = self.run_validations('as-root', 'with-another-key')
+        rc, run, _ = self.run_validations('as-root', 'without-a-key')
         self.assertEqual((1, 'FAILED'), (rc, run['status']))
-        self.assertEqual(['as-root: FAILED', 'with-another-key: FAILED'],
+        self.assertEqual(['as-root: FAILED', 'without-a-key: FAILED'],
                          run['validations'])
         self.assertEqual([SERVER], run['failed_hosts'])
         shown = self.openstack_json('overcloud', 'validation', 'show',
@@ -180,3 +221,70 @@ class TestValidationsOverSsh(base.PlanTest):
         out, _ = self.openstack('overcloud', 'validation', 'results',
                                 '--plan', self.plan, '-f', 'json')
         return json.loads(out)
+
+
+class TestAnotherProjectsStack(base.FunctionalTest):
+    """A member of another project deploys a stack whose outputs name
+    the admin project's server (127.0.0.1, the loopback's sshd) and runs
+    a validation on it: the egress proxy refuses the server before any
+    connection (the operator let only the admin project's plans reach
+    it). sshd's log is not read: the other class's runs write to it at
+    the same time."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        env = base.loopback_env()
+        cls.port = sshd_port(env)
+        assert cls.session is not None, 'the services run without Keystone'
+        tag = uuid.uuid4().hex[:8]
+        cls.project, cls.user = 'tpc-other-%s' % tag, 'tpc-other-%s' % tag
+        password = 'pw-%s' % uuid.uuid4().hex
+        cls.cli('project', 'create', '--domain', 'default', cls.project)
+        cls.cli('user', 'create', '--domain', 'default', '--password',
+                password, cls.user)
+        cls.cli('role', 'add', '--project', cls.project, '--user', cls.user,
+                'member')
+        cls.other = cls.cloud_env('other', auth={
+            'username': cls.user, 'password': password,
+            'project_name': cls.project, 'project_id': None})
+        cls.plan = 'valssh-other-%s' % tag
+        templates = base.write_tree(os.path.join(cls.tmp, 't'), {
+            'overcloud.yaml': STACK, 'roles_data.yaml': '- name: Controller\n',
+            'custom-validations/who-runs-there.yaml': on_the_server(
+                'Who runs there', '    - command: id -un\n')})
+        try:
+            cls.cli('overcloud', 'validation', 'install', env=cls.other)
+            cls.cli('overcloud', 'deploy', '--stack', cls.plan,
+                    '--templates', templates, '-y', env=cls.other)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        for args in (('stack', 'delete', '-y', '--wait', cls.plan),
+                     ('overcloud', 'plan', 'delete', '-y', cls.plan)):
+            subprocess.run(['openstack'] + list(args), env=cls.other,
+                           capture_output=True, timeout=600)
+        for args in (('user', 'delete', cls.user),
+                     ('project', 'delete', cls.project)):
+            subprocess.run(['openstack'] + list(args), env=cls.env,
+                           capture_output=True, timeout=600)
+        super().tearDownClass()
+
+    def test_the_other_projects_server_is_not_reached(self):
+        proc = subprocess.run(
+            ['openstack', 'overcloud', 'validation', 'run', '--plan',
+             self.plan, '--wait', '-f', 'json', 'who-runs-there'],
+            env=self.other, capture_output=True, text=True,
+            stdin=subprocess.DEVNULL, timeout=600)
+        self.assertNotIn('Traceback', proc.stderr)
+        run = json.loads(proc.stdout)
+        self.assertEqual((1, 'FAILED', [SERVER]), (
+            proc.returncode, run['status'], run['failed_hosts']))
+        self.assertIn('127.0.0.1:%d (%s, named by the outputs of stack %s) '
+                      'is not a server the validations of plan %s may '
+                      'reach' % (self.port, SERVER, self.plan, self.plan),
+                      run['message'])
+        self.assertIn('unreachable', run['message'])

@@ -89,12 +89,18 @@ def client_key() -> Path:
 def validation_settings() -> str:
     """The ``[tripleoplan]`` lines of mistral.conf that send the
     validations to this server: none unless sshd was started here (and
-    not stopped since)."""
+    not stopped since). Only the plans of the admin project may reach it
+    (any project's, without Keystone): another project's stack naming
+    127.0.0.1 reaches nothing (tests/functional/test_validations_ssh)."""
     if 'sshd' not in started():
         return ''
+    from . import identity, keystone
+    project = identity.find('projects', 'admin')['id'] \
+        if keystone.enabled() else '*'
     return ('# the validations\' deployed server: the sshd service\n'
             'validation_ssh_user = %s\nvalidation_ssh_key = %s\n'
-            'validation_ssh_port = %d\n' % (USER, client_key(), port()))
+            'validation_ssh_port = %d\nvalidation_servers = %s:*=%s\n'
+            % (USER, client_key(), port(), project, HOST))
 
 
 def hidden(argv: list[str], state: Path, server: Path) -> list[str]:
