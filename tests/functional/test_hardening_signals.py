@@ -124,7 +124,7 @@ class TestHardeningSignals(base.FunctionalTest):
         signed = '?temp_url_sig=%s&temp_url_expires=9999999999' % SECRET
         decoy = '%s/%s' % (self.decoy, RECORD)
         encoded = urllib.request.quote(decoy, safe='')
-        host = re.sub(r'//[^/]+', '//swift.invalid:1', self.swift_url, 1)
+        host = re.sub(r'//[^/]+', '//127.0.0.9:1', self.swift_url, 1)
         return [
             '%s/%s%s' % (self.swift_url, decoy, signed),
             '%s/%s/../%s%s' % (self.swift_url, signals.CONTAINER, decoy,

@@ -127,15 +127,15 @@ class NodeStatesTest(base.FunctionalTest, loopback.IronicCase):
 
         configured = self.openstack_json(
             'overcloud', 'node', 'configure', names[0], '--root-device',
-            'smallest', '--deploy-kernel', 'http://192.0.2.1/agent.kernel',
-            '--deploy-ramdisk', 'http://192.0.2.1/agent.ramdisk')
+            'smallest', '--deploy-kernel', 'http://127.0.0.9:1/agent.kernel',
+            '--deploy-ramdisk', 'http://127.0.0.9:1/agent.ramdisk')
         # the disk of the inventory the agent posted, by its serial
         self.assertEqual([('SUCCESS', {'serial': 's-' + nodes[0][2]})],
                          [(r['status'], r['root_device'])
                           for r in configured])
         got = self.ok(200, 'GET', '/nodes/%s' % names[0])
         self.assertEqual(({'serial': 's-' + nodes[0][2]},
-                          'http://192.0.2.1/agent.kernel'), (
+                          'http://127.0.0.9:1/agent.kernel'), (
             got['properties']['root_device'],
             got['driver_info']['deploy_kernel']))
 

@@ -242,10 +242,12 @@ def _node(index, node, problems, passwords):
 
 def _driver(node, body, bad, passwords):
     if not passwords and node.get('pm_password') is not None:
-        bad('pm_password given in the request: Mistral keeps a workflow\'s '
-            'input, so BMC passwords come only in a staged file (give the '
-            'file to "openstack overcloud node import", or stage it and '
-            'name it as "staged")')
+        bad('pm_password given in a request Mistral keeps (a workflow\'s '
+            'input, or a saved action execution, which the project can '
+            'read): give the file to "openstack overcloud node import", or '
+            'run the tripleoplan.node_register action on its own, unsaved '
+            '(POST /v2/action_executions with params {"run_sync": true, '
+            '"save_result": false})')
         node = dict(node, pm_password=None)
     pm_type = node.get('pm_type')
     if pm_type is None:
