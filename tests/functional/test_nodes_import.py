@@ -13,13 +13,14 @@ import glob
 import json
 import os
 import re
+import time
 import urllib.error
 import urllib.request
 import uuid
 
+from tests.functional import account_watcher
 from tests.functional import base
 from tripleoplanclient import protocol
-from tripleoplanclient.nodes import staging
 
 API_VERSION = '1.89'
 
@@ -114,27 +115,18 @@ class NodeImportTest(base.FunctionalTest):
         self.assertNotIn(self.password, out + err)
         return json.loads(out), err
 
-    def assert_password_nowhere(self, *executions):
-        for execution in executions:
-            shown, _ = self.openstack('workflow', 'execution', 'show',
-                                      execution, '-f', 'json')
-            self.assertNotIn(self.password, shown)
-            for what in ('input', 'output'):
-                got, _ = self.openstack('workflow', 'execution', '%s' % what,
-                                        'show', execution)
-                self.assertNotIn(self.password, got)
+    def assert_password_nowhere(self):
+        """Not in what Mistral keeps of the project, nor in its logs, nor
+        in any object of the project's Swift account."""
+        for where, text in self.mistral_kept().items():
+            self.assertNotIn(self.password, text, where)
         for log in glob.glob(os.path.join(
                 os.path.dirname(self.env['LOOPBACK_MISTRAL_LOG']), '*.log')):
             with open(log, errors='replace') as f:
                 self.assertNotIn(self.password, f.read(), log)
-        listing = self.swift.listing(staging.CONTAINER) or {}
-        for name in listing:
-            self.assertNotIn(self.password.encode(),
-                             self.swift.get(staging.CONTAINER, name) or b'')
-        # the staging container is there, but no plan
-        self.assertIsNotNone(self.swift.listing(staging.CONTAINER))
-        plans = self.openstack_json('overcloud', 'plan', 'list')
-        self.assertNotIn(staging.CONTAINER, [p['Plan'] for p in plans])
+        watcher = account_watcher.AccountWatcher(self.swift, self.password)
+        watcher.look()
+        self.assertEqual([], watcher.found)
 
     def test_wrong_then_fixed_then_unchanged(self):
         good = self.nodes_file()
@@ -176,7 +168,7 @@ class NodeImportTest(base.FunctionalTest):
         self.assertEqual('boot_mode:uefi,profile:control',
                          node['properties']['capabilities'])
         self.assertEqual('baremetal', node['resource_class'])
-        first = re.search(r'Mistral execution (\S+)', err).group(1)
+        self.assertIn('Node register answered by Mistral', err)
 
         # the same file again: no write reaches Ironic
         mark = self.ironic_mark()
@@ -189,7 +181,6 @@ class NodeImportTest(base.FunctionalTest):
         self.assertEqual({u: n['updated_at'] for u, n in nodes.items()},
                          {u: n['updated_at']
                           for u, n in self.ours()[0].items()})
-        second = re.search(r'Mistral execution (\S+)', err).group(1)
 
         # a change: one PATCH of that node, nothing else
         changed = json.loads(json.dumps(good))
@@ -203,7 +194,70 @@ class NodeImportTest(base.FunctionalTest):
         self.assertEqual(3, len(self.ours()[0]))
         self.assertEqual(8192, self.ours()[0][rows[1]['uuid']][
             'properties']['memory_mb'])
-        self.assert_password_nowhere(first, second)
+        self.assert_password_nowhere()
+
+    def mistral_kept(self):
+        """What Mistral keeps of this project, as its API and CLI show it:
+        the newest 1000 workflow executions, action executions (input and
+        output) and tasks, and the CLI's execution lists."""
+        mistral = base.Swift(self.env['LOOPBACK_MISTRAL_URL'], self.session)
+        kept = {}
+        for what, more in (('executions', '&include_output=true'),
+                           ('action_executions', '&include_output=true'),
+                           ('tasks', '')):
+            status, _, body = mistral.request(
+                'GET', '%s?limit=1000&sort_keys=created_at&sort_dirs=desc%s'
+                % (what, more))
+            self.assertEqual(200, status, body)
+            kept[what] = body.decode()
+        for kind in ('workflow', 'action'):
+            kept['%s execution list' % kind] = self.openstack(
+                kind, 'execution', 'list', '--limit', '-1', '-f', 'json')[0]
+        return kept
+
+    def test_the_passwords_are_only_in_ironic(self):
+        """A member reading every object of the project's Swift account,
+        again and again, during the import never sees a BMC password;
+        Mistral's executions and its log hold none either; Ironic has
+        it."""
+        good = self.nodes_file(2)
+        path = self.write_nodes(good)
+        log = self.env['LOOPBACK_MISTRAL_LOG']
+        log_mark = os.path.getsize(log)
+        watcher = account_watcher.AccountWatcher(self.swift, self.password)
+        watcher.start()
+        started = time.monotonic()
+        try:
+            rows, err = self.node_import(path)
+        finally:
+            took = time.monotonic() - started
+            watcher.stop()
+        print('import %.2f s; watcher: %d rounds, %d objects read'
+              % (took, watcher.rounds, watcher.objects_read))
+        self.assertEqual([], watcher.errors)
+        self.assertGreaterEqual(watcher.rounds, 2)
+        self.assertEqual([], watcher.found)
+        self.assertEqual([('created', 'manageable', 'SUCCESS')] * 2,
+                         [(r['action'], r['provision_state'], r['status'])
+                          for r in rows])
+        # Ironic has it: masked when shown (nobody may read it back), and
+        # fake-hardware's power and management interfaces took the
+        # node's credentials (the manage verified them: manageable)
+        nodes, _ = self.ours()
+        for row in rows:
+            self.assertEqual('******', nodes[row['uuid']]['driver_info'][
+                'fake_password'])
+            self.assertEqual('manageable', nodes[row['uuid']][
+                'provision_state'])
+        time.sleep(1)       # the log's last lines
+        for where, text in self.mistral_kept().items():
+            self.assertNotIn(self.password, text, where)
+        with open(log, errors='replace') as f:
+            f.seek(log_mark)
+            said = f.read()
+        self.assertNotIn(self.password, said, log)
+        # the check can fail: the import is in that log
+        self.assertIn('tripleoplan.node_register', said)
 
     def test_validate_only_registers_nothing(self):
         good = self.nodes_file(2)
@@ -239,14 +293,22 @@ class NodeImportTest(base.FunctionalTest):
         output = json.loads(out)['node_register']
         self.assertEqual([(r['uuid'], 'unchanged') for r in rows],
                          [(r['uuid'], r['action']) for r in output['nodes']])
-        # a password inline is refused, pointing to the staged file (not
-        # the test's password: Mistral keeps this input)
-        inline[0]['pm_password'] = 'refused-inline'
+        # a password in a workflow's input (which Mistral keeps) is
+        # refused, saying how to pass it (not the test's password: Mistral
+        # keeps this input); a new node in it is not registered
+        fresh = dict(inline[0], name='tpc-imp-%s-gui' % self.tag,
+                     pm_port=self.port + 9, pm_password='refused-inline',
+                     ports=[{'address': random_mac()}])
         _, shown = self.gui_workflow(
-            'node_register', protocol.request('node_register', nodes=inline))
+            'node_register', protocol.request('node_register',
+                                              nodes=[fresh]))
         self.assertEqual('ERROR', shown['State'])
-        self.assertIn('pm_password given in the request',
-                      shown['State info'])
+        for said in ('pm_password given in a request Mistral keeps',
+                     'openstack overcloud node import',
+                     '"save_result": false'):
+            self.assertIn(said, shown['State info'])
+        self.assertNotIn(fresh['name'], [n['name'] for n in
+                                         self.ours()[0].values()])
 
     def test_import_introspect_provide(self):
         # the fake inspect interface ends an inspection at once

@@ -6,7 +6,6 @@ for a follow task a session the task was given.
 """
 
 from tripleoplanclient.mistral import actions
-from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import follow_trust
 from tripleoplanclient.mistral import node_access
@@ -200,27 +199,12 @@ class FollowUnprovision(_ProvisionFollow):
 
 
 class RegisterNodes(_NodeAction):
-    """Register or update the nodes of a node file (``nodes.register``):
-    inline ``nodes`` (no password), or a ``staged`` file in Swift, read
-    then deleted (``nodes.staging``)."""
+    """Register or update the nodes of a node file (``nodes.register``),
+    given inline; BMC passwords only in a run Mistral keeps nothing of
+    (``node_registration``)."""
 
     request_name = 'node_register'
 
     def act(self, ironic, req, context):
-        from swiftclient import client as swift_client
-
-        from tripleoplanclient.nodes import register
-        from tripleoplanclient.nodes import staging
-
-        def connect():
-            return swift_client.Connection(
-                preauthurl=endpoints.choose(context, req['swift_url'],
-                                            'object-store'),
-                preauthtoken=auth.Caller(context).token or 'none',
-                retries=2)
-
-        entries = staging.entries(req, connect)
-        rows = register.register(ironic, entries,
-                                 validate_only=req['validate_only'])
-        return {'nodes': rows, 'requests': ironic.requests,
-                'failed': sum(1 for r in rows if r['action'] == 'failed')}
+        from tripleoplanclient.mistral import node_registration
+        return node_registration.register(ironic, req, context)

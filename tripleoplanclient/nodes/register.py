@@ -12,6 +12,11 @@ What a node already has and the file does not say (inspected properties,
 other capabilities, driver_info keys) is kept. A BMC password cannot be
 compared (Ironic shows it masked): it is written when the node is
 created, when it has none, or with a new BMC address or user.
+
+``register`` answers within its ``timeout`` (plus one Ironic listing): a
+node whose BMC is still being verified then keeps its row (provision
+state ``verifying``, the error saying so); Ironic goes on with it, and
+the same file again shows where it ended.
 """
 
 import time
@@ -24,8 +29,13 @@ from tripleoplanclient.nodes import nodes_json
 FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'properties',
           'resource_class', 'provision_state', 'last_error') + \
     nodes_json.INTERFACES
-# How long a manage may verify the BMC credentials (real BMCs: seconds)
+# How long a registration may take, at most, before it answers (real BMCs
+# verify in seconds)
 MANAGE_TIMEOUT = 300
+# What the row of a node still verifying its BMC then says
+STILL_VERIFYING = ('still verifying its BMC after %g s: Ironic goes on; run '
+                   'the import again (nothing is written twice) or see '
+                   '"openstack baremetal node show %s"')
 CREDENTIALS = {'ipmi_address', 'ipmi_username', 'ipmi_port',
                'redfish_address', 'redfish_username', 'redfish_system_id',
                'fake_address', 'fake_username', 'fake_port'}
@@ -151,7 +161,11 @@ def register(ironic, entries, validate_only=False, sleep=time.sleep,
     """Match, then create, update and manage: one row per entry
     (``name``, ``uuid``, ``action``, ``provision_state``, ``changes``:
     the fields written, ``error``). ``validate_only``: the rows of what
-    would be done (action ``would create``...), nothing written."""
+    would be done (action ``would create``...), nothing written.
+    ``timeout``: seconds from now to the answer; nodes still verifying
+    then keep their action, with provision_state ``verifying`` and an
+    error saying so."""
+    deadline = clock() + timeout
     matches = match(ironic, entries)
     secrets = [s for e in entries for s in e.secrets.values()]
     rows = {id(m): _row(m) for m in matches}
@@ -182,7 +196,7 @@ def register(ironic, entries, validate_only=False, sleep=time.sleep,
             row.update(action='failed', error=_said(error, secrets))
         elif started:
             managing.append(m)
-    _wait_managed(ironic, managing, rows, sleep, clock, timeout)
+    _wait_managed(ironic, managing, rows, sleep, clock, deadline, timeout)
     return [rows[id(m)] for m in matches]
 
 
@@ -203,11 +217,11 @@ def _said(error, secrets):
     return masking.scrub(str(error), secrets)
 
 
-def _wait_managed(ironic, managing, rows, sleep, clock, timeout):
-    """Until every node asked to manage left ``verifying``: one listing a
-    round; a node back in enroll failed (Ironic's last error said)."""
+def _wait_managed(ironic, managing, rows, sleep, clock, deadline, timeout):
+    """Until every node asked to manage left ``verifying``, or
+    ``deadline``: one listing a round; a node back in enroll failed
+    (Ironic's last error said)."""
     waiting = {m.node['uuid']: m for m in managing}
-    deadline = clock() + timeout
     delay = 0.2
     while waiting:
         now = {n['uuid']: n for n in ironic.nodes(
@@ -225,10 +239,9 @@ def _wait_managed(ironic, managing, rows, sleep, clock, timeout):
                     'not manageable (%s): %s' % (
                         state, node.get('last_error') or 'no error given')))
         if waiting and clock() >= deadline:
-            for m in waiting.values():
-                rows[id(m)].update(action='failed', error=(
-                    'still verifying its BMC after %d s' % timeout))
+            for uuid_, m in waiting.items():
+                rows[id(m)]['error'] = STILL_VERIFYING % (timeout, uuid_)
             return
         if waiting:
-            sleep(delay)
+            sleep(max(0, min(delay, deadline - clock())))
         delay = min(delay * 2, 5)

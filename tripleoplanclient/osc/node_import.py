@@ -1,13 +1,17 @@
 """``overcloud node import``: TripleO's node file registered in Ironic
-(``nodes.register``) by the ``node_register`` workflow; with
+(``nodes.register``) by the ``node_register`` action; with
 ``--introspect`` / ``--provide``, the new manageable nodes then go
 through ``node_introspect`` / ``node_provide`` (``workflows.nodes``).
 
 The file is checked here first (every problem named, nothing sent);
-then staged in Swift for the action, so its BMC passwords never are in
-a workflow's input, the output or a log. One row per node; the exit
-status of ``osc.outcome``: 3 when refused (nothing registered), 1 when a
-node failed (the others went on), 4 still running at --timeout.
+then its nodes, BMC passwords included, go to the action run on its own,
+synchronously and unsaved (``workflows.node_register``): Mistral keeps
+no execution of it, and nothing is put in Swift, so no member of the
+project can read them. One row per node; the exit status of
+``osc.outcome``: 3 when refused (nothing registered), 1 when a node
+failed (the others went on), 4 when a node was still verifying its BMC
+when the action answered (within ``node_register.WAIT`` s, Mistral's
+synchronous call being bounded) or no answer came by --timeout.
 Loaded on every ``openstack`` run: standard library, cliff and osc-lib
 only at module level.
 """
@@ -57,9 +61,10 @@ class ImportNode(node_states.NodesCommand):
         from tripleoplanclient.nodes import nodes_json
 
         data = base.read_file(path, 'Nothing was registered.')
+        nodes = nodes_json.load(data, path)
         # every problem of the file, before anything leaves this machine
-        nodes_json.read(nodes_json.load(data, path), path)
-        return data
+        nodes_json.read(nodes, path)
+        return nodes
 
     def take_action(self, parsed_args):
         from tripleoplanclient.workflows import node_register
@@ -69,20 +74,19 @@ class ImportNode(node_states.NodesCommand):
             raise exceptions.CommandError(
                 '--validate-only registers nothing: it cannot go with '
                 '--introspect or --provide.')
-        data = self.read(parsed_args.env_file)
+        nodes = self.read(parsed_args.env_file)
         workflows = self.workflows()
         rows, requests = node_register.register(
-            workflows, self.clients.object_store(), data,
-            self.clients.endpoint('object-store'),
-            ironic_url=self.ironic_url(),
+            workflows, nodes, ironic_url=self.ironic_url(),
             validate_only=parsed_args.validate_only,
             timeout=parsed_args.timeout)
         for row in rows:
-            row['status'] = 'FAILED' if row['action'] == 'failed' \
-                else 'SUCCESS'
+            row['status'] = _status(row)
             if row['error']:
-                self.progress('Node %s failed: %s' % (
-                    row['name'] or row['uuid'], row['error']))
+                self.progress('Node %s %s: %s' % (
+                    row['name'] or row['uuid'],
+                    'failed' if row['status'] == 'FAILED' else 'goes on',
+                    row['error']))
         if any(r['action'] in ('created', 'updated') for r in rows):
             self.changed()
         counts = {}
@@ -91,8 +95,9 @@ class ImportNode(node_states.NodesCommand):
         self.progress('%d node(s): %s (%s requests to Ironic).' % (
             len(rows), ', '.join('%d %s' % (n, a) for a, n in sorted(
                 counts.items())), requests))
-        status = 'FAILED' if any(r['status'] == 'FAILED' for r in rows) \
-            else 'SUCCESS'
+        found = {r['status'] for r in rows}
+        status = 'FAILED' if 'FAILED' in found else \
+            'TIMEOUT' if 'IN_PROGRESS' in found else 'SUCCESS'
         if parsed_args.introspect or parsed_args.provide:
             status = self.then(parsed_args, workflows, rows, status)
         self.status = status
@@ -126,7 +131,17 @@ class ImportNode(node_states.NodesCommand):
             if row['uuid'] in after:
                 row.update({k: after[row['uuid']].get(k) for k in (
                     'provision_state', 'status', 'error')})
-        if status == 'FAILED' and found.status in ('SUCCESS',
-                                                   'IN_PROGRESS'):
+        if status in ('FAILED', 'TIMEOUT') and found.status in (
+                'SUCCESS', 'IN_PROGRESS'):
             return status
         return found.status
+
+
+def _status(row):
+    """A registered node's status: FAILED, IN_PROGRESS (still verifying
+    its BMC when the action answered: Ironic goes on) or SUCCESS."""
+    if row['action'] == 'failed':
+        return 'FAILED'
+    if row['provision_state'] == 'verifying' and row['error']:
+        return 'IN_PROGRESS'
+    return 'SUCCESS'

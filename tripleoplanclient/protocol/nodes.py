@@ -4,20 +4,25 @@ from tripleoplanclient.protocol.fields import REQUIRED
 
 WORKFLOWS = {
     # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
-    # as the caller. BMC passwords never travel in a request (Mistral
-    # keeps a workflow's input): they come only in a staged object the
-    # action reads, then deletes (``nodes.staging``).
+    # as the caller. BMC passwords come inline only when Mistral keeps
+    # nothing of the request: the client runs the action on its own,
+    # synchronously and unsaved (``executions.Workflows.run_action``);
+    # as a workflow (whose input Mistral keeps) a pm_password is refused.
     'node_register': (
         'tripleoplan.node_register',
         "Register or update nodes from a TripleO nodes.json: every node "
         "checked first (nothing registered when one is wrong); a node "
         "already in Ironic (same uuid, name, MAC or BMC address) is "
-        "updated.",
-        {'nodes': None,             # [node mapping], no pm_password
-         'staged': None,            # staged node file (nodes.staging)
+        "updated. BMC passwords only in an unsaved run of the action "
+        "(POST /v2/action_executions, params run_sync true, save_result "
+        "false): refused here.",
+        {'nodes': REQUIRED,         # [node mapping] (nodes_json)
          'ironic_url': None,
-         'swift_url': None,         # where ``staged`` is
-         'validate_only': False}),  # check, register nothing
+         'validate_only': False,    # check, register nothing
+         # seconds the action takes at most before it answers (new nodes
+         # still verifying their BMC then say so); None: 300. The client
+         # gives less than Mistral's rpc_response_timeout (60 s default)
+         'timeout': None}),
     # Provisioning writes the deployed-server environment into the plan
     # and records the step (``plan_amend``'s way).
     'node_provision': (

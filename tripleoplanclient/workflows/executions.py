@@ -21,6 +21,9 @@ DEPLOY = protocol.workflow('deploy')
 FIELD_LIMIT_KB = 1024
 _RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
 _INSTALL = 'run "openstack overcloud workbook install"'
+# Mistral's API past rpc_response_timeout (500): "This rpc call
+# "start_action" took longer than configured 60 seconds"
+_GAVE_UP = 'took longer than configured'
 
 
 class _Ended(object):
@@ -267,7 +270,8 @@ class Workflows(object):
 
         ``request``: ``protocol.request(name, ...)``. CommandError when
         Mistral is not there, lacks the action (its tripleoplanclient is
-        older), gives up, or the action failed (its own message).
+        older), or the action failed (its own message); NoAnswer when
+        Mistral or this client gave up waiting (the action may go on).
         """
         self._require_client()
         from mistralclient.api import base as mistral_base
@@ -289,14 +293,18 @@ class Workflows(object):
                 self._client.action_executions.create, action, body,
                 run_sync=True, save_result=False)
         except mistral_base.APIException as exc:
-            raise exceptions.CommandError(self._refused(exc, name, action))
+            message = self._refused(exc, name, action)
+            if _GAVE_UP in str(getattr(exc, 'error_message', None) or exc):
+                raise NoAnswer(message, "Mistral's rpc_response_timeout "
+                               "passed")
+            raise exceptions.CommandError(message)
         result = output(execution).get('result')
         if getattr(execution, 'state', None) != 'SUCCESS':
             raise exceptions.CommandError(
                 str(result or 'The %s failed in Mistral at %s without a '
                     'reason.' % (name, self._url)))
-        self.progress('%s answered by Mistral in %.1f s'
-                      % (name.capitalize(), self._clock() - started))
+        self.progress('%s answered by Mistral in %.1f s' % (
+            name.replace('_', ' ').capitalize(), self._clock() - started))
         return result
 
     def _within(self, timeout, fn, *args, **kwargs):
@@ -315,10 +323,10 @@ class Workflows(object):
         thread.start()
         thread.join(timeout)
         if thread.is_alive():
-            raise exceptions.CommandError(
+            raise NoAnswer(
                 'Mistral at %s did not answer within %g s. Nothing was '
                 'changed; run it again later, or with a longer timeout.'
-                % (self._url, timeout))
+                % (self._url, timeout), 'no answer within %g s' % timeout)
         if 'error' in outcome:
             raise outcome['error']
         return outcome['value']
@@ -341,7 +349,7 @@ class Workflows(object):
                 'less at once, or raise [engine] '
                 'execution_field_size_limit_kb in its configuration.'
                 % (self._url, name, text))
-        if 'took longer than configured' in text:
+        if _GAVE_UP in text:
             return (
                 'Mistral at %s gave up waiting for the %s (%s): raise '
                 'rpc_response_timeout ([DEFAULT] in its configuration) to a '
@@ -376,6 +384,16 @@ class Workflows(object):
 
 class Unobserved(exceptions.CommandError):
     """A started execution's end could not be seen (it may go on)."""
+
+
+class NoAnswer(exceptions.CommandError):
+    """An action run on its own whose answer never came (Mistral's RPC
+    timeout, or the client's): it may have run, or still run. ``why``:
+    which, in a few words."""
+
+    def __init__(self, message, why):
+        super().__init__(message)
+        self.why = why
 
 
 class StillRunning(exceptions.CommandError):

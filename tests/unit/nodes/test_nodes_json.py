@@ -133,7 +133,7 @@ class TestRead(unittest.TestCase):
     def test_passwords_refused_inline(self):
         with self.assertRaises(nodes_json.NodesFileError) as caught:
             read(IPMI, passwords=False)
-        self.assertIn('pm_password given in the request',
+        self.assertIn('pm_password given in a request Mistral keeps',
                       str(caught.exception))
         self.assertNotIn('s3cret', str(caught.exception))
         entry, = read(dict(IPMI, pm_password=None), passwords=False)

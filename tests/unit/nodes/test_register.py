@@ -151,6 +151,27 @@ class TestRegister(RegisterTestCase):
         self.assertEqual('manageable', rows[0]['provision_state'])
         self.assertEqual(2, len(waits))
 
+    def test_a_node_still_verifying_at_the_timeout_keeps_its_row(self):
+        # the timeout counts from the call: the writes' time is in it
+        self.fake.add_node(name='n0', provision_state='enroll')
+        self.fake.hold('n0', 10 ** 6)
+        now = [0.0]
+
+        def sleep(seconds):
+            now[0] += seconds
+
+        rows = register.register(self.ironic, entries(nodes(2)),
+                                 sleep=sleep, clock=lambda: now[0],
+                                 timeout=45)
+        self.assertEqual([('updated', 'verifying'), ('created', 'manageable')],
+                         [(r['action'], r['provision_state']) for r in rows])
+        self.assertEqual(register.STILL_VERIFYING % (45, rows[0]['uuid']),
+                         rows[0]['error'])
+        self.assertIn('still verifying its BMC after 45 s', rows[0]['error'])
+        self.assertIsNone(rows[1]['error'])
+        # slept up to the deadline, not past it
+        self.assertEqual(45, now[0])
+
     def test_parallel_writes_are_bounded(self):
         self.assertEqual(5, self.ironic.parallel)
         rows = self.register(nodes(12))
