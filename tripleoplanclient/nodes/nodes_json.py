@@ -153,7 +153,8 @@ def load(data, source):
 def read(nodes, source, passwords=True):
     """``[Entry]`` of a list of node mappings, or NodesFileError naming
     every problem. ``passwords``: False refuses any pm_password (nodes
-    given in a request Mistral keeps)."""
+    given in a request Mistral keeps:
+    ``mistral.node_registration.input_saved``)."""
     problems, entries = [], []
     for index, node in enumerate(nodes):
         found = []
