@@ -34,6 +34,7 @@ from tripleoplanclient.validations import agent
 from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory as inventories
 from tripleoplanclient.validations import sandbox
+from tripleoplanclient.validations import seccomp
 from tripleoplanclient.validations import shipped
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
@@ -168,17 +169,24 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                             timeout) as held:
             if held.problem:
                 return _ended('ERROR', 0, message=held.problem)
-            child = subprocess.Popen(
-                sandbox.command(
-                    relay + ['serve', PROXY_SOCKET, str(PROXY_PORT), '--',
-                             program, '-i', inside + 'inventory.json',
-                             '-e', '@' + inside + 'vars.json',
-                             inside + 'playbook.yaml'],
-                    inputs, readable),
-                cwd='/', env=environment(run_id, project, bool(ssh_key)),
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True,
-                close_fds=True)
+            filter_fd = seccomp.pipe()
+            try:
+                child = subprocess.Popen(
+                    sandbox.command(
+                        relay + ['serve', PROXY_SOCKET, str(PROXY_PORT),
+                                 '--', program,
+                                 '-i', inside + 'inventory.json',
+                                 '-e', '@' + inside + 'vars.json',
+                                 inside + 'playbook.yaml'],
+                        inputs, readable, seccomp_fd=filter_fd),
+                    cwd='/', env=environment(run_id, project, bool(ssh_key)),
+                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, start_new_session=True,
+                    close_fds=True,
+                    pass_fds=() if filter_fd is None else (filter_fd,))
+            finally:
+                if filter_fd is not None:
+                    os.close(filter_fd)
             results = _Reader(child.stdout, _last_result, {})
             errors = _Reader(child.stderr, _tail, '')
             if started is not None:

@@ -5,7 +5,8 @@ Playbooks are untrusted: any member of a project may write its
 So ``ansible-playbook`` runs in namespaces of its own (user, pid, mount,
 ipc, uts, cgroup and network: its only way out is ``egress``'s proxy,
 to the catalog's endpoints and the plan's servers; no further user
-namespace: no root inside), as uid/gid 65534 without any capability, on
+namespace: no root inside), as uid/gid 65534 without any capability
+and under a seccomp filter (``seccomp``), on
 a root that holds only an allowlist, read-only: the system (``/usr``),
 the few files of ``/etc`` a program needs to resolve names and trust
 certificates (the certificate directories, never ``/etc/ssl/private``),
@@ -86,11 +87,12 @@ def _inside(path, tree):
 
 
 def command(argv, inputs, readable=(), secrets=None, bwrap=None,
-            scratch_bytes=SCRATCH_BYTES):
+            scratch_bytes=SCRATCH_BYTES, seccomp_fd=None):
     """The bwrap command line running ``argv`` in the sandbox: the
     directory ``inputs`` read-only at ``INPUTS``, ``readable`` trees
     mounted read-only beside the system and the Python, a scratch of
-    ``scratch_bytes`` at ``HOME``."""
+    ``scratch_bytes`` at ``HOME``, the ``seccomp`` filter read from
+    ``seccomp_fd`` (which the child must inherit) when given."""
     import shutil
     secrets = secret_places() if secrets is None else secrets
     out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
@@ -98,6 +100,8 @@ def command(argv, inputs, readable=(), secrets=None, bwrap=None,
            '--disable-userns', '--assert-userns-disabled',
            '--uid', NOBODY, '--gid', NOBODY,
            '--cap-drop', 'ALL', '--die-with-parent', '--new-session']
+    if seccomp_fd is not None:
+        out += ['--seccomp', str(seccomp_fd)]
     for name in SYSTEM:
         path = '/' + name
         if os.path.islink(path):
@@ -136,15 +140,22 @@ def check(readable=(), bwrap='bwrap'):
     if program is None:
         return ('validations run sandboxed and bwrap is not installed: %s. '
                 'Nothing was run.' % INSTALL)
+    from tripleoplanclient.validations import seccomp
+    filter_fd = seccomp.pipe()
     with tempfile.TemporaryDirectory(prefix='tripleoplan-sandbox-') as tmp:
         try:
             probe = subprocess.run(
-                command(['true'], tmp, readable, secrets=[], bwrap=program),
+                command(['true'], tmp, readable, secrets=[], bwrap=program,
+                        seccomp_fd=filter_fd),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE, timeout=30, env={'PATH': '/usr/bin'})
+                stderr=subprocess.PIPE, timeout=30, env={'PATH': '/usr/bin'},
+                pass_fds=() if filter_fd is None else (filter_fd,))
         except (OSError, subprocess.TimeoutExpired) as exc:
             return 'bwrap could not start (%s): %s. Nothing was run.' % (
                 exc, INSTALL)
+        finally:
+            if filter_fd is not None:
+                os.close(filter_fd)
     if probe.returncode != 0:
         return ('bwrap cannot create the validation sandbox here (%s): it '
                 'needs user namespaces (or a setuid bwrap); %s. Nothing was '

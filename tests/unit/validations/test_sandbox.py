@@ -86,6 +86,27 @@ class TestSandbox(SandboxTestCase):
             '      failed_when: root.rc == 0'))
         self.assertEqual('PASSED', found['status'], found['message'])
 
+    def test_the_seccomp_filter_refuses_the_kernels_less_guarded_calls(self):
+        from tripleoplanclient.validations import seccomp
+        calls = seccomp.refused()
+        if not calls:
+            self.skipTest('no seccomp filter for this machine')
+        # keyrings are not namespaced; bpf and perf reach the kernel's
+        # less guarded parts: EPERM (1) from the filter, whatever the
+        # kernel would have said; getpid still works
+        probe = ('import ctypes; libc = ctypes.CDLL(None, use_errno=True); '
+                 'print([(libc.syscall(n, 0, 0, 0, 0, 0), ctypes.get_errno())'
+                 ' for n in (%d, %d, %d)], '
+                 'libc.syscall(39 if %r else 172) > 0)' % (
+                     calls['keyctl'], calls['bpf'], calls['perf_event_open'],
+                     seccomp.platform.machine() == 'x86_64'))
+        found = self.run_play(play(
+            'command:\n        argv: [%s, -c, "%s"]\n      register: called'
+            % (sys.executable, probe),
+            'assert: {that: \'called.stdout == "[(-1, 1), (-1, 1), (-1, 1)] '
+            'True"\'}'))
+        self.assertEqual('PASSED', found['status'], found)
+
     def test_of_etc_ssl_only_the_certificates(self):
         found = self.run_play(play(
             'stat: {path: /etc/ssl/private}\n      register: private',
