@@ -535,9 +535,10 @@ def run_ours(store, request, action, heat=None):
         import uuid
 
         from tripleoplanclient.mistral import validations
-        # what a run is told: this Swift; a plan that validates
+        # what a run is told: this Swift; a plan that validates; the
+        # caller's project (Keystone's)
         return validations.answer(name, store, req, {
-            'endpoints': {'object-store': SWIFT},
+            'endpoints': {'object-store': SWIFT}, 'project': 'p1',
             'plan_problems': []}.__getitem__, str(uuid.uuid4()))
     raise AssertionError('no fake for action %s' % action)
 

@@ -6,6 +6,7 @@ for a follow task a session the task was given.
 """
 
 from tripleoplanclient.mistral import actions
+from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import follow_trust
 from tripleoplanclient.mistral import node_access
@@ -148,8 +149,11 @@ class _ProvisionStart(_NodeAction):
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         store = actions.plan_store(context, req['swift_url'])
-        return _on_trust(context, req, lambda: getattr(
-            node_provision, self.verb)(ironic_, store, req))
+        return _on_trust(context, req, lambda: self.start(
+            node_provision, ironic_, store, req, context))
+
+    def start(self, node_provision, ironic_, store, req, context):
+        return getattr(node_provision, self.verb)(ironic_, store, req)
 
 
 class _ProvisionFollow(_NodeAction):
@@ -175,9 +179,14 @@ class _ProvisionFollow(_NodeAction):
 
 
 class ProvisionNodes(_ProvisionStart):
-    """Allocate and deploy nodes for the roles of a baremetal deployment."""
+    """Allocate and deploy nodes for the roles of a baremetal deployment,
+    recorded as the caller's project's (``nodes.provision``)."""
 
     request_name, verb = 'node_provision', 'provision'
+
+    def start(self, node_provision, ironic_, store, req, context):
+        return node_provision.provision(
+            ironic_, store, req, auth.Caller(context).project_id)
 
 
 class FollowProvision(_ProvisionFollow):

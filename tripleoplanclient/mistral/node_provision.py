@@ -34,14 +34,15 @@ def _path(req):
                                   'node provision environment')
 
 
-def provision(ironic, store, req):
-    """Check, allocate, deploy: the answer the follow task builds on."""
+def provision(ironic, store, req, project=None):
+    """Check, allocate, deploy: the answer the follow task builds on;
+    the nodes recorded as ``project``'s (the caller's, Keystone's)."""
     plan = layout.check_name(req['container'])
     roles = baremetal_file.read(req['roles'])
     _path(req)
     store.head(plan)            # a plan that exists, before any node moves
     answer = provision_mod.provision(ironic, plan, roles,
-                                     req['ctlplane_cidr'])
+                                     req['ctlplane_cidr'], project)
     answer['follow'] = sorted(
         {i['uuid'] for i in answer['instances']} |
         {r['uuid'] for r in answer['released']})

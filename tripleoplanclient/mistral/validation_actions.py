@@ -7,12 +7,16 @@ validation needs from the services (the plan's problems, the stack's
 servers) is asked here, as the caller, and passed in as values.
 """
 
+import ipaddress
+import logging
 import uuid
 
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import actions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
+
+LOG = logging.getLogger(__name__)
 
 # the endpoints a validation is told (no credential goes with them)
 SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
@@ -131,18 +135,45 @@ class _Inputs(object):
         return validation_config.ssh(self.project())
 
     def server_networks(self):
-        """Where the operator lets this plan's validations reach servers
-        (``[tripleoplan] validation_servers``, for the caller's project)."""
+        """Where this plan's validations may reach servers: what the
+        operator gives (``[tripleoplan] validation_servers``, for the
+        caller's project) and the addresses of the nodes ``overcloud
+        node provision`` recorded in Ironic for the plan and project
+        (read when the caller may read Ironic: only an administrator
+        writes it)."""
         from tripleoplanclient.common import exceptions
         from tripleoplanclient.mistral import validation_config
         from tripleoplanclient.validations import inventory
         try:
-            return inventory.networks(validation_config.servers(),
-                                      self.project(), self.req['plan'])
+            found = inventory.networks(validation_config.servers(),
+                                       self.project(), self.req['plan'])
         except ValueError as exc:
             raise exceptions.CommandError(
                 '%s in Mistral\'s configuration: ask its operator to fix it'
                 % exc)
+        for address in self._provisioned():
+            try:
+                found.append(ipaddress.ip_network(address))
+            except ValueError:
+                pass
+        return found
+
+    def _provisioned(self):
+        from tripleoplanclient.mistral import node_access
+        from tripleoplanclient.nodes import provision
+        caller = auth.Caller(self.context)
+        if not caller.keystone or node_access.ADMIN not in caller.roles \
+                or not caller.endpoints('baremetal'):
+            return []
+        try:
+            ironic = node_access.ironic(
+                self.context, {'ironic_url': None}, self.session)
+            return provision.recorded_addresses(
+                ironic, self.req['plan'], caller.project_id)
+        except Exception as exc:    # the configured networks still hold
+            LOG.warning('Ironic not read for the servers of plan %s: %s',
+                        self.req['plan'], exc)
+            return []
 
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],

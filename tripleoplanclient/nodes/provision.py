@@ -11,9 +11,12 @@ released again. Everything is checked before the first PATCH: too few
 matching nodes is an error per role and nothing is allocated.
 
 Each node provisioned into a plan carries ``extra.tripleoplan``:
-``{plan, role, hostname, hostname_format, ctlplane_ip, ctlplane_cidr}``:
-how a new run finds what is there (same file again: nothing changes; a
-larger count: only new nodes), and what ``unprovision`` releases.
+``{plan, role, hostname, hostname_format, ctlplane_ip, ctlplane_cidr,
+project}``: how a new run finds what is there (same file again: nothing
+changes; a larger count: only new nodes), what ``unprovision`` releases,
+and (only an administrator writes Ironic) which servers a plan's
+validations may reach (``recorded_addresses``); ``project`` is the
+provisioning caller's, as Keystone validated it.
 """
 
 import ipaddress
@@ -41,6 +44,15 @@ def record(node):
     """Our record on ``node`` (``extra.tripleoplan``), or {}."""
     found = (node.get('extra') or {}).get(KEY)
     return found if isinstance(found, dict) else {}
+
+
+def recorded_addresses(ironic, plan, project):
+    """The ctlplane addresses of the nodes provisioned into ``plan`` by a
+    caller of ``project`` (a record without a project is nobody's)."""
+    return sorted({record(n)['ctlplane_ip']
+                   for n in plan_nodes(ironic, plan).values()
+                   if project and record(n).get('project') == project and
+                   record(n).get('ctlplane_ip')})
 
 
 def plan_nodes(ironic, plan):
@@ -200,7 +212,7 @@ def release(ironic, nodes):
     return [(n, e) for n, _, e in ironic.each(one, nodes) if e]
 
 
-def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR):
+def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
     """Allocate and deploy what ``roles`` (``baremetal_file.read``) want
     for ``plan``; the answer lists every instance (``node_rows``) and the
     node uuids to follow (``follow``). Nothing allocated when a check
@@ -230,7 +242,8 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR):
             'Plan %s: cannot provision (%d problem(s)); nothing was '
             'allocated:\n  %s' % (plan, len(problems), '\n  '.join(problems)))
     addresses = _addresses(instances, current, cidr)
-    claimed = _claim(ironic, plan, instances, picks, addresses, cidr)
+    claimed = _claim(ironic, plan, instances, picks, addresses, cidr,
+                     project)
     # New ones, and ours a failed deploy left: deployed (again).
     again = [n for n in current.values()
              if n['provision_state'] in ('deploy failed', 'available')]
@@ -256,7 +269,7 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR):
         'requests': ironic.requests}
 
 
-def _claim(ironic, plan, instances, picks, addresses, cidr):
+def _claim(ironic, plan, instances, picks, addresses, cidr, project):
     """PATCH each picked node ours; a node another client took first
     (409) or any refusal: what this run took is released, and the error
     says which."""
@@ -267,6 +280,8 @@ def _claim(ironic, plan, instances, picks, addresses, cidr):
         ours = {'plan': plan, 'role': inst['role'], 'hostname': hostname,
                 'hostname_format': inst['hostname_format'],
                 'ctlplane_ip': addresses[hostname], 'ctlplane_cidr': cidr}
+        if project:
+            ours['project'] = project
         ironic.patch_node(node['uuid'], [
             {'op': 'add', 'path': '/instance_uuid',
              'value': str(uuid.uuid4())},

@@ -101,6 +101,30 @@ class TestProvision(ProvisionTestCase):
                          [i['ctlplane_ip'] for i in answer['instances']])
         self.assertTrue(answer['changed'])
 
+    def test_the_servers_recorded_for_a_plan_and_project(self):
+        # what a validation run may reach: only an administrator writes
+        # Ironic, and the record names the provisioning caller's project
+        self.add('c0', 'control')
+        self.add('k0', 'compute')
+        self.add('x0', 'control', instance_uuid='other', extra={
+            'tripleoplan': {'plan': 'oc', 'hostname': 'x', 'project': 'p2',
+                            'ctlplane_ip': '192.168.24.99'}})
+        self.add('y0', 'control', instance_uuid='old', extra={
+            'tripleoplan': {'plan': 'oc', 'hostname': 'y',
+                            'ctlplane_ip': '192.168.24.98'}})
+        provision.provision(self.ironic, 'oc', roles(), project='p1')
+        self.assertEqual('p1', self.fake.node('c0')['extra']['tripleoplan'][
+            'project'])
+        self.assertEqual(['192.168.24.10', '192.168.24.11'],
+                         provision.recorded_addresses(self.ironic, 'oc', 'p1'))
+        self.assertEqual(['192.168.24.99'],
+                         provision.recorded_addresses(self.ironic, 'oc', 'p2'))
+        # a record without a project, or no project known: nobody's
+        self.assertEqual([], provision.recorded_addresses(self.ironic, 'oc',
+                                                          None))
+        self.assertEqual([], provision.recorded_addresses(self.ironic,
+                                                          'other', 'p1'))
+
     def test_too_few_nodes_nothing_allocated(self):
         self.add('c0', 'control')
         self.add('k0', 'compute')
