@@ -1,9 +1,14 @@
 """Who may drive nodes through the node actions, and the Ironic they
-reach (``node_actions``; no mistral_lib here, so unit tests run it).
+reach (``node_actions``; no mistral_lib here, so unit tests run it);
+which servers Ironic records for a plan (the validations').
 """
+
+import logging
 
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
+
+LOG = logging.getLogger(__name__)
 
 # the role Ironic's node API asks of whoever drives nodes
 ADMIN = 'admin'
@@ -40,3 +45,23 @@ def ironic(context, req, session=None):
     if session is None:
         session = auth.token_session(auth.Caller(context))
     return ironic_mod.Ironic(session, req['ironic_url'])
+
+
+def recorded_servers(context, plan, session=None):
+    """The ctlplane addresses ``overcloud node provision`` recorded in
+    Ironic for ``plan`` and the caller's project (``nodes.provision``);
+    none when the caller may not read Ironic (no Keystone, not an
+    administrator, no Ironic in its catalog) or Ironic fails (logged)."""
+    from tripleoplanclient.nodes import provision
+    caller = auth.Caller(context)
+    if not caller.keystone or ADMIN not in caller.roles or \
+            not caller.endpoints('baremetal'):
+        return []
+    try:
+        return provision.recorded_addresses(
+            ironic(context, {'ironic_url': None}, session), plan,
+            caller.project_id)
+    except Exception as exc:    # what the configuration gives still holds
+        LOG.warning('Ironic not read for the servers of plan %s: %s',
+                    plan, exc)
+        return []

@@ -8,15 +8,12 @@ servers) is asked here, as the caller, and passed in as values.
 """
 
 import ipaddress
-import logging
 import uuid
 
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import actions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
-
-LOG = logging.getLogger(__name__)
 
 # the endpoints a validation is told (no credential goes with them)
 SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
@@ -142,6 +139,7 @@ class _Inputs(object):
         (read when the caller may read Ironic: only an administrator
         writes it)."""
         from tripleoplanclient.common import exceptions
+        from tripleoplanclient.mistral import node_access
         from tripleoplanclient.mistral import validation_config
         from tripleoplanclient.validations import inventory
         try:
@@ -151,29 +149,13 @@ class _Inputs(object):
             raise exceptions.CommandError(
                 '%s in Mistral\'s configuration: ask its operator to fix it'
                 % exc)
-        for address in self._provisioned():
+        for address in node_access.recorded_servers(
+                self.context, self.req['plan'], self.session):
             try:
                 found.append(ipaddress.ip_network(address))
             except ValueError:
                 pass
         return found
-
-    def _provisioned(self):
-        from tripleoplanclient.mistral import node_access
-        from tripleoplanclient.nodes import provision
-        caller = auth.Caller(self.context)
-        if not caller.keystone or node_access.ADMIN not in caller.roles \
-                or not caller.endpoints('baremetal'):
-            return []
-        try:
-            ironic = node_access.ironic(
-                self.context, {'ironic_url': None}, self.session)
-            return provision.recorded_addresses(
-                ironic, self.req['plan'], caller.project_id)
-        except Exception as exc:    # the configured networks still hold
-            LOG.warning('Ironic not read for the servers of plan %s: %s',
-                        self.req['plan'], exc)
-            return []
 
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],

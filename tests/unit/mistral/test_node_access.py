@@ -67,3 +67,38 @@ class TestAdminRole(fake_ironic.TestCase):
         found = node_access.ironic(context([], keystone=False),
                                    self.request())
         self.assertEqual(['n0'], [n['name'] for n in found.nodes(('name',))])
+
+
+class TestRecordedServers(fake_ironic.TestCase):
+    """The servers a plan's validations may reach from Ironic: what node
+    provision recorded for the plan and the caller's project, read only
+    for an administrator (only one writes Ironic)."""
+
+    def setUp(self):
+        super().setUp()
+        for name, project, address in (('a', 'p1', '127.0.0.21'),
+                                       ('b', 'p2', '127.0.0.22'),
+                                       ('c', None, '127.0.0.23')):
+            record = {'plan': 'oc', 'hostname': name,
+                      'ctlplane_ip': address}
+            if project:
+                record['project'] = project
+            self.fake.add_node(name=name, provision_state='active',
+                               instance_uuid='i-' + name,
+                               extra={'tripleoplan': record})
+
+    def test_an_administrator_gets_the_plans_nodes_of_its_project(self):
+        self.assertEqual(['127.0.0.21'], node_access.recorded_servers(
+            context(['admin']), 'oc'))
+        self.assertEqual([], node_access.recorded_servers(
+            context(['admin']), 'other'))
+
+    def test_a_member_or_no_keystone_gets_none_and_asks_nothing(self):
+        for ctx in (context(['member']), context([], keystone=False)):
+            self.assertEqual([], node_access.recorded_servers(ctx, 'oc'))
+        self.assertEqual([], self.m.request_history)
+
+    def test_ironic_failing_gives_none(self):
+        self.fake.refuse('GET', '/nodes', 503, 'down')
+        self.assertEqual([], node_access.recorded_servers(
+            context(['admin']), 'oc'))
