@@ -22,13 +22,15 @@ def playbook(name, task):
 
 
 def marked(run_id):
-    """PIDs on this host whose environment names run ``run_id``."""
+    """PIDs on this host whose environment names run ``run_id`` (the
+    runner's marker: ``<project> <run id>``)."""
     found = []
     for pid in filter(str.isdigit, os.listdir('/proc')):
         try:
             with open('/proc/%s/environ' % pid, 'rb') as f:
-                if ('TRIPLEOPLAN_VALIDATION_RUN=%s' % run_id).encode() in \
-                        f.read().split(b'\0'):
+                if any(v.startswith(b'TRIPLEOPLAN_VALIDATION_RUN=') and
+                       v.split(b' ')[-1] == run_id.encode()
+                       for v in f.read().split(b'\0')):
                     found.append(int(pid))
         except OSError:
             pass
