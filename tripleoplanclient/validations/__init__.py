@@ -4,6 +4,8 @@ Swift, run in Mistral's executor, their results kept in Swift.
 ``metadata`` reads and checks a playbook, ``shipped`` holds the playbooks
 this package ships, ``catalog`` installs them and finds what a run may
 use (a plan's ``custom-validations/`` overriding), ``inventory`` builds
-the hosts a run targets, ``runner`` runs ``ansible-playbook`` and
-``results`` keeps each run's outcome.
+the hosts a run targets (and which it may reach), ``runner`` runs
+``ansible-playbook`` in the ``sandbox`` (``seccomp`` its filter,
+``egress`` its only way out, ``agent`` the SSH login held outside) and
+``results`` keeps each run's outcome. Runs in Mistral's executor.
 """
