@@ -8,8 +8,10 @@ same machine:
   do: the reference);
 * ``shared network``: the bwrap sandbox sharing the executor's network
   (before the egress proxy);
-* ``own network``: what runs now (``runner.run``): the sandbox with a
-  network of its own, relay.py inside, the egress proxy outside.
+* ``own network``: ``runner.run`` with no key: the sandbox with a
+  network of its own, relay.py inside, the egress proxy outside;
+* ``+ ssh-agent``: what a run on servers does now (``runner.run`` with
+  a key: the run's ssh-agent started and the key loaded, issue 37).
 
 Two playbooks: one task (``debug``: the fixed cost of a run) and ten
 HTTP GETs of a local server (``uri``: the cost per connection, which
@@ -69,21 +71,31 @@ def by_hand(text, inventory, sandboxed, share_net):
             f.write(text)
         with open(os.path.join(home, 'i.json'), 'w') as f:
             json.dump(inventory, f)
-        argv = [program, '-i', os.path.join(home, 'i.json'),
-                os.path.join(home, 'p.yaml')]
+        seen = sandbox.INPUTS if sandboxed else home
+        argv = [program, '-i', os.path.join(seen, 'i.json'),
+                os.path.join(seen, 'p.yaml')]
+        env = runner.environment('b')
         if sandboxed:
             argv = sandbox.command(argv, home, [
                 shipped.CALLBACKS, os.path.dirname(os.path.realpath(
                     program))])
             if share_net:
                 argv.insert(argv.index('--unshare-all') + 1, '--share-net')
-        env = runner.environment(home, os.path.join(home, 'r.json'), 'b',
-                                 os.path.join(home, 'egress.sock'))
+        else:
+            env.update(HOME=home, TMPDIR=home,
+                       ANSIBLE_LOCAL_TEMP=os.path.join(home, 'tmp'))
         for key in ('http_proxy', 'https_proxy', 'HTTP_PROXY',
                     'HTTPS_PROXY'):
             env.pop(key)
         subprocess.run(argv, env=env, cwd=home, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def a_key(place):
+    path = os.path.join(place, 'id_ed25519')
+    subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f',
+                    path], check=True)
+    return path
 
 
 def main():
@@ -99,15 +111,19 @@ def main():
     port = httpd.server_address[1]
     local = inventory.build(sys.executable)
 
-    def ours(text):
+    keys = tempfile.mkdtemp()
+    key = a_key(keys)
+
+    def ours(text, ssh_key=None):
         found = runner.run(text.encode(), {}, local, 120, 'bench',
-                           targets=[('127.0.0.1', port)])
+                           targets=[('127.0.0.1', port)], ssh_key=ssh_key)
         if found['status'] != 'PASSED':
             sys.exit('the sandboxed run failed: %s' % found['message'])
 
     ways = [('bare', lambda t: by_hand(t, local, False, False)),
             ('shared network', lambda t: by_hand(t, local, True, True)),
-            ('own network', ours)]
+            ('own network', ours),
+            ('+ ssh-agent', lambda t: ours(t, key))]
     for name, text in playbooks(port).items():
         times = {way: [] for way, _ in ways}
         for _ in range(args.rounds):
@@ -122,6 +138,8 @@ def main():
             print('  %-15s %6.2f s  x%.2f of bare'
                   % (way, median, median / bare))
     httpd.shutdown()
+    import shutil
+    shutil.rmtree(keys)
 
 
 if __name__ == '__main__':

@@ -42,3 +42,24 @@ class TestSshSettings(testtools.TestCase):
         with self.conf('[tripleoplan]\nvalidation_ssh_port = 70000\n'):
             self.assertRaisesRegex(ValueError, 'validation_ssh_port',
                                    validation_config.ssh)
+
+    def test_a_key_per_project(self):
+        from tripleoplanclient.common import exceptions
+        with self.conf('[tripleoplan]\nvalidation_ssh_key = '
+                       '/etc/tripleoplan/keys/{project_id}\n'):
+            self.assertEqual('/etc/tripleoplan/keys/0c5e2f7d',
+                             validation_config.ssh('0c5e2f7d')['key'])
+            # no project (no Keystone), or one that is no id: no key
+            for project in (None, '../../etc/shadow', 'a/b'):
+                self.assertRaisesRegex(
+                    exceptions.CommandError, 'a key per project',
+                    validation_config.ssh, project)
+
+    def test_the_servers_the_operator_lets_plans_reach(self):
+        with self.conf('[tripleoplan]\nvalidation_servers = '
+                       'p1:overcloud=192.168.24.0/24\n'
+                       'validation_servers = p2:*=127.0.0.5\n'):
+            self.assertEqual(['p1:overcloud=192.168.24.0/24',
+                              'p2:*=127.0.0.5'], validation_config.servers())
+        with self.conf(''):
+            self.assertEqual([], validation_config.servers())
