@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Pass every test from a fresh machine: install what is needed, start the
-# loopback services (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with
-# our actions, Heat; Ironic for the functional run that has the node
-# tests, sshd for its validations on a deployed server), install our
-# workbook, run unit + functional tests (the THT story
+# Pass every test from a fresh machine: install what is needed (system
+# packages, the test venv, THT, the coexistence venv, the loopback
+# services' venvs) and build the documentation (warnings are errors),
+# then, in a network namespace of its own where only lo is up
+# (tools/netns.py: nothing leaves 127.0.0.0/8, a stray address fails at
+# once with "Network is unreachable"), start the loopback services
+# (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with our actions, Heat;
+# Ironic for the functional run that has the node tests, sshd for its
+# validations on a deployed server), install our workbook, run unit +
+# functional tests (the THT story
 # with 120 s tokens, and beside it the failures test and the record's
 # concurrency and past-step tests on a second Swift with three replicas
 # and one object server stopped, then on the loopback Swift; one deploy
-# story without Keystone), stop them; then pep8 and the documentation
-# build (warnings are errors).
-#   tools/run-tests.sh            everything
+# story without Keystone), stop them; then pep8.
+#   tools/run-tests.sh            everything (as root: sshd, the namespace)
 #   tools/run-tests.sh unit       unit tests and pep8 only: no apt, no
-#                                 services, one venv (python3 and pip)
+#                                 services, one venv (python3 and pip);
+#                                 the namespace where the kernel gives a
+#                                 user one (else on the machine's network,
+#                                 said on stderr)
 set -eu -o pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -21,18 +28,46 @@ esac
 cache=${LOOPBACK_CACHE:-$HOME/.cache/tripleoplanclient}
 venv=$cache/venvs/test
 
-# System packages serve only the loopback services of the full run.
-if [ "$what" = all ]; then
-    bash tools/bootstrap.sh >&2
+# Everything that needs more than 127.0.0.1, then the tests in the
+# namespace: this script again, with RUN_TESTS_PHASE=tests.
+if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
+    # System packages serve only the loopback services of the full run.
+    if [ "$what" = all ]; then
+        bash tools/bootstrap.sh >&2
+    fi
+    if [ ! -x "$venv/bin/stestr" ]; then
+        python3 -m venv "$venv"
+    fi
+    # constraints.txt: the versions CI ran with (contributor/testing.rst)
+    "$venv/bin/pip" install -q -c constraints.txt \
+        -r requirements.txt -r test-requirements.txt >&2
+    "$venv/bin/pip" install -q --no-deps -e . >&2
+    docs=0
+    isolate=(python3 tools/netns.py --optional --)
+    if [ "$what" = all ]; then
+        # The unit test of the password scan reads THT 18.0.0 too.
+        THT_DIR=$(bash tools/fetch-tht.sh)
+        # python-tripleoclient from PyPI beside this checkout (created
+        # once, about a minute) for tests/functional/test_coexistence.py.
+        COEXIST_VENV=$(bash tools/coexist-venv.sh)
+        export THT_DIR COEXIST_VENV
+        # The services' venvs (and this checkout in Mistral's): start,
+        # in the namespace, then finds them installed.
+        python3 tools/loopback install keystone swift mistral heat \
+            ironic sshd >&2
+        # The docs build has a venv of its own (Sphinx, reno).
+        bash tools/build-docs.sh >&2 || docs=1
+        isolate=(python3 tools/netns.py --)
+    fi
+    RUN_TESTS_PHASE=tests RUN_TESTS_DOCS=$docs exec "${isolate[@]}" \
+        bash "$0" "$what"
 fi
-if [ ! -x "$venv/bin/stestr" ]; then
-    python3 -m venv "$venv"
-fi
-# constraints.txt: the versions CI ran with (contributor/testing.rst)
-"$venv/bin/pip" install -q -c constraints.txt \
-    -r requirements.txt -r test-requirements.txt >&2
-"$venv/bin/pip" install -q --no-deps -e . >&2
 export PATH=$venv/bin:$PATH
+# Here only lo: proved before any test runs (the unit mode without a
+# namespace says so instead).
+if [ "$what" = all ] || [ "${TRIPLEOPLAN_NETNS:-}" = 1 ]; then
+    python3 tools/netns.py check >&2
+fi
 
 count() {  # add the last stestr run's passed and failed [stestr args]
     # stestr last exits 1 after a failed run: under set -e, || true
@@ -56,15 +91,7 @@ count() {  # add the last stestr run's passed and failed [stestr args]
 failures=$(mktemp)
 
 passed=0 failed=0
-status=0
-if [ "$what" = all ]; then
-    # The unit test of the password scan reads THT 18.0.0 too.
-    THT_DIR=$(bash tools/fetch-tht.sh)
-    # python-tripleoclient from PyPI beside this checkout (created once,
-    # about a minute) for tests/functional/test_coexistence.py.
-    COEXIST_VENV=$(bash tools/coexist-venv.sh)
-    export THT_DIR COEXIST_VENV
-fi
+status=${RUN_TESTS_DOCS:-0}
 OS_TEST_PATH=./tests/unit stestr run || status=1
 count
 
@@ -162,9 +189,8 @@ if [ "$what" = all ]; then
 fi
 
 flake8 tripleoplanclient tests tools || status=1
-# The docs build needs a venv of its own (Sphinx, reno): full run only.
-if [ "$what" = all ]; then
-    bash tools/build-docs.sh >&2 || status=1
+if [ "${RUN_TESTS_DOCS:-0}" != 0 ]; then
+    echo "=== the documentation build failed (its output is above)"
 fi
 if [ -s "$failures" ]; then
     echo "=== the failed tests, as each run reported them"

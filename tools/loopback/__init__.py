@@ -18,6 +18,7 @@ client's is in ``<state>/clouds.yaml``.
 
 Usage::
 
+    python3 tools/loopback install [SERVICE...]  # what start installs
     python3 tools/loopback start [--clean] [SERVICE...]  # idempotent
     python3 tools/loopback stop [SERVICE...]     # by PID, safe to repeat
     python3 tools/loopback status [SERVICE...]   # exit 3 if not running
@@ -36,6 +37,11 @@ keystone first (``--clean`` wipes only the services named); ``stop
 rabbitmq`` (or postgres, keystone) stops what needs it first.  Keystone
 guards the others unless LOOPBACK_KEYSTONE=0 (see keystone.py): ``start``
 records the mode, ``env`` follows it.
+``install`` does only what ``start`` installs first (the venvs, this
+checkout in Mistral's; the system programs checked): the one step that
+needs more than 127.0.0.1, which tools/run-tests.sh takes before its
+tests run in a network namespace of ``lo`` alone (tools/netns.py), where
+``start`` then runs every service.
 SERVER (``down``, ``up``) is one process of a running service, e.g.
 swift-object-server-2 (``status`` lists them).
 ``start``, ``stop``, ``down`` and ``up`` hold ``<state>/lock``: a second

@@ -1,5 +1,5 @@
-"""The command line: start, stop, status, env, logs, down, up (and the
-internal _syslog-sink), over the services in registry.SERVICES."""
+"""The command line: install, start, stop, status, env, logs, down, up
+(and the internal _syslog-sink), over the services in registry.SERVICES."""
 
 from __future__ import annotations
 
@@ -27,6 +27,16 @@ def cmd_start(args: argparse.Namespace) -> int:
             SERVICES[name].settle()
         path = state.write_clouds_yaml(SERVICES.values())
     say('clouds.yaml: %s (cloud "loopback")' % path)
+    return 0
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    """What ``start`` would install (venvs from PyPI, this checkout in
+    Mistral's; the system programs checked), and nothing started: the
+    one step that needs the network (tools/run-tests.sh runs it before
+    the tests' namespace of lo alone)."""
+    for name in with_requirements(args.services or list(SERVICES)):
+        SERVICES[name].install()
     return 0
 
 
@@ -108,7 +118,8 @@ def parser() -> argparse.ArgumentParser:
         prog='python3 tools/loopback',
         description='Run real OpenStack services on 127.0.0.1.')
     sub = top.add_subparsers(dest='command', required=True,
-                             metavar='{start,stop,status,env,logs,down,up}')
+                             metavar='{install,start,stop,status,env,logs,'
+                             'down,up}')
 
     def command(name: str, func, help: str, services: bool = True):
         p = sub.add_parser(name, help=help)
@@ -119,6 +130,8 @@ def parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
+    command('install', cmd_install, 'install what start needs, start '
+            'nothing')
     p = command('start', cmd_start, 'install if needed and start services')
     p.add_argument('--clean', action='store_true',
                    help='wipe the services\' data first')
