@@ -12,10 +12,16 @@ import getpass
 import math
 import sys
 
+from cliff import columns
+from cliff import lister
 from osc_lib.command import command
 from osc_lib import exceptions
 
+from tripleoplanclient.common.printable import printable
 from tripleoplanclient.osc import defaults as defaults_mod
+
+# the formats whose own escaping keeps a value's exact data safe
+MACHINE_FORMATS = ('json', 'yaml')
 
 
 class Command(command.Command):
@@ -33,6 +39,10 @@ class Command(command.Command):
             self.auth_required = True
             self.app.prepare_to_run_command(self)
             return super().run(parsed_args)
+        except exceptions.CommandError as exc:
+            # printed by cliff on stderr: its control characters quoted
+            exc.args = tuple(printable(a, lines=True) for a in exc.args)
+            raise
         except Exception as exc:
             problem = keystone_problem(self.app.client_manager, exc)
             if problem is None:
@@ -62,12 +72,33 @@ class Command(command.Command):
 
     def progress(self, line):
         """A line on stderr; -q (OSC's verbose_level 0) keeps only the
-        warnings (the layers below tell them through this one callback)."""
+        warnings (the layers below tell them through this one callback).
+        One line: every control character in it quoted, a line feed too
+        (nothing in it can pose as another line, or redraw one)."""
         if getattr(self.app_args, 'verbose_level', 1) == 0 and \
                 not line.startswith('Warning: '):
             return
-        self.app.stderr.write(line + '\n')
+        self.app.stderr.write(printable(line) + '\n')
         self.app.stderr.flush()
+
+    def error(self, message):
+        """A message on stderr even with -q, of one line or several: its
+        control characters but line feeds and tabs quoted."""
+        self.app.stderr.write(printable(message.rstrip('\n'), lines=True)
+                              + '\n')
+        self.app.stderr.flush()
+
+    def produce_output(self, parsed_args, column_names, data):
+        """cliff's, for the commands that print a row or a list: in every
+        format but the machine ones (MACHINE_FORMATS), each value's
+        control characters quoted (a table's cell keeps its lines)."""
+        if getattr(parsed_args, 'formatter', None) not in MACHINE_FORMATS:
+            if isinstance(self, lister.Lister):
+                data = (tuple(_printable_value(v) for v in row)
+                        for row in data)
+            else:
+                data = tuple(_printable_value(v) for v in data)
+        return super().produce_output(parsed_args, column_names, data)
 
     @property
     def clients(self):
@@ -129,6 +160,29 @@ class Command(command.Command):
                 '-y to go on. Nothing was changed.' % question)
         answer = input('%s [y/N] ' % question)
         return answer.strip().lower() in ('y', 'yes')
+
+
+class PrintableColumn(columns.FormattableColumn):
+    """A formatted column (osc-lib's ListColumn, DictColumn...) as the
+    human formats print it, its control characters quoted."""
+
+    def __init__(self, column):
+        super().__init__(column._value)
+        self._column = column
+
+    def human_readable(self):
+        return printable(self._column.human_readable(), lines=True)
+
+    def machine_readable(self):
+        # value, csv and shell print str() of it: a list's or dict's
+        # repr quotes its strings' control characters, a str does not
+        return printable(self._column.machine_readable(), lines=True)
+
+
+def _printable_value(value):
+    if isinstance(value, columns.FormattableColumn):
+        return PrintableColumn(value)
+    return printable(value, lines=True)
 
 
 def keystone_problem(client_manager, exc):

@@ -27,7 +27,7 @@ class ShowFailures(base.Command, command.Lister):
             return super().run(parsed_args)
         except failures.StackNotFound as exc:
             # the empty list still parses (-f json); the status tells
-            self.app.stderr.write('%s\n' % exc)
+            self.error(str(exc))
             self.produce_output(parsed_args, failures.COLUMNS, [])
             return outcome.REFUSED   # nothing to look at
 

@@ -62,7 +62,7 @@ class _LibraryCommand(base.Command):
         # A later file overriding an earlier one is how TripleO is
         # configured: said (validate, capabilities set), never refused.
         for warning in result.get('warnings') or ():
-            self.app.stderr.write('Warning: %s\n' % warning)
+            self.error('Warning: %s' % warning)
         return result
 
 

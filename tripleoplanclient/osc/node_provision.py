@@ -85,8 +85,7 @@ class _ProvisionCommand(base.Command, command.Lister):
         self.started = True
 
     def _stderr(self, line):
-        self.app.stderr.write(line.rstrip('\n') + '\n')
-        self.app.stderr.flush()
+        self.error(line)
 
     def show(self, found, plan):
         self.status = found.status

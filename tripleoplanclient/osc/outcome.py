@@ -57,11 +57,6 @@ class ResultCommand(base.Command):
         self.started = True
         self.fields.update(fields or {})
 
-    def error(self, message):
-        """A failure's message: on stderr even with -q."""
-        self.app.stderr.write(message.rstrip('\n') + '\n')
-        self.app.stderr.flush()
-
     def produce_output(self, parsed_args, column_names, data):
         self.status = dict(zip(column_names, data)).get('status')
         return super().produce_output(parsed_args, column_names, data)
