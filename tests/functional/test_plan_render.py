@@ -59,7 +59,7 @@ class TestRenderInMistral(base.FunctionalTest):
                                   '-e', env)
         # Recorded by the plan_amend action on its own (one request), no
         # workflow and no render.
-        self.assertIn('Plan_amend answered by Mistral', err)
+        self.assertIn('Plan amend answered by Mistral', err)
         self.assertNotIn('execution', err)
         self.assertNotIn('Rendered', err)
         self.assertNotIn('render', self.record()['history'][-1])
