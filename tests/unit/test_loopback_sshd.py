@@ -72,6 +72,10 @@ class TestConfiguration(StateTest):
         self.assertIn('validation_ssh_key = %s\n' % os.path.join(
             self.state, 'sshd', 'client', 'id_ed25519'), told)
         self.assertIn('validation_ssh_port = 16999\n', told)
+        # without a project: any; with one, only its plans
+        self.assertIn('validation_servers = *:*=127.0.0.1\n', told)
+        self.assertIn('validation_servers = p1:*=127.0.0.1\n',
+                      sshd.validation_settings('p1'))
 
 
 def user(uid=990, gid=990):

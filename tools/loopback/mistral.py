@@ -38,6 +38,7 @@ from . import (heat, identity, ironic, keystone, postgres, process, rabbitmq,
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
+from .state import started
 from .venv import ensure_venv, pip_install, requirements, venv_dir
 
 # The components run: event-engine (event triggers) and periodic (cron
@@ -140,9 +141,14 @@ class Mistral(Service):
         extra = os.environ.get('LOOPBACK_MISTRAL_EXTRA_SWIFT_URLS', '')
         swift_urls = [u for u in extra.split(',') if u]
         heat_urls, ironic_urls = [], []
+        # the plans whose validations may reach sshd: the admin
+        # project's (any without Keystone)
+        project = '*'
         if keystone.enabled():
             auth = render('mistral/keystone.conf', authtoken=keystone.ini(
                 keystone.authtoken('mistral')))
+            if 'sshd' in started():
+                project = identity.find('projects', 'admin')['id']
         else:
             auth = render('mistral/noauth.conf')
             swift_urls.insert(0, swift.url('/v1/' + swift.ACCOUNT))
@@ -155,7 +161,7 @@ class Mistral(Service):
             db_url=postgres.database_url(DB),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
             ironic_urls=','.join(ironic_urls),
-            ssh=sshd.validation_settings(), auth=auth)}
+            ssh=sshd.validation_settings(project), auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:
         # the package's files, the configuration and the command

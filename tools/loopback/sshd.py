@@ -86,17 +86,15 @@ def client_key() -> Path:
     return base() / 'client' / 'id_ed25519'
 
 
-def validation_settings() -> str:
+def validation_settings(project: str = '*') -> str:
     """The ``[tripleoplan]`` lines of mistral.conf that send the
     validations to this server: none unless sshd was started here (and
-    not stopped since). Only the plans of the admin project may reach it
-    (any project's, without Keystone): another project's stack naming
-    127.0.0.1 reaches nothing (tests/functional/test_validations_ssh)."""
+    not stopped since). Only the plans of ``project`` may reach it (the
+    admin project's with Keystone, ``*`` any): another project's stack
+    naming 127.0.0.1 reaches nothing (tests/functional/
+    test_validations_ssh)."""
     if 'sshd' not in started():
         return ''
-    from . import identity, keystone
-    project = identity.find('projects', 'admin')['id'] \
-        if keystone.enabled() else '*'
     return ('# the validations\' deployed server: the sshd service\n'
             'validation_ssh_user = %s\nvalidation_ssh_key = %s\n'
             'validation_ssh_port = %d\nvalidation_servers = %s:*=%s\n'
