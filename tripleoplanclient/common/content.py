@@ -1,7 +1,22 @@
 """Object content: its MD5 (what Swift's listings carry) and YAML parsing.
 
-Every module that compares content with Swift or parses a user's YAML goes
-through here, so a digest or a parse error reads the same everywhere.
+Every module that compares content with Swift or parses YAML someone else
+wrote goes through here, so a digest or a parse error reads the same
+everywhere, and every parse is bounded (depth, aliases, bytes). Three
+loaders, by what a format allows:
+
+* ``Loader``: plan content (Heat templates and environments, roles and
+  networks data): aliases are legal there; they may add MAX_ALIAS_NODES.
+* ``PlainLoader``: formats that need no alias (validation playbooks and
+  groups.yaml, node files, baremetal deployment files): any anchor or
+  alias is refused.
+* ``StoredLoader``: objects this client writes in a plan (its record, the
+  render manifest): PyYAML wrote an alias for an object shared twice
+  until ``dump_yaml(..., aliases=False)``, so aliases are read, but they
+  may add no more than STORED_ALIAS_RATIO times the document's own nodes.
+
+``parse`` applies a byte cap first; ``load_yaml`` turns any refusal into
+a CommandError naming the file, the line and what to do.
 """
 
 import codecs
@@ -18,8 +33,25 @@ from tripleoplanclient.common import exceptions
 # Nesting deeper than this (aliases included) is refused: the code walking
 # a document recurses, and no Heat file comes close.
 MAX_DEPTH = 200
-# How many nodes aliases may add to a document ("billion laughs").
-MAX_ALIAS_NODES = 1000000
+# How many nodes aliases may add to a document ("billion laughs"). Reading
+# is cheap whatever the number (shared nodes are built once); whoever walks
+# the value pays for each: a million (in 694 bytes) cost YAML's dump of the
+# value's JSON (a Mistral output written back) 8.1 s and 369 MB, a hundred
+# thousand 0.6 s and 59 MB (tools/bench_yaml_bounds.py). Heat files use
+# aliases for a few lists of volumes or settings: hundreds of nodes.
+MAX_ALIAS_NODES = 100000
+# Objects this client wrote (``StoredLoader``): an alias repeats an object
+# written once beside it, so aliases add at most this many times the nodes
+# the document holds (plus STORED_ALIAS_FLOOR), whatever it is.
+STORED_ALIAS_RATIO = 4
+STORED_ALIAS_FLOOR = 10000
+# Byte caps of the formats parsed here, before any parse (``parse``): far
+# above what the format holds, so that a read is bounded in time. The
+# largest shipped validation is 1.6 KB; a node of a node file ~0.5 KB.
+MAX_PLAYBOOK_BYTES = 1024 * 1024
+MAX_NODE_FILE_BYTES = 16 * 1024 * 1024
+MAX_BAREMETAL_FILE_BYTES = 16 * 1024 * 1024
+MAX_STORED_BYTES = 64 * 1024 * 1024
 _MERGE = 'tag:yaml.org,2002:merge'
 _VALUE = 'tag:yaml.org,2002:value'
 
@@ -42,10 +74,11 @@ def _children(node):
     return ()
 
 
-def check_graph(root):
+def check_graph(root, max_added=MAX_ALIAS_NODES):
     """Refuse a recursive alias, nesting deeper than MAX_DEPTH and aliases
-    adding more than MAX_ALIAS_NODES nodes; iterative, so that a hostile
-    document cannot exhaust the stack here either."""
+    adding more than ``max_added`` nodes; iterative, so that a hostile
+    document cannot exhaust the stack here either. Its work is one visit
+    of each composed node, however far the aliases expand."""
     size, height = {}, {}
     on_path = set()
     added = 0
@@ -65,10 +98,10 @@ def check_graph(root):
         elif key in size:
             # An alias: its whole subtree again.
             added += size[key]
-            if added > MAX_ALIAS_NODES:
+            if added > max_added:
                 raise StructureError(
                     'its aliases expand to more than %d nodes; use fewer '
-                    'aliases' % MAX_ALIAS_NODES, node.start_mark)
+                    'aliases' % max_added, node.start_mark)
         elif key in on_path:
             raise StructureError(
                 'a YAML alias refers to the node that holds it (a recursive '
@@ -85,10 +118,34 @@ class _Checks(object):
     MAX_DEPTH, and with anchors, what check_graph refuses. Cheap on the
     common document: no anchored collection, no merge key, no duplicate."""
 
+    # False: any anchor is refused as it is met (so is any alias: YAML's
+    # comes after its anchor, or is an undefined one)
+    aliases = True
     _depth = 0
     _anchored = False
+    _composed = 0       # nodes, aliases not counted
+
+    def alias_limit(self):
+        """How many nodes aliases may add to the document."""
+        return MAX_ALIAS_NODES
+
+    def _anchor(self, anchor):
+        self._composed += 1
+        if anchor is not None and not self.aliases:
+            raise StructureError(
+                'it uses a YAML anchor (&%s), which this file may not hold; '
+                'write the value out in full wherever it is used' % anchor,
+                self.peek_event().start_mark)
+
+    def compose_scalar_node(self, anchor):
+        # (checks here and in _compose_collection, not in compose_node:
+        # a frame more per level would meet Python's recursion limit
+        # before MAX_DEPTH)
+        self._anchor(anchor)
+        return super().compose_scalar_node(anchor)
 
     def _compose_collection(self, compose, anchor):
+        self._anchor(anchor)
         if anchor is not None:
             self._anchored = True
         self._depth += 1
@@ -113,7 +170,7 @@ class _Checks(object):
         # Only an alias to a collection can make a structure recursive,
         # deeper than it looks, or big: an anchor comes first.
         if self._anchored:
-            check_graph(node)
+            check_graph(node, self.alias_limit())
         self._own_keys = {}
         return super().construct_document(node)
 
@@ -216,27 +273,74 @@ for _tag in ('bool', 'int', 'float', 'timestamp'):
     Loader.add_constructor(_tag, _guarded(Loader.yaml_constructors[_tag]))
 
 
+class PlainLoader(Loader):
+    """``Loader`` refusing any anchor or alias: for the formats that need
+    none (validation playbooks, groups.yaml, node files, baremetal
+    deployment files). Refused as the parser meets the first one, before
+    anything is built."""
+
+    aliases = False
+
+
+class StoredLoader(Loader):
+    """``Loader`` for objects this client writes (its record, the render
+    manifest): aliases add at most STORED_ALIAS_RATIO times the nodes the
+    document holds, plus STORED_ALIAS_FLOOR."""
+
+    def alias_limit(self):
+        return min(MAX_ALIAS_NODES, STORED_ALIAS_FLOOR +
+                   STORED_ALIAS_RATIO * self._composed)
+
+
+def parse(data, loader=Loader, max_bytes=None):
+    """The value of YAML ``data`` (bytes or text), read by ``loader``.
+    Longer than ``max_bytes``: refused unread. Raises yaml.YAMLError
+    (StructureError for what this client refuses, nesting too deep to
+    read included) or UnicodeDecodeError."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise StructureError(
+            'it is %d bytes, more than the %d this file may have; make it '
+            'smaller' % (len(data), max_bytes), None)
+    try:
+        return yaml.load(data, Loader=loader)
+    except RecursionError:
+        raise StructureError('it is nested too deeply to read; flatten it',
+                             None)
+
+
+def problem(exc, quote=True):
+    """What a YAML error of ``parse`` says, with its line: the parser's
+    own words only with ``quote`` (they can quote the file), this
+    client's refusals always (they quote no value)."""
+    mark = getattr(exc, 'problem_mark', None)
+    line = 'line %d: ' % (mark.line + 1) if mark is not None else ''
+    if isinstance(exc, yaml.reader.ReaderError):
+        return 'not text YAML can read (character %d: %s)' % (
+            exc.position, exc.reason)
+    if quote or isinstance(exc, StructureError):
+        return line + ' '.join(str(
+            getattr(exc, 'problem', None) or exc).split())
+    return line + type(exc).__name__
+
+
 def md5(data):
     return hashlib.md5(data, usedforsecurity=False).hexdigest()
 
 
-def load_yaml(data, name, quote=True):
+def load_yaml(data, name, quote=True, loader=Loader, max_bytes=None):
     """Parse YAML bytes; any error names the file, the line and what to do.
 
     ``quote=False`` leaves the parser's problem out of the message: it can
-    quote the file's text, and some files hold secrets.
+    quote the file's text, and some files hold secrets. ``loader`` and
+    ``max_bytes``: as ``parse``'s.
     """
     try:
-        return yaml.load(data, Loader=Loader)
+        return parse(data, loader, max_bytes)
     except yaml.reader.ReaderError as exc:
         raise exceptions.CommandError(
             '%s is not text YAML can read (character %d: %s). Save it as '
             'UTF-8 (or UTF-16) without control characters and run the '
             'command again.' % (name, exc.position, exc.reason))
-    except RecursionError:
-        raise exceptions.CommandError(
-            '%s is nested too deeply to read. Flatten it and run the command '
-            'again.' % name)
     except yaml.YAMLError as exc:
         mark = getattr(exc, 'problem_mark', None)
         line = ' (line %d)' % (mark.line + 1) if mark is not None else ''
@@ -260,7 +364,18 @@ def text(data, name):
                                 exc.start))
 
 
-def dump_yaml(data):
-    """Block-style YAML bytes, keys in the order given."""
-    return yaml.safe_dump(data, default_flow_style=False, sort_keys=False,
-                          encoding='utf-8')
+class PlainDumper(yaml.SafeDumper):
+    """SafeDumper writing no alias: an object met twice is written out
+    twice."""
+
+    def ignore_aliases(self, data):
+        return True
+
+
+def dump_yaml(data, aliases=True):
+    """Block-style YAML bytes, keys in the order given. ``aliases=False``:
+    an object met twice is written out twice (PyYAML writes an alias),
+    for the readers that accept few or none."""
+    return yaml.dump(data, Dumper=yaml.SafeDumper if aliases else
+                     PlainDumper, default_flow_style=False,
+                     sort_keys=False, encoding='utf-8')

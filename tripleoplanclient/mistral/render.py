@@ -59,9 +59,9 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     for data in changed.values():     # the deploy that follows reads them
         cache.put(data)
     store.delete_objects(plan, stale)
-    store.write(plan, {layout.RENDER_MANIFEST: yaml.safe_dump(
-        {'inputs': render.fingerprint, 'outputs': render.hashes}).encode(
-            'utf-8')})
+    store.write(plan, {layout.RENDER_MANIFEST: yaml.dump(
+        {'inputs': render.fingerprint, 'outputs': render.hashes},
+        Dumper=content.PlainDumper).encode('utf-8')})
     return _summary(render.hashes, changed, stale, render.roles,
                     render.networks, render.ignored)
 
@@ -152,8 +152,8 @@ def _last_render(store, plan, listing):
     if name not in listing:
         return {}, []
     try:
-        last = yaml.load(store.get(plan, name) or b'', Loader=getattr(
-            yaml, 'CSafeLoader', yaml.SafeLoader))
+        last = content.parse(store.get(plan, name) or b'',
+                             content.StoredLoader, content.MAX_STORED_BYTES)
         if not isinstance(last, dict):
             raise shapes.Damaged('it is not a YAML mapping')
         shapes.check(last, _MANIFEST)
@@ -161,7 +161,8 @@ def _last_render(store, plan, listing):
             RecursionError, shapes.Damaged) as exc:
         # (libyaml raises AttributeError on "!!timestamp x")
         why = str(exc) if isinstance(exc, shapes.Damaged) else \
-            'it is not YAML text'
+            content.problem(exc) if isinstance(
+                exc, content.StructureError) else 'it is not YAML text'
         LOG.warning('plan %s: %s is damaged: %s', plan, name, why)
         return {}, ['%s is not what a render writes (%s): nothing was '
                     'removed on its word, and it was written anew'

@@ -126,12 +126,19 @@ def describe_bmc(key):
 
 
 def load(data, source):
-    """The node list of a file's text (JSON is YAML)."""
+    """The node list of a file's text (JSON is YAML), read by
+    ``content.PlainLoader``: no YAML anchor or alias, at most
+    ``content.MAX_NODE_FILE_BYTES``."""
     import yaml
 
+    from tripleoplanclient.common import content
+
     try:
-        loaded = yaml.safe_load(data)
-    except yaml.YAMLError as exc:
+        loaded = content.parse(data, content.PlainLoader,
+                               content.MAX_NODE_FILE_BYTES)
+    except content.StructureError as exc:
+        raise NodesFileError(source, [content.problem(exc)])
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
         # the problem and where, not YAML's quote of the line: it may
         # hold a password
         mark = getattr(exc, 'problem_mark', None)

@@ -55,7 +55,9 @@ class _ProvisionCommand(base.Command, command.Lister):
         from tripleoplanclient.nodes import baremetal_file
 
         data = base.read_file(path, 'Nothing was provisioned.')
-        roles = content.load_yaml(data, path)
+        roles = content.load_yaml(
+            data, path, loader=content.PlainLoader,
+            max_bytes=content.MAX_BAREMETAL_FILE_BYTES)
         baremetal_file.read(roles, path)     # every problem, before Mistral
         return roles
 

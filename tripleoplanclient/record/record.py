@@ -236,12 +236,15 @@ def damaged(what, plan, detail):
 
 def load_object(data, what, plan, spec=None):
     """A YAML mapping stored by the record (of ``spec``'s shape, see
-    ``shapes``), or a clear error."""
+    ``shapes``), or a clear error. Read by ``content.StoredLoader``:
+    aliases bounded (older clients wrote PyYAML's), at most
+    ``content.MAX_STORED_BYTES``."""
     try:
-        value = yaml.load(data, Loader=getattr(yaml, 'CSafeLoader',
-                                               yaml.SafeLoader))
-    except (yaml.YAMLError, ValueError, TypeError, AttributeError,
-            RecursionError):
+        value = content.parse(data, content.StoredLoader,
+                              content.MAX_STORED_BYTES)
+    except content.StructureError as exc:
+        raise damaged(what, plan, content.problem(exc))
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError):
         value = None        # not YAML text at all (None, bad bytes...)
     if not isinstance(value, dict):
         raise damaged(what, plan, 'not a YAML mapping')
@@ -274,7 +277,9 @@ def load_outcome(data, name, plan):
 
 
 def dump(value):
-    return content.dump_yaml(value)
+    """A record object's bytes: no alias (an object met twice is written
+    twice), so that readers need accept none of their own."""
+    return content.dump_yaml(value, aliases=False)
 
 
 def row(step, number):

@@ -6,6 +6,11 @@ run must hand it, ours); its id is its file name without ``.yaml``. The
 groups are described by ``groups.yaml`` (``{group: [{description}]}``).
 A playbook that does not parse, or whose metadata is wrong, is listed
 with the reason and never run.
+
+Playbooks and groups.yaml are read by ``content.PlainLoader`` (anyone
+who can write the container or a plan writes them): no YAML anchor or
+alias, at most ``content.MAX_PLAYBOOK_BYTES``; a playbook refused for it
+is listed with the reason, like any other problem.
 """
 
 import re
@@ -39,13 +44,26 @@ def read(vid, text, groups=None):
     return out
 
 
-def _check(out, text, groups):
+def _parse(text):
+    """The value of ``text``; ValueError saying why it is refused."""
     import yaml
 
+    from tripleoplanclient.common import content
+
     try:
-        plays = yaml.safe_load(text)
+        return content.parse(text, content.PlainLoader,
+                             content.MAX_PLAYBOOK_BYTES)
+    except content.StructureError as exc:
+        raise ValueError(content.problem(exc))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        return 'not YAML: %s' % ' '.join(str(exc).split())
+        raise ValueError('not YAML: %s' % ' '.join(str(exc).split()))
+
+
+def _check(out, text, groups):
+    try:
+        plays = _parse(text)
+    except ValueError as exc:
+        return str(exc)
     if not isinstance(plays, list) or not plays or not all(
             isinstance(p, dict) for p in plays):
         return 'not a playbook: a YAML list of plays is expected'
@@ -68,24 +86,22 @@ def _check(out, text, groups):
         return 'unknown group(s) %s (groups.yaml has %s)' % (
             ', '.join(unknown), ', '.join(sorted(groups)) or 'none')
     requires = meta.get('requires') or []
-    if not isinstance(requires, list) or \
-            set(map(str, requires)) - set(REQUIRES):
+    if not isinstance(requires, list) or not all(
+            isinstance(r, str) and r in REQUIRES for r in requires):
         return 'metadata.requires may list only %s' % ', '.join(REQUIRES)
     out.update(name=meta['name'].strip(),
                description=' '.join(meta['description'].split()),
-               groups=list(found), requires=[str(r) for r in requires])
+               groups=list(found), requires=list(requires))
     return None
 
 
 def read_groups(text):
     """``{group: description}`` of a groups.yaml; ValueError naming what
     is wrong."""
-    import yaml
-
     try:
-        found = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        raise ValueError('groups.yaml is not YAML: %s' % exc)
+        found = _parse(text) or {}
+    except ValueError as exc:
+        raise ValueError('groups.yaml: %s' % exc)
     if not isinstance(found, dict):
         raise ValueError('groups.yaml must map group names to '
                          '[{description: ...}]')

@@ -95,3 +95,69 @@ class TestLoadYaml(unittest.TestCase):
             data = 'a: caf\xe9\n'.encode(encoding)
             self.assertEqual({'a': 'caf\xe9'}, content.load_yaml(data, 'f'))
             self.assertEqual('a: caf\xe9\n', content.text(data, 'f'))
+
+
+def laughs(width, levels):
+    """A list of ``levels`` lists, each ``width`` aliases of the one
+    before: aliases add sum(width * size) nodes."""
+    items = ['&l0 lol'] + ['&l%d [%s]' % (i, ', '.join(
+        ['*l%d' % (i - 1)] * width)) for i in range(1, levels + 1)]
+    return ('top: [%s]\n' % ', '.join(items)).encode()
+
+
+class TestBounds(unittest.TestCase):
+    """What each loader lets aliases and bytes cost (issue 37)."""
+
+    def test_plan_content_aliases_add_at_most_a_hundred_thousand(self):
+        # 123,450 nodes added: read by the former cap (a million)
+        with self.assertRaises(exceptions.CommandError) as caught:
+            content.load_yaml(laughs(10, 5), 'env.yaml')
+        self.assertIn('aliases expand to more than 100000 nodes',
+                      str(caught.exception))
+        # 12,340: read
+        self.assertEqual(10, len(content.load_yaml(
+            laughs(10, 4), 'env.yaml')['top'][4]))
+
+    def test_the_plain_loader_refuses_any_anchor_or_alias(self):
+        for data, line in ((b'a: &x 1\n', 1), (b'a: 1\nb: &x [1]\n', 2),
+                           (b'- {a: &x {b: 1}}\n', 1),
+                           (b'a: [1]\nb: &x [2]\nc: *x\n', 2)):
+            with self.assertRaises(content.StructureError) as caught:
+                content.parse(data, content.PlainLoader)
+            self.assertEqual(
+                'line %d: it uses a YAML anchor (&x), which this file may '
+                'not hold; write the value out in full wherever it is '
+                'used' % line, content.problem(caught.exception))
+        with self.assertRaises(Exception) as caught:
+            content.parse(b'a: *x\n', content.PlainLoader)
+        self.assertIn('undefined alias', str(caught.exception))
+        self.assertEqual({'a': [1], 'b': {'c': 'd'}}, content.parse(
+            b'a: [1]\nb: {c: d}\n', content.PlainLoader))
+
+    def test_the_stored_loader_reads_what_pyyaml_wrote_only(self):
+        shared = {'source': '/home/one.yaml', 'md5': 'd' * 32}
+        old = content.dump_yaml({'files': {'one.yaml': shared},
+                                 'read': {'one.yaml': shared}})
+        self.assertIn(b'*id001', old)          # what a writer did
+        self.assertEqual({'files': {'one.yaml': shared},
+                          'read': {'one.yaml': shared}},
+                         content.parse(old, content.StoredLoader))
+        with self.assertRaises(content.StructureError) as caught:
+            content.parse(laughs(10, 4), content.StoredLoader)
+        self.assertIn('aliases expand to more than 100', str(caught.exception))
+
+    def test_dump_without_aliases(self):
+        shared = [1, {'a': 2}]
+        data = content.dump_yaml({'x': shared, 'y': shared}, aliases=False)
+        self.assertNotIn(b'&', data)
+        self.assertEqual({'x': shared, 'y': shared},
+                         content.parse(data, content.PlainLoader))
+
+    def test_bytes_beyond_the_cap_are_refused_unread(self):
+        with self.assertRaises(exceptions.CommandError) as caught:
+            content.load_yaml(b'a: [\n' + b' ' * 100, 'env.yaml',
+                              max_bytes=100)
+        self.assertEqual(
+            'env.yaml is not valid YAML: it is 105 bytes, more than the 100 '
+            'this file may have; make it smaller. Fix the file and run the '
+            'command again.', str(caught.exception))

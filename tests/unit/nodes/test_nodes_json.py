@@ -144,3 +144,24 @@ class TestRead(unittest.TestCase):
             read(dict(IPMI, capabilities='profile:compute'))
         self.assertIn('profile control and capabilities profile:compute '
                       'differ', str(caught.exception))
+
+
+class TestBounds(unittest.TestCase):
+    """A node file holds no YAML anchor and at most 16 MiB (issue 37)."""
+
+    def test_an_anchor_is_refused_with_its_line(self):
+        with self.assertRaises(nodes_json.NodesFileError) as caught:
+            nodes_json.load('- pm_type: ipmi\n  pm_addr: 192.0.2.1\n'
+                            '  ports: &p [{address: "52:54:00:aa:bb:01"}]\n'
+                            '- pm_type: ipmi\n  ports: *p\n', 'f')
+        self.assertEqual(
+            ['line 3: it uses a YAML anchor (&p), which this file may not '
+             'hold; write the value out in full wherever it is used'],
+            caught.exception.problems)
+
+    def test_a_file_beyond_the_cap(self):
+        with self.assertRaises(nodes_json.NodesFileError) as caught:
+            # (a NUL: refused at once by a loader without the cap too)
+            nodes_json.load(b'\0' * (16 * 1024 * 1024 + 1), 'f')
+        self.assertIn('more than the 16777216 this file may have',
+                      str(caught.exception))

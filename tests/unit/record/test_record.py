@@ -198,3 +198,33 @@ class TestCommandLine(unittest.TestCase):
             self.assertNotIn(secret, line)
         self.assertIn('--templates /t -e x.yaml', line)
         self.assertIn('--os-token=***', line)
+
+
+class TestBounds(unittest.TestCase):
+    """Record objects are written without aliases; those of older
+    writers (PyYAML's, for an object shared twice) are still read, a
+    bomb is damage (issue 37)."""
+
+    def test_written_without_aliases_and_read_either_way(self):
+        s = step(add=['one.yaml'])
+        shared = {'source': '/home/one.yaml', 'md5': 'd' * 32}
+        s['change']['files'] = {'one.yaml': shared}
+        record.seal(s, EMPTY)
+        s['state']['files'] = {'one.yaml': shared}
+        s['state']['read'] = {'one.yaml': shared}
+        data = record.dump(s)
+        self.assertNotIn(b'&id', data)
+        old = yaml.safe_dump(s).encode()
+        self.assertIn(b'*id001', old)
+        for written in (data, old):
+            self.assertEqual(shared, record.load_step(
+                written, 'p', 'n')['state']['read']['one.yaml'])
+
+    def test_a_bomb_is_damage(self):
+        lines = ['outcome: {status: SUCCESS}', 'x0: &x0 [a, a, a, a]']
+        lines += ['x%d: &x%d [%s]' % (i, i, ', '.join(['*x%d' % (i - 1)] * 4))
+                  for i in range(1, 12)]
+        with self.assertRaises(exceptions.CommandError) as caught:
+            record.load_outcome(('\n'.join(lines) + '\n').encode(), 'o', 'p')
+        self.assertIn('damaged (line 7: its aliases expand to more than',
+                      str(caught.exception))

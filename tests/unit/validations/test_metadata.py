@@ -75,3 +75,35 @@ class TestShipped(testtools.TestCase):
         # every group has a member
         self.assertEqual(set(groups), {g for v in found
                                        for g in v['groups']})
+
+
+class TestBounds(testtools.TestCase):
+    """Playbooks and groups.yaml: no YAML anchor, bytes capped (issue
+    37: 662 bytes of aliases under requires took 66 s and 1.7 GB)."""
+
+    def test_an_anchor_is_a_problem_that_names_its_line(self):
+        found = metadata.read('v', GOOD.replace(
+            b'groups: [prep]', b'groups: [prep]\n      requires: '
+            b'[&r inventory, *r]'), GROUPS)
+        self.assertEqual(
+            'line 9: it uses a YAML anchor (&r), which this file may not '
+            'hold; write the value out in full wherever it is used',
+            found['problem'])
+        self.assertEqual([], found['requires'])
+
+    def test_requires_holds_names_only(self):
+        for value in (b'[[inventory]]', b'[{inventory: 1}]', b'[1]',
+                      b'inventory'):
+            self.assertIn('requires may list only', metadata.read(
+                'v', GOOD.replace(b'groups: [prep]', b'groups: [prep]\n'
+                                  b'      requires: ' + value),
+                GROUPS)['problem'])
+
+    def test_groups_file_anchors_and_size(self):
+        for text, said in ((b'prep: &p [{description: x}]\nother: *p\n',
+                            'groups.yaml: line 1: it uses a YAML anchor'),
+                           (b'#' * (1024 * 1024 + 1),
+                            'bytes, more than the 1048576')):
+            with self.assertRaises(ValueError) as caught:
+                metadata.read_groups(text)
+            self.assertIn(said, str(caught.exception))
