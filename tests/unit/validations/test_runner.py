@@ -92,6 +92,11 @@ class TestRunner(testtools.TestCase):
             ['sleep', '30'], env=runner.environment('run-7', 'project-a'))
         self.addCleanup(child.wait)
         self.addCleanup(child.kill)
+        # until the exec, the child's environment is still this process's
+        deadline = time.monotonic() + 10
+        while not runner.owns(child.pid, 'run-7', 'project-a') and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
         self.assertTrue(runner.owns(child.pid, 'run-7', 'project-a'))
         # another project that knows the run's id (and wrote a run
         # record naming that group in its own Swift) kills nothing
