@@ -45,8 +45,11 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
     docs=0
     isolate=(python3 tools/netns.py --optional --)
     if [ "$what" = all ]; then
-        # The unit test of the password scan reads THT 18.0.0 too.
+        # The unit test of the password scan reads THT 18.0.0 too; the
+        # THT story and the rendering tests 17.0.0 (fetched here: the
+        # tests' namespace reaches no registry).
         THT_DIR=$(bash tools/fetch-tht.sh)
+        bash tools/fetch-tht.sh 17.0.0 >/dev/null
         # python-tripleoclient from PyPI beside this checkout (created
         # once, about a minute) for tests/functional/test_coexistence.py.
         COEXIST_VENV=$(bash tools/coexist-venv.sh)

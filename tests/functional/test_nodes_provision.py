@@ -135,12 +135,16 @@ class ProvisionTest(base.FunctionalTest):
             by_role['Compute']['ctlplane_ip']))
         got = self.ironic.node(self.nodes['control'])
         self.assertEqual('active', got['provision_state'])
-        self.assertEqual({'plan': self.plan, 'role': 'Controller',
-                          'hostname': controller,
-                          'hostname_format': '%stackname%-controller-%index%',
-                          'ctlplane_ip': '192.168.24.10',
-                          'ctlplane_cidr': '192.168.24.0/24'},
-                         got['extra']['tripleoplan'])
+        recorded = {'plan': self.plan, 'role': 'Controller',
+                    'hostname': controller,
+                    'hostname_format': '%stackname%-controller-%index%',
+                    'ctlplane_ip': '192.168.24.10',
+                    'ctlplane_cidr': '192.168.24.0/24'}
+        if self.session is not None:
+            # the caller's, as Keystone has it: this plan's validations
+            # may reach the servers of its project
+            recorded['project'] = self.session.get_project_id()
+        self.assertEqual(recorded, got['extra']['tripleoplan'])
         self.assertEqual(controller, got['instance_info']['display_name'])
         stored = self.swift.get(self.plan, ENVIRONMENT)
         with open(out, 'rb') as f:
