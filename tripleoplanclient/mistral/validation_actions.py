@@ -95,15 +95,20 @@ class ValidationResults(_ValidationAction):
 
 
 class _Inputs(object):
-    """What a validation may require, worked out as the caller."""
+    """What a validation may require, worked out as the caller, once a
+    run: every validation of it that requires the same is given the same
+    answer (one Heat stack read, one Ironic listing, not one each)."""
 
     def __init__(self, context, req, store, session=None):
         self.context, self.req, self.store = context, req, store
         # a trust's, for what is asked of Heat after the run started
         self.session = session
+        self._found = {}
 
     def __call__(self, what):
-        return getattr(self, what)()
+        if what not in self._found:
+            self._found[what] = getattr(self, what)()
+        return self._found[what]
 
     def endpoints(self):
         caller = auth.Caller(self.context)

@@ -262,13 +262,12 @@ def _shaped(found):
         if isinstance(failures, list) else []}
 
 
-def _tail(pipe, keep=None):
+def _tail(pipe):
     """The last ``_ERR_KEEP`` bytes the pipe carried, as text."""
-    keep = keep or _ERR_KEEP
     kept = bytearray()
     for chunk in iter(lambda: pipe.read1(65536), b''):
         kept += chunk
-        del kept[:-keep]
+        del kept[:-_ERR_KEEP]
     return kept.decode('utf-8', 'replace')
 
 
