@@ -26,7 +26,7 @@ asked) and in the action (a request is untrusted input).
 import ipaddress
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.nodes import capabilities
+from tripleoplanclient.nodes import node_capabilities
 
 ROLE_FIELDS = {'name', 'count', 'hostname_format', 'defaults', 'instances'}
 DEFAULT_FIELDS = {'profile', 'capabilities', 'resource_class', 'networks',
@@ -60,7 +60,7 @@ def _mapping(value, what, problems):
 
 
 def _capabilities(value, what, problems):
-    return capabilities.parse(value, lambda problem: problems.append(
+    return node_capabilities.parse(value, lambda problem: problems.append(
         '%s: %s' % (what, problem)))
 
 

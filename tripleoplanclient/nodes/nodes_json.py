@@ -22,7 +22,7 @@ import uuid as uuid_mod
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import suggestions
-from tripleoplanclient.nodes import capabilities
+from tripleoplanclient.nodes import node_capabilities
 
 # pm_type -> Ironic hardware type: the old classic driver names too
 ALIASES = {'pxe_ipmitool': 'ipmi', 'agent_ipmitool': 'ipmi',
@@ -332,10 +332,11 @@ def _properties(node, body, bad):
                 ', '.join(sorted(ROOT_HINTS))))
         else:
             props['root_device'] = hints
-    caps = capabilities.parse(node.get('capabilities'), bad)
+    caps = node_capabilities.parse(node.get('capabilities'), bad)
     profile = node.get('profile')
     if profile is not None:
-        if not isinstance(profile, str) or not capabilities.KEY.match(profile):
+        if not isinstance(profile, str) or \
+                not node_capabilities.KEY.match(profile):
             bad('profile %r must be a name (letters, digits, "_", "-", '
                 '".")' % (profile,))
         elif caps.get('profile', profile) != profile:
@@ -344,7 +345,7 @@ def _properties(node, body, bad):
         else:
             caps['profile'] = profile
     if caps:
-        props['capabilities'] = capabilities.text(caps)
+        props['capabilities'] = node_capabilities.text(caps)
 
 
 def _ports(node, bad):

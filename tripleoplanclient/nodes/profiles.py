@@ -5,7 +5,7 @@ No Nova: everything comes from Ironic's node listing.
 """
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.nodes import capabilities
+from tripleoplanclient.nodes import node_capabilities
 from tripleoplanclient.nodes import states
 
 # profiles list without --all: the nodes a deployment may use or uses
@@ -13,13 +13,13 @@ LISTED_STATES = ('available', 'active')
 
 
 def current_profile(node):
-    return capabilities.of_node(node).get('profile') or None
+    return node_capabilities.of_node(node).get('profile') or None
 
 
 def possible_profiles(node):
     """The profiles the node's capabilities allow (``<p>_profile:true``)."""
     return sorted(key[:-len('_profile')] for key, value in
-                  capabilities.of_node(node).items()
+                  node_capabilities.of_node(node).items()
                   if key.endswith('_profile') and
                   str(value).lower() == 'true')
 
@@ -41,7 +41,7 @@ def tag(ironic, nodes, profile):
     check_profile(profile)
 
     def one(node):
-        caps = capabilities.of_node(node)
+        caps = node_capabilities.of_node(node)
         if caps.get('profile') == profile or (
                 profile is None and 'profile' not in caps):
             return 'UNCHANGED'
@@ -51,7 +51,7 @@ def tag(ironic, nodes, profile):
             caps['profile'] = profile
         ironic.patch_node(node['uuid'], [{
             'op': 'add', 'path': '/properties/capabilities',
-            'value': capabilities.text(caps)}])
+            'value': node_capabilities.text(caps)}])
         return states.SUCCESS
 
     return [{'name': node.get('name'), 'uuid': node['uuid'],

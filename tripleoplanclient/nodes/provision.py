@@ -25,7 +25,7 @@ import uuid
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import baremetal_file
-from tripleoplanclient.nodes import capabilities as capabilities_mod
+from tripleoplanclient.nodes import node_capabilities
 
 KEY = 'tripleoplan'
 CTLPLANE_CIDR = '192.168.24.0/24'
@@ -64,7 +64,7 @@ def plan_nodes(ironic, plan):
 
 def matches(node, resource_class, profile, caps):
     """Whether an available node fits a role's or instance's needs."""
-    have = capabilities_mod.of_node(node)
+    have = node_capabilities.of_node(node)
     return (node.get('resource_class') or baremetal_file.RESOURCE_CLASS) \
         == resource_class and (profile is None or
                                have.get('profile') == profile) and \

@@ -22,7 +22,7 @@ the same file again shows where it ended.
 import time
 
 from tripleoplanclient.common import masking
-from tripleoplanclient.nodes import capabilities
+from tripleoplanclient.nodes import node_capabilities
 from tripleoplanclient.nodes import nodes_json
 
 # What the matching reads of every node (one listing)
@@ -141,10 +141,10 @@ def diff(entry, node):
     props = node.get('properties') or {}
     for key, value in sorted(want['properties'].items()):
         if key == 'capabilities':
-            have = capabilities.parse(props.get('capabilities'))
-            merged = dict(have, **capabilities.parse(value))
+            have = node_capabilities.parse(props.get('capabilities'))
+            merged = dict(have, **node_capabilities.parse(value))
             if merged != have:
-                put('/properties/capabilities', capabilities.text(merged))
+                put('/properties/capabilities', node_capabilities.text(merged))
         elif props.get(key) != value:
             put('/properties/' + key, value)
     return patch

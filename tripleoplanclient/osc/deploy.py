@@ -11,7 +11,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered', 'status')
@@ -23,7 +23,7 @@ PREVIEW_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
                    'objects_removed', 'files_changed', 'renders')
 
 
-class StackCommand(outcome.ResultCommand, command.ShowOne):
+class StackCommand(exit_status.ResultCommand, command.ShowOne):
     """Shared by deploy, update and upgrade: one recorded stack step."""
 
     action = None
@@ -148,7 +148,7 @@ class StackCommand(outcome.ResultCommand, command.ShowOne):
                     self.changed(step and dict(zip(RESULT_COLUMNS,
                                                    self.row(plan, step))))))
         except KeyboardInterrupt:
-            raise outcome.Interrupted(
+            raise exit_status.Interrupted(
                 'what Heat was asked goes on; see "openstack overcloud plan '
                 'show-history %s" and "openstack stack show %s".'
                 % (plan, plan)) from None

@@ -8,7 +8,7 @@ only at module level (see ``base``).
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 
 class ShowFailures(base.Command, command.Lister):
@@ -29,7 +29,7 @@ class ShowFailures(base.Command, command.Lister):
             # the empty list still parses (-f json); the status tells
             self.error(str(exc))
             self.produce_output(parsed_args, failures.COLUMNS, [])
-            return outcome.REFUSED   # nothing to look at
+            return exit_status.REFUSED   # nothing to look at
 
     def take_action(self, parsed_args):
         from tripleoplanclient.stack import failures

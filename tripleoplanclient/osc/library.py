@@ -13,7 +13,7 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_cmd
 
 CAPABILITY_COLUMNS = ('topic', 'group', 'file', 'title', 'enabled',
@@ -101,7 +101,7 @@ class ShowCapabilities(_LibraryCommand, command.Lister):
         return CAPABILITY_COLUMNS, rows
 
 
-class _SetCommand(outcome.ResultCommand, _LibraryCommand, command.ShowOne):
+class _SetCommand(exit_status.ResultCommand, _LibraryCommand, command.ShowOne):
     """A recorded step, written by our action in Mistral: shows the step
     like ``plan amend`` (UNCHANGED: nothing written)."""
 

@@ -8,7 +8,7 @@ then its nodes, BMC passwords included, go to the action run on its own,
 synchronously and unsaved (``workflows.node_register``): Mistral keeps
 no execution of it, and nothing is put in Swift, so no member of the
 project can read them. One row per node; the exit status of
-``osc.outcome``: 3 when refused (nothing registered), 1 when a node
+``osc.exit_status``: 3 when refused (nothing registered), 1 when a node
 failed (the others went on), 4 when a node was still verifying its BMC
 when the action answered (within ``node_register.WAIT`` s, Mistral's
 synchronous call being bounded) or no answer came by --timeout.
@@ -21,7 +21,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import node_states
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'error')
 
@@ -55,7 +55,7 @@ class ImportNode(node_states.NodesCommand):
 
     def _early(self, parsed_args, status):
         command.Lister.produce_output(self, parsed_args, self.columns, [])
-        return outcome.EXIT_STATUS[status]
+        return exit_status.EXIT_STATUS[status]
 
     def read(self, path):
         from tripleoplanclient.nodes import nodes_json

@@ -4,7 +4,7 @@ environment recorded in the plan (``mistral.node_provision``).
 
 python-tripleoclient's forms: ``FILE``, ``-o/--output``, ``--stack``
 (default overcloud), ``--all`` for unprovision. One row per instance;
-the exit status of ``osc.outcome``. Loaded on every ``openstack`` run:
+the exit status of ``osc.exit_status``. Loaded on every ``openstack`` run:
 standard library, cliff and osc-lib only at module level.
 """
 
@@ -12,7 +12,7 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('role', 'hostname', 'node', 'ctlplane_ip', 'state')
 
@@ -24,7 +24,7 @@ def _seconds(text):
 
 class _ProvisionCommand(base.Command, command.Lister):
     """Runs one provisioning workflow, shows its rows; exit status as
-    ``outcome.ResultCommand`` says (refused before Ironic was asked: 3)."""
+    ``exit_status.ResultCommand`` says (refused before Ironic was asked: 3)."""
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -74,12 +74,12 @@ class _ProvisionCommand(base.Command, command.Lister):
         except KeyboardInterrupt:
             self._stderr('Interrupted: the operation goes on in Mistral.')
             self.produce_output(parsed_args, COLUMNS, [])
-            return outcome.INTERRUPTED
+            return exit_status.INTERRUPTED
         except exceptions.CommandError as exc:
             self._stderr(str(exc))
             self.produce_output(parsed_args, COLUMNS, [])
-            return outcome.FAILED if self.started else outcome.REFUSED
-        return code or outcome.EXIT_STATUS.get(self.status, outcome.DONE)
+            return exit_status.FAILED if self.started else exit_status.REFUSED
+        return code or exit_status.EXIT_STATUS.get(self.status, exit_status.DONE)
 
     def asked(self):
         """Ironic was asked (the first task ended well): a failure from

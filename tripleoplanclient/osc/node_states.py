@@ -1,7 +1,7 @@
 """overcloud node introspect|provide|configure|tag: nodes moved through
 Ironic by our Mistral workflows (``workflows.nodes``), a row per node.
 
-The exit status tells the outcome (``outcome``): 0 every node done (or
+The exit status tells the outcome (``exit_status``): 0 every node done (or
 started, with --no-wait), 1 some node failed (the others went on), 3
 refused before anything started (an unknown node, one not manageable, no
 admin role), 4 still running at --timeout, 130 Ctrl-C.
@@ -10,7 +10,7 @@ admin role), 4 still running at --timeout, 130 Ctrl-C.
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('name', 'uuid', 'provision_state', 'status', 'error')
 INTROSPECT_COLUMNS = ('name', 'uuid', 'provision_state', 'status',
@@ -21,7 +21,7 @@ TAG_COLUMNS = ('name', 'uuid', 'profile', 'status', 'error')
 WAIT = 600
 
 
-class NodesCommand(outcome.ResultCommand, command.Lister):
+class NodesCommand(exit_status.ResultCommand, command.Lister):
     """A row per node whatever the outcome; the exit status says it."""
 
     def known(self, parsed_args):
@@ -72,7 +72,7 @@ class NodesCommand(outcome.ResultCommand, command.Lister):
         command.Lister.produce_output(self, parsed_args, self.columns, [
             tuple({'name': name, 'status': status}.get(c)
                   for c in self.columns) for name in names])
-        return outcome.EXIT_STATUS[status]
+        return exit_status.EXIT_STATUS[status]
 
 
 class IntrospectNode(NodesCommand):

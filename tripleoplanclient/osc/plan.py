@@ -12,7 +12,7 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan_step
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
@@ -58,7 +58,7 @@ def _failed(cmd, plan, result):
     return error is not None
 
 
-class CreatePlan(outcome.ResultCommand, command.ShowOne):
+class CreatePlan(exit_status.ResultCommand, command.ShowOne):
     _description = 'Create a deployment plan from templates and user files'
     columns, action = STEP_COLUMNS, 'create'
 
@@ -103,7 +103,7 @@ def _rendered(cmd, result):
             cmd.progress('Render: %s' % render['info'])
 
 
-class AmendPlan(outcome.ResultCommand, command.ShowOne):
+class AmendPlan(exit_status.ResultCommand, command.ShowOne):
     _description = 'Change only the named files of a deployment plan'
     columns, action = STEP_COLUMNS, 'amend'
 
@@ -366,7 +366,7 @@ def _write_atomically(output, write):
     return result
 
 
-class RestorePlan(outcome.ResultCommand, command.ShowOne):
+class RestorePlan(exit_status.ResultCommand, command.ShowOne):
     _description = ('Make a deployment plan what it was after a past step '
                     '(a new step; the next deploy applies it)')
     columns, action = STEP_COLUMNS, 'restore'

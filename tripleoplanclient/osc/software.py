@@ -10,14 +10,14 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('id', 'name', 'server_id', 'action', 'status', 'status_reason',
            'config_id', 'signal_transport', 'signal', 'deploy_status_code',
            'deploy_stdout', 'deploy_stderr', 'outputs')
 
 
-class DeploymentCommand(outcome.ResultCommand, command.ShowOne):
+class DeploymentCommand(exit_status.ResultCommand, command.ShowOne):
     """Base: Heat and Swift clients, stderr progress, the exit status."""
 
     columns = COLUMNS
@@ -75,12 +75,12 @@ class DeploymentCommand(outcome.ResultCommand, command.ShowOne):
                 deployment_id, parsed_args.timeout * 60,
                 parsed_args.interval)
         except KeyboardInterrupt:
-            raise outcome.Interrupted(
+            raise exit_status.Interrupted(
                 'deployment %s goes on; follow it with "openstack software '
                 'deployment watch %s".' % (deployment_id, deployment_id))
-        self.exit_status = {deployments.COMPLETE: outcome.DONE,
-                            deployments.TIMEOUT: outcome.TIMEOUT}.get(
-                                state, outcome.FAILED)
+        self.exit_status = {deployments.COMPLETE: exit_status.DONE,
+                            deployments.TIMEOUT: exit_status.TIMEOUT}.get(
+                                state, exit_status.FAILED)
         return self.result(deployment, config)
 
 
@@ -224,7 +224,7 @@ class Watch(DeploymentCommand):
 class Cancel(DeploymentCommand):
     _description = ('Mark an IN_PROGRESS software deployment FAILED and '
                     'make a late signal harmless')
-    exit_status = outcome.DONE   # FAILED is what was asked
+    exit_status = exit_status.DONE   # FAILED is what was asked
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -8,17 +8,17 @@ osc-lib modules only at module level (see ``base``).
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 
 LIST_COLUMNS = ('id', 'name', 'groups', 'source', 'problem', 'description')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
-# a run's status -> exit status, beyond outcome's (FAILED 1, TIMEOUT 4)
+# a run's status -> exit status, beyond exit_status's (FAILED 1, TIMEOUT 4)
 # runs ``results`` reads by default: one GET each
 RESULTS_LIMIT = 50
-_EXIT = {'STOPPED': outcome.FAILED, 'ERROR': outcome.FAILED}
+_EXIT = {'STOPPED': exit_status.FAILED, 'ERROR': exit_status.FAILED}
 
 
 def _list(value):
@@ -109,7 +109,7 @@ class ListValidations(_Command, command.Lister):
                   for c in LIST_COLUMNS) for r in rows]
 
 
-class _RunCommand(outcome.ResultCommand, _Command, command.ShowOne):
+class _RunCommand(exit_status.ResultCommand, _Command, command.ShowOne):
     """A run's row, its exit status from its status."""
 
     columns = RUN_COLUMNS
@@ -203,7 +203,7 @@ class RunValidations(_RunCommand):
                                    parsed_args.timeout + validations.MARGIN,
                                    look=look)
         except KeyboardInterrupt:
-            raise outcome.Interrupted(
+            raise exit_status.Interrupted(
                 'the run goes on in Mistral; stop it with "openstack '
                 'overcloud validation stop %s"' % execution.id)
         if run is None:
@@ -248,7 +248,7 @@ class StopValidations(_RunCommand):
         self.changed()
         found = self.row(run)
         # the stop did what was asked
-        self.exit_status = outcome.DONE
+        self.exit_status = exit_status.DONE
         return found
 
 

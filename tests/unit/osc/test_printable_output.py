@@ -17,7 +17,7 @@ import yaml
 from tests.unit import fakes
 from tripleoplanclient.common.printable import printable
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import validation
 from tripleoplanclient.validations import results
 
@@ -106,7 +106,7 @@ class _Lister(base.Command, lister.Lister):
             [HOST]))]
 
 
-class _Failing(outcome.ResultCommand, show.ShowOne):
+class _Failing(exit_status.ResultCommand, show.ShowOne):
     columns = ('status',)
 
     def take_action(self, parsed_args):
@@ -149,5 +149,6 @@ class TestStderr(fakes.HttpTestCase):
         cmd = _Failing(app, argparse.Namespace(verbose_level=0))
         code = cmd.run(cmd.get_parser('openstack').parse_args(
             ['-f', 'json']))
-        self.assertEqual((outcome.FAILED, 'Heat: stack FAILED\n%s\n' % SHOWN),
-                         (code, app.stderr.getvalue()))
+        self.assertEqual(
+            (exit_status.FAILED, 'Heat: stack FAILED\n%s\n' % SHOWN),
+            (code, app.stderr.getvalue()))

@@ -29,7 +29,7 @@ from tests.unit.record import test_record_hostile as hostile
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_step as plan_step_commands
 from tripleoplanclient.plan import layout
@@ -199,7 +199,7 @@ class RecordTestCase(fakes.HttpTestCase):
         cmd = cls(app, None)
         parsed = cmd.get_parser('openstack').parse_args(list(argv))
         code = cmd.run(parsed)
-        if code == outcome.REFUSED:
+        if code == exit_status.REFUSED:
             # A refusal prints its row and exits 3, the message on stderr.
             self.assertIn('REFUSED', app.stdout.getvalue())
             raise exceptions.CommandError(app.stderr.getvalue())

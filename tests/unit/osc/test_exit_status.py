@@ -15,7 +15,7 @@ from tests.unit import fakes
 from tests.unit.mistral import test_deploy
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import library
-from tripleoplanclient.osc import outcome
+from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import software
 
@@ -97,7 +97,7 @@ class TestStackOutcomes(OutcomeTestCase):
                        'resource_status_reason': 'boom'}]})
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
-        self.assertEqual(outcome.FAILED, code, err)
+        self.assertEqual(exit_status.FAILED, code, err)
         row = self.row(out)
         self.assertEqual(('p', 'deploy', 'CREATE', STACK_ID, 'CREATE_FAILED',
                           'FAILED'), (
@@ -111,7 +111,7 @@ class TestStackOutcomes(OutcomeTestCase):
         self.heat_ends('CREATE_COMPLETE', 'done')
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p', quiet=True)
-        self.assertEqual((outcome.DONE, ''), (code, err))
+        self.assertEqual((exit_status.DONE, ''), (code, err))
         self.assertEqual('SUCCESS', self.row(out)['status'])
 
     def test_still_running_at_timeout_is_4_with_its_row(self):
@@ -120,7 +120,7 @@ class TestStackOutcomes(OutcomeTestCase):
         self.stack_status('CREATE_IN_PROGRESS', 'Stack CREATE started')
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p', '--timeout', '1')
-        self.assertEqual(outcome.TIMEOUT, code, err)
+        self.assertEqual(exit_status.TIMEOUT, code, err)
         row = self.row(out)
         self.assertEqual(('TIMEOUT', 'CREATE_IN_PROGRESS', STACK_ID), (
             row['status'], row['stack_status'], row['stack_id']))
@@ -134,7 +134,7 @@ class TestStackOutcomes(OutcomeTestCase):
         self.m.get(fakes.HEAT + STACK + '/events', json=interrupted)
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
-        self.assertEqual(outcome.INTERRUPTED, code, err)
+        self.assertEqual(exit_status.INTERRUPTED, code, err)
         row = self.row(out)
         step = self.last_step()
         self.assertEqual(('INTERRUPTED', step['id'], STACK_ID, 'CREATE'), (
@@ -150,7 +150,7 @@ class TestStackOutcomes(OutcomeTestCase):
                               '/executions/[^/]+/tasks'), status_code=500)
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
-        self.assertEqual(outcome.FAILED, code, err)
+        self.assertEqual(exit_status.FAILED, code, err)
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'FAILED'},
             self.row(out))
@@ -164,7 +164,7 @@ class TestStackOutcomes(OutcomeTestCase):
         steps = len(fakes.plan_store().history('p')[0])
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
-        self.assertEqual(outcome.REFUSED, code, err)
+        self.assertEqual(exit_status.REFUSED, code, err)
         self.assertIn('CREATE_IN_PROGRESS', err)
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'REFUSED'},
@@ -187,7 +187,7 @@ class TestPlanOutcomes(OutcomeTestCase):
         env = fakes.write_file(os.path.join(self.dir, 'e.yaml'))
         code, out, err = self.run_command(plan_commands.AmendPlan, 'p',
                                           '-e', env)
-        self.assertEqual(outcome.REFUSED, code, err)
+        self.assertEqual(exit_status.REFUSED, code, err)
         self.assertEqual(dict.fromkeys(plan_commands.STEP_COLUMNS) | {
             'plan': 'p', 'action': 'amend', 'status': 'REFUSED'},
             self.row(out))
@@ -199,7 +199,7 @@ class TestPlanOutcomes(OutcomeTestCase):
                          'a: {{ nothing(\n')
         code, out, err = self.run_command(plan_commands.CreatePlan, 'p',
                                           '--templates', self.tht)
-        self.assertEqual(outcome.FAILED, code, err)
+        self.assertEqual(exit_status.FAILED, code, err)
         row = self.row(out)
         self.assertEqual(('p', 'create', 'FAILED'), (
             row['plan'], row['action'], row['status']))
@@ -210,16 +210,16 @@ class TestPlanOutcomes(OutcomeTestCase):
         code, out, err = self.run_command(plan_commands.CreatePlan, 'p',
                                           '--templates', self.tht,
                                           quiet=True)
-        self.assertEqual((outcome.DONE, ''), (code, err))
+        self.assertEqual((exit_status.DONE, ''), (code, err))
         self.assertEqual('SUCCESS', self.row(out)['status'])
         code, _, err = self.run_command(plan_commands.CreatePlan, 'p',
                                         '--templates', self.tht, quiet=True)
-        self.assertEqual(outcome.REFUSED, code)
+        self.assertEqual(exit_status.REFUSED, code)
         self.assertIn('p', err)
 
     def test_a_refused_setting_is_3_with_a_row(self):
         code, out, err = self.run_command(library.SetCapabilities, 'p')
-        self.assertEqual(outcome.REFUSED, code, err)
+        self.assertEqual(exit_status.REFUSED, code, err)
         self.assertEqual(('p', 'capabilities', 'REFUSED'), tuple(
             self.row(out)[c] for c in ('plan', 'action', 'status')))
 
@@ -242,8 +242,8 @@ class TestDeploymentOutcomes(OutcomeTestCase):
                 {'name': 'deploy_resource_name', 'value': 'deployment'}]}})
 
     def test_watch_codes(self):
-        for status, code in (('COMPLETE', outcome.DONE),
-                             ('FAILED', outcome.FAILED)):
+        for status, code in (('COMPLETE', exit_status.DONE),
+                             ('FAILED', exit_status.FAILED)):
             self.deployment_is(status)
             got, out, err = self.run_command(software.Watch, 'sd1')
             self.assertEqual((code, status), (got, self.row(out)['status']))
@@ -252,7 +252,7 @@ class TestDeploymentOutcomes(OutcomeTestCase):
         self.deployment_is('IN_PROGRESS')
         code, out, err = self.run_command(
             software.Watch, 'sd1', '--timeout', '0.001', '--interval', '0.1')
-        self.assertEqual(outcome.TIMEOUT, code, err)
+        self.assertEqual(exit_status.TIMEOUT, code, err)
         self.assertEqual(('sd1', 'IN_PROGRESS'), (
             self.row(out)['id'], self.row(out)['status']))
 
@@ -262,6 +262,6 @@ class TestDeploymentOutcomes(OutcomeTestCase):
                    json={'code': 404, 'title': 'Not Found', 'error': {
                        'message': 'not found', 'type': 'NotFound'}})
         code, out, err = self.run_command(software.Watch, 'nope')
-        self.assertEqual(outcome.REFUSED, code, err)
+        self.assertEqual(exit_status.REFUSED, code, err)
         self.assertEqual(('nope', 'REFUSED'), (
             self.row(out)['id'], self.row(out)['status']))
