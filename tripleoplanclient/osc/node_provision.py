@@ -79,7 +79,8 @@ class _ProvisionCommand(base.Command, command.Lister):
             self._stderr(str(exc))
             self.produce_output(parsed_args, COLUMNS, [])
             return exit_status.FAILED if self.started else exit_status.REFUSED
-        return code or exit_status.EXIT_STATUS.get(self.status, exit_status.DONE)
+        return code or exit_status.EXIT_STATUS.get(self.status,
+                                                   exit_status.DONE)
 
     def asked(self):
         """Ironic was asked (the first task ended well): a failure from
