@@ -1,0 +1,2 @@
+"""Both: exceptions, bounded content, polling, masking, statuses.
+"""

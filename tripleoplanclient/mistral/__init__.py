@@ -1,4 +1,4 @@
-"""Server side: the Mistral actions and workbook shipped with the client.
+"""Mistral: our actions and their bodies, run in Mistral's executor.
 
 Installed into Mistral's own environment with
 ``pip install tripleoplanclient[mistral]``; Mistral loads the actions from

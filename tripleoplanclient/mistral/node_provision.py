@@ -25,12 +25,10 @@ from tripleoplanclient.nodes import provision as provision_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
 
-# Where the environment goes in the plan unless the request says.
-ENVIRONMENT = 'baremetal-environment.yaml'
-
 
 def _path(req):
-    return layout.check_plan_path(req['environment'] or ENVIRONMENT,
+    return layout.check_plan_path(req['environment'] or
+                                  protocol.PROVISION_ENVIRONMENT,
                                   'node provision environment')
 
 

@@ -1,2 +1,6 @@
-"""Bare metal in Ironic: nodes.json, registration, inspection, provide,
-profiles, and provisioning into a plan (run by our Mistral actions)."""
+"""Both: bare metal in Ironic, as our Mistral actions drive it.
+
+nodes.json, registration, inspection, provide, profiles, provisioning
+into a plan; the CLI checks nodes.json and baremetal deployment files
+with ``nodes_json`` and ``baremetal_file`` before it sends them.
+"""

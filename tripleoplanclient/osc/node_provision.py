@@ -142,9 +142,9 @@ class ProvisionNodes(_ProvisionCommand):
         return self.show(found, plan)
 
     def write_output(self, plan, parsed_args):
-        from tripleoplanclient.mistral import node_provision as mistral_side
+        from tripleoplanclient import protocol
 
-        path = parsed_args.environment_path or mistral_side.ENVIRONMENT
+        path = parsed_args.environment_path or protocol.PROVISION_ENVIRONMENT
         data = self.plan_store(read_only=True).get(plan, path)
         if data is None:
             return

@@ -1,4 +1,4 @@
-"""What the client and our Mistral actions agree on, defined once.
+"""Both: what the client and our Mistral actions agree on, defined once.
 
 The protocol number, the workbook and its workflows, the request each
 workflow hands its action, the requests of the actions the client runs
@@ -36,6 +36,7 @@ FOLLOW_DELAY = plans.FOLLOW_DELAY
 FOLLOW_DELAYS = dict(nodes.FOLLOW_DELAYS)
 FOLLOW_ROUNDS = plans.FOLLOW_ROUNDS
 NODE_FOLLOW_DELAY = nodes.NODE_FOLLOW_DELAY
+PROVISION_ENVIRONMENT = nodes.PROVISION_ENVIRONMENT
 
 
 def workflow(name):

@@ -2,6 +2,10 @@
 
 from tripleoplanclient.protocol.fields import REQUIRED
 
+# Where node_provision writes the deployed-server environment in the plan
+# unless the request's ``environment`` says (the client reads it back).
+PROVISION_ENVIRONMENT = 'baremetal-environment.yaml'
+
 WORKFLOWS = {
     # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
     # as the caller. BMC passwords come inline only when Mistral keeps

@@ -1,0 +1,2 @@
+"""CLI: Heat software deployments: trigger, watch, signal, cancel.
+"""

@@ -1,0 +1,2 @@
+"""CLI: the plan's Heat stack: deploy steps, events, preview, failures.
+"""

@@ -1,5 +1,7 @@
-"""Validations: Ansible playbooks in TripleO's metadata format, kept in
-Swift, run in Mistral's executor, their results kept in Swift.
+"""Both: validation playbooks, run in Mistral's executor, and their results.
+
+Ansible playbooks in TripleO's metadata format, kept in Swift, run in
+Mistral's executor, their results kept in Swift.
 
 ``metadata`` reads and checks a playbook, ``shipped`` holds the playbooks
 this package ships, ``catalog`` installs them and finds what a run may
@@ -7,5 +9,7 @@ use (a plan's ``custom-validations/`` overriding), ``inventory`` builds
 the hosts a run targets (and which it may reach), ``runner`` runs
 ``ansible-playbook`` in the ``sandbox`` (``seccomp`` its filter,
 ``egress`` its only way out, ``agent`` the SSH login held outside) and
-``results`` keeps each run's outcome. Runs in Mistral's executor.
+``results`` keeps each run's outcome. Everything runs in Mistral's
+executor but ``results`` (and the ``metadata`` it checks ids with), which
+the CLI reads a run's results with.
 """

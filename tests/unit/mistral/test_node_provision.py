@@ -12,7 +12,7 @@ from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_provision
 
-PATH = node_provision.ENVIRONMENT
+PATH = protocol.PROVISION_ENVIRONMENT
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}},
          {'name': 'Compute', 'count': 1}]
 

@@ -99,7 +99,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
                            'state': 'active'}], rows)
         with open(out, 'rb') as f:
             self.assertEqual(self.swift.objects[
-                mistral_side.ENVIRONMENT][0], f.read())
+                protocol.PROVISION_ENVIRONMENT][0], f.read())
         self.assertIn('step', err)
 
         code, rows, err = self.run_command(

@@ -1,2 +1,4 @@
-"""What runs inside a validation's sandbox (standard library only:
-the package is not mounted there)."""
+"""Mistral: what runs inside a validation's sandbox, in the executor.
+
+Standard library only: the package is not mounted there.
+"""
