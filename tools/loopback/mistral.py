@@ -211,7 +211,7 @@ class Mistral(Service):
         if marker.exists() and marker.read_text().strip() == wanted:
             check = subprocess.run(
                 [str(python), '-c', 'import tripleoplanclient.mistral.'
-                 'actions as m; print(m.__file__)'],
+                 'plan_actions as m; print(m.__file__)'],
                 capture_output=True, text=True)
             if check.returncode == 0 and Path(
                     check.stdout.strip()).is_relative_to(REPO):

@@ -187,7 +187,7 @@ class _Catalog(object):
                              else (None, None))
         written = list(role.get('tags') or [])
         tagged = [{'name': name, 'tags': list(written)}]
-        rendering._tag_roles(tagged)
+        rendering.tag_roles(tagged)
         return {
             'name': name,
             'in_plan': in_plan,

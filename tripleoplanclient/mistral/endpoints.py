@@ -17,8 +17,13 @@ _OPTIONS = {'object-store': 'swift_urls', 'orchestration': 'heat_urls',
             'baremetal': 'ironic_urls'}
 
 
-def _configured(service_type):
+def configured_endpoints(service_type):
+    """The endpoints of ``service_type`` mistral.conf names (none for a
+    service type without an option)."""
     from oslo_config import cfg
+
+    if service_type not in _OPTIONS:
+        return []
 
     # Registered on first use: Mistral parsed its files already, and
     # oslo.config finds options registered later in them.
@@ -38,7 +43,8 @@ def choose(context, requested, service_type, configured=None):
     """The URL to call: ``requested`` when it is one of the allowed
     endpoints, the first allowed one when nothing is requested."""
     allowed = _catalog(context, service_type) + (
-        _configured(service_type) if configured is None else configured)
+        configured_endpoints(service_type) if configured is None
+        else configured)
     if not allowed:
         raise exceptions.CommandError(
             'The tripleoplan actions know no %s endpoint: run Mistral with '

@@ -5,14 +5,14 @@ catalog, or ``[tripleoplan] ironic_urls``), as the caller: its token, or
 for a follow task a session the task was given.
 """
 
-from tripleoplanclient.mistral import actions
+from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import follow_trust
 from tripleoplanclient.mistral import node_access
 
 
-class _NodeAction(actions._PlanAction):
+class _NodeAction(base.PlanAction):
     """Reads its request, calls ``act(ironic, req, context)``; a
     CommandError (IronicError, a caller without the admin role:
     ``node_access``) becomes the action's failure."""
@@ -25,7 +25,7 @@ def _on_trust(context, req, start, needed=True):
     """``start()``'s answer, with a trust for the follow task sealed into
     it (``follow_trust``: the caller's token may expire before the nodes
     end), for as long as the request's timeout (seconds)."""
-    return follow_trust.start(context, actions._workflow_execution(context),
+    return follow_trust.start(context, base.workflow_execution(context),
                               req['timeout'] / 60.0, start, needed)
 
 
@@ -33,7 +33,7 @@ def _followed(context, started, look):
     """``look(session)``'s answer, on the trust sealed into ``started``
     (``follow_trust``)."""
     return follow_trust.follow(
-        context, actions._workflow_execution(context), started, look)
+        context, base.workflow_execution(context), started, look)
 
 
 class _NodeStates(_NodeAction):
@@ -148,7 +148,7 @@ class _ProvisionStart(_NodeAction):
         ironic_ = node_access.ironic(context, req)
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
-        store = actions.plan_store(context, req['swift_url'])
+        store = base.plan_store(context, req['swift_url'])
         return _on_trust(context, req, lambda: self.start(
             node_provision, ironic_, store, req, context))
 
@@ -173,8 +173,8 @@ class _ProvisionFollow(_NodeAction):
         return _followed(context, self.started, lambda session:
                          node_provision.follow(
                              node_access.ironic(context, req, session),
-                             actions.plan_store(context, req['swift_url'],
-                                                session),
+                             base.plan_store(context, req['swift_url'],
+                                             session),
                              req, self.started, self.verb))
 
 

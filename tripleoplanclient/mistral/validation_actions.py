@@ -11,7 +11,7 @@ import ipaddress
 import uuid
 
 from tripleoplanclient import protocol
-from tripleoplanclient.mistral import actions
+from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
 
@@ -20,7 +20,7 @@ SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
                  'workflowv2', 'baremetal')
 
 
-class _ValidationAction(actions._PlanAction):
+class _ValidationAction(base.PlanAction):
     """Reads its request; answers it (``mistral.validations``) on the
     caller's Swift."""
 
@@ -28,10 +28,10 @@ class _ValidationAction(actions._PlanAction):
         from tripleoplanclient.mistral import validations
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
-        store = actions.plan_store(context, req['swift_url'])
+        store = base.plan_store(context, req['swift_url'])
         return validations.answer(
             self.request_name, store, req, _Inputs(context, req, store),
-            actions._workflow_execution(context) or str(uuid.uuid4()))
+            base.workflow_execution(context) or str(uuid.uuid4()))
 
 
 class InstallValidations(_ValidationAction):
@@ -64,15 +64,15 @@ class RunValidations(_ValidationAction):
         from tripleoplanclient.mistral import validations
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
-        store = actions.plan_store(context, req['swift_url'])
-        execution = actions._workflow_execution(context)
+        store = base.plan_store(context, req['swift_url'])
+        execution = base.workflow_execution(context)
         caller = auth.Caller(context)
         trust = auth.open_trust(caller, -(-int(req['timeout']) // 60)) \
             if execution else None
         session = None
         try:
             session = auth.trust_session(caller, trust) if trust else None
-            later = actions.plan_store(context, req['swift_url'], session) \
+            later = base.plan_store(context, req['swift_url'], session) \
                 if session else store
             return validations.answer(
                 self.request_name, store, req,
@@ -114,9 +114,8 @@ class _Inputs(object):
         caller = auth.Caller(self.context)
         found = {}
         for kind in SERVICE_TYPES:
-            urls = caller.endpoints(kind)
-            if not urls and kind in endpoints._OPTIONS:
-                urls = endpoints._configured(kind)
+            urls = caller.endpoints(kind) or \
+                endpoints.configured_endpoints(kind)
             if urls:
                 found[kind] = urls[0]
         return found
@@ -165,7 +164,7 @@ class _Inputs(object):
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],
                'swift_url': self.req['swift_url']}
-        return actions._heat(self.context, req, self.session), \
+        return base.heat_client(self.context, req, self.session), \
             req['heat_url']
 
     def plan_problems(self):

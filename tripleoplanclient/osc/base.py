@@ -274,7 +274,7 @@ def add_input_options(parser, directory=True, defaults=False):
                              'plan-environment.yaml of --templates).')
 
 
-def _number(text, unit, least, most, example, note=''):
+def bounded_number(text, unit, least, most, example, note=''):
     """``text`` as a float from ``least`` (excluded when 0) to ``most``,
     else argparse's error: usage, the option and this message; exit 2."""
     try:
@@ -292,18 +292,18 @@ def _number(text, unit, least, most, example, note=''):
 def minutes(text):
     """An argparse type: a number of minutes above zero, up to a year
     (``nan``, ``inf``, ``0`` are refused before anything is written)."""
-    return _number(text, 'minutes', 0, 525600, '30', ' (a year)')
+    return bounded_number(text, 'minutes', 0, 525600, '30', ' (a year)')
 
 
 def seconds(text):
     """An argparse type for the pause between two looks: at least 0.1 s
     (shorter would only hammer the services), at most an hour."""
-    return _number(text, 'seconds', 0.1, 3600, '2')
+    return bounded_number(text, 'seconds', 0.1, 3600, '2')
 
 
 def count(text):
     """An argparse type: a whole number of at least 1."""
-    value = _number(text, 'items', 1, 10 ** 6, '50', ', whole')
+    value = bounded_number(text, 'items', 1, 10 ** 6, '50', ', whole')
     if value != int(value):
         raise argparse.ArgumentTypeError(
             '%r: give a whole number of at least 1, e.g. 50.' % text)
@@ -318,7 +318,7 @@ NODE_TIMEOUT_MAX = 4800
 def node_seconds(text):
     """An argparse type: the seconds a node operation may take, from 1
     up to what its follow task can wait (``NODE_TIMEOUT_MAX``)."""
-    return int(_number(text, 'seconds', 1, NODE_TIMEOUT_MAX, '3600'))
+    return int(bounded_number(text, 'seconds', 1, NODE_TIMEOUT_MAX, '3600'))
 
 
 def read_file(path, nothing):

@@ -19,7 +19,7 @@ COLUMNS = ('role', 'hostname', 'node', 'ctlplane_ip', 'state')
 
 def _seconds(text):
     """An argparse type: seconds above zero, up to a week."""
-    return base._number(text, 'seconds', 0, 604800, '3600', ' (a week)')
+    return base.bounded_number(text, 'seconds', 0, 604800, '3600', ' (a week)')
 
 
 class _ProvisionCommand(base.Command, command.Lister):

@@ -89,7 +89,7 @@ def _child(paths, roles_path, networks_path, limits, down, up):
         except (AttributeError, ValueError, OSError):
             pass
     _limit(limits)
-    known = rendering._BYTECODE.snapshot()
+    known = rendering.BYTECODE_CACHE.snapshot()
     current = [None]
 
     def read(path):
@@ -116,7 +116,7 @@ def _child(paths, roles_path, networks_path, limits, down, up):
     except Exception as exc:
         error = 'Rendering failed at %s: %s: %s' % (
             current[0] or 'its data', type(exc).__name__, exc)
-    for key, (checksum, code) in rendering._BYTECODE.since(known).items():
+    for key, (checksum, code) in rendering.BYTECODE_CACHE.since(known).items():
         _send(up, b'C', key.encode('utf-8'), checksum.encode('utf-8'),
               marshal.dumps(code))
     if error is not None:
@@ -256,7 +256,7 @@ class _Parent(object):
                 elif kind == b'R':
                     self._serve(fields[0].decode('utf-8'))
                 elif kind == b'C':
-                    rendering._BYTECODE.add(
+                    rendering.BYTECODE_CACHE.add(
                         fields[0].decode('utf-8'), fields[1].decode('utf-8'),
                         marshal.loads(fields[2]))
                 elif kind == b'O':

@@ -148,7 +148,7 @@ class _MemoryBytecodeCache(jinja2.BytecodeCache):
                 if snapshot.get(k) is not v}
 
 
-_BYTECODE = _MemoryBytecodeCache()
+BYTECODE_CACHE = _MemoryBytecodeCache()
 
 
 class _PlanEnvironment(template_sandbox.PlanEnvironment):
@@ -238,7 +238,8 @@ def _check_names(items, key, path):
                 'no "/"): it names rendered files.' % (path, key, name))
 
 
-def _tag_roles(roles):
+def tag_roles(roles):
+    """Give each role the tags THT's jinja expects of its name (in place)."""
     for role in roles:
         role['tags'] = role.get('tags', [])
         name = role.get('name', str())
@@ -275,7 +276,7 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
 
     for idx, network in enumerate(networks):
         network['idx'] = idx
-    _tag_roles(roles)
+    tag_roles(roles)
     by_role = {r['name']: r for r in roles}
     enabled = {}
     for network in networks:
@@ -286,7 +287,7 @@ def render(paths, read, roles_path=DEFAULT_ROLES,
 
     env = _PlanEnvironment(_containers([roles, networks]),
                            loader=_PlanLoader(paths, read),
-                           bytecode_cache=_BYTECODE)
+                           bytecode_cache=BYTECODE_CACHE)
     outputs = {}
     left = [max_output]     # bytes the outputs may still take
 

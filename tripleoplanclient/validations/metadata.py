@@ -19,7 +19,7 @@ import re
 # (Heat's validation, as the caller), an inventory of the plan's servers
 REQUIRES = ('plan_problems', 'inventory')
 SUFFIX = '.yaml'
-_ID = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$')
+ID_PATTERN = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$')
 
 
 def validation_id(path):
@@ -29,7 +29,7 @@ def validation_id(path):
     if not name.endswith(SUFFIX) or name == 'groups.yaml':
         return None
     found = name[:-len(SUFFIX)]
-    return found if _ID.match(found) else None
+    return found if ID_PATTERN.match(found) else None
 
 
 def read(vid, text, groups=None):

@@ -59,7 +59,7 @@ def stop_requested(store, run_id):
 
 def _checked_id(run_id):
     from tripleoplanclient.validations import metadata
-    if not isinstance(run_id, str) or not metadata._ID.match(run_id):
+    if not isinstance(run_id, str) or not metadata.ID_PATTERN.match(run_id):
         raise exceptions.CommandError(
             'No validation run %r: give a run id as "openstack overcloud '
             'validation results" lists it.' % (run_id,))

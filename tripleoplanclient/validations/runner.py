@@ -129,12 +129,12 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
     """
     program = ansible_playbook()
     if program is None:
-        return _ended('ERROR', 0, message=(
+        return run_result('ERROR', 0, message=(
             'ansible-core is not installed where the tripleoplan actions '
             'run: pip install "tripleoplanclient[mistral]" in Mistral\'s '
             'environment.'))
     if ssh_key and not os.access(ssh_key, os.R_OK):
-        return _ended('ERROR', 0, message=(
+        return run_result('ERROR', 0, message=(
             'the SSH key %s ([tripleoplan] validation_ssh_key of Mistral\'s '
             'configuration) cannot be read by Mistral\'s executor: fix the '
             'path or its permissions. Nothing was run.' % ssh_key))
@@ -142,7 +142,7 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                 os.path.dirname(os.path.realpath(program))]
     refused_sandbox = sandbox.check(readable)
     if refused_sandbox is not None:
-        return _ended('ERROR', 0, message=refused_sandbox)
+        return run_result('ERROR', 0, message=refused_sandbox)
     begin = clock()
     # private to the executor (0700); only ``inputs`` goes in, read-only
     with tempfile.TemporaryDirectory(prefix='tripleoplan-validation-') \
@@ -168,7 +168,7 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                 agent.Agent(os.path.join(inputs, 'agent.sock'), ssh_key,
                             timeout) as held:
             if held.problem:
-                return _ended('ERROR', 0, message=held.problem)
+                return run_result('ERROR', 0, message=held.problem)
             filter_fd = seccomp.pipe()
             try:
                 child = subprocess.Popen(
@@ -364,12 +364,14 @@ def _outcome(how, rc, found, stderr, duration, timeout):
         status = 'ERROR'
         message = ' '.join(stderr.split())[-500:] or \
             'ansible-playbook ended with status %s' % rc
-    return _ended(status, duration, rc=rc, failed_hosts=failed_hosts,
-                  plays=found.get('plays') or [], stats=stats,
-                  failures=failures, message=message)
+    return run_result(status, duration, rc=rc, failed_hosts=failed_hosts,
+                      plays=found.get('plays') or [], stats=stats,
+                      failures=failures, message=message)
 
 
-def _ended(status, duration, **fields):
+def run_result(status, duration, **fields):
+    """A validation's result in a run: ``status``, every other field
+    empty unless ``fields`` gives it."""
     out = {'status': status, 'duration': round(duration, 2), 'rc': None,
            'failed_hosts': [], 'plays': [], 'stats': {}, 'failures': [],
            'message': None}

@@ -63,10 +63,10 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
         if run['status'] != 'RUNNING' or stop_requested() or left <= 0:
             if run['status'] == 'RUNNING':
                 run['status'] = 'STOPPED' if left > 0 else 'TIMEOUT'
-            outcome = runner._ended(run['status'], 0, message=(
+            outcome = runner.run_result(run['status'], 0, message=(
                 'not run: the run ended first (%s)' % run['status']))
         elif validation['problem']:
-            outcome = runner._ended('INVALID', 0, message=(
+            outcome = runner.run_result('INVALID', 0, message=(
                 'not run: %s' % validation['problem']))
         else:
             outcome = _one(store, run, summary, validation, endpoints,
@@ -110,7 +110,7 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
             # asked only of a run that targets servers
             ssh.update(inputs('ssh') or {})
     except exceptions.CommandError as exc:
-        return runner._ended('ERROR', 0, message='not run: %s' % exc)
+        return runner.run_result('ERROR', 0, message='not run: %s' % exc)
 
     def started(pgid):
         run.update(pgid=pgid, current=validation['id'])

@@ -1,92 +1,18 @@
-"""Mistral actions of tripleoplanclient (run inside Mistral's executor).
+"""Mistral actions of the plans (``protocol.plans``): render, deploy and
+its follow task, preview, the deployment library's reads and writes, and
+the plan's life cycle.
 
-Each takes the one ``request`` its workflow passes, or the client when it
-runs the action on its own (``protocol`` defines them). Endpoints: only
-those ``endpoints`` allows, never a URL from the request. Each acts as its
-caller, with the caller's token or, for the follow task, a trust
-(``follow_trust``).
+Each reads its request with ``base.PlanAction`` and hands it to the body
+module named for what it does (``render``, ``stack_step``, ``follow``,
+``preview``, ``library``, ``settings``, ``lifecycle``, ``restore``).
 """
 
-import getpass
-import logging
-import threading
-
-from mistral_lib import actions
-
-from tripleoplanclient import protocol
-from tripleoplanclient.common import exceptions
-from tripleoplanclient.mistral import auth
+from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import follow_trust
 
-LOG = logging.getLogger(__name__)
 
-
-def plan_store(context, url, session=None):
-    """The plan store at ``url`` (an allowed endpoint) as the caller: with
-    its token, or on ``session`` (a trust)."""
-    from swiftclient import client as swift_client
-
-    from tripleoplanclient.record import store as store_mod
-
-    caller = auth.Caller(context)
-    local = threading.local()
-
-    def connect():
-        if not hasattr(local, 'conn'):
-            if session is not None:
-                local.conn = swift_client.Connection(
-                    session=session, retries=2,
-                    os_options={'object_storage_url': url})
-            else:
-                local.conn = swift_client.Connection(
-                    preauthurl=url, preauthtoken=caller.token or 'none',
-                    retries=2)
-        return local.conn
-
-    def actor():
-        # The user Keystone validated; without Keystone (auth off) only
-        # the login name this service runs as is known.
-        return caller.actor() or {'user': _login()}
-
-    return store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
-
-
-def _login():
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return 'unknown'
-
-
-class Version(actions.Action):
-    """The protocol these actions speak, for the client's check."""
-
-    def run(self, context):
-        return {'protocol': protocol.PROTOCOL}
-
-
-class _PlanAction(actions.Action):
-    """Reads its request, runs, and turns a CommandError into a failure."""
-
-    # the request it reads: protocol.WORKFLOWS or protocol.ACTIONS
-    request_name = None
-
-    def __init__(self, request):
-        self.request = request
-
-    def run(self, context):
-        container = (self.request or {}).get('container')
-        try:
-            return self.do(context, protocol.read(self.request_name,
-                                                  self.request))
-        except exceptions.CommandError as exc:
-            LOG.warning('%s of plan %s failed: %s', self.request_name,
-                        container, exc)
-            return actions.Result(error=str(exc))
-
-
-class RenderPlan(_PlanAction):
+class RenderPlan(base.PlanAction):
     """Render the plan's jinja2 templates in place in Swift."""
 
     request_name = 'render'
@@ -96,47 +22,24 @@ class RenderPlan(_PlanAction):
         from tripleoplanclient.mistral import render
         url = endpoints.choose(context, req['swift_url'], 'object-store')
         return render.render_plan(
-            plan_store(context, url), req['container'],
+            base.plan_store(context, url), req['container'],
             {'roles_data': req['roles_data'],
              'network_data': req['network_data']}, tree=req['tree'],
             cache=objects.CACHE.scoped(url, req['container']))
-
-
-def _workflow_execution(context):
-    """The id of the workflow execution running this action; None when
-    the action runs on its own."""
-    return getattr(getattr(context, 'execution', None),
-                   'workflow_execution_id', None)
 
 
 def _services(context, req):
     """``(heat or None, store)`` as the caller: Heat when the request
     names one (both endpoints resolved), the plan store at its Swift."""
     if 'heat_url' in req:
-        heat = _heat(context, req)
+        heat = base.heat_client(context, req)
     else:
         heat, req['swift_url'] = None, endpoints.choose(
             context, req['swift_url'], 'object-store')
-    return heat, plan_store(context, req['swift_url'])
+    return heat, base.plan_store(context, req['swift_url'])
 
 
-def _heat(context, req, session=None):
-    """Heat at the request's (allowed) endpoint, as the caller (its token,
-    or ``session``); both endpoints of ``req`` resolved."""
-    from heatclient import client as heat_client
-
-    req['heat_url'] = endpoints.choose(context, req['heat_url'],
-                                       'orchestration')
-    req['swift_url'] = endpoints.choose(context, req['swift_url'],
-                                        'object-store')
-    if session is not None:
-        return heat_client.Client('1', session=session,
-                                  endpoint_override=req['heat_url'])
-    return heat_client.Client('1', endpoint=req['heat_url'],
-                              token=auth.Caller(context).token or 'none')
-
-
-class DeployPlan(_PlanAction):
+class DeployPlan(base.PlanAction):
     """Record a deploy, update or upgrade step, then create or update the
     plan's Heat stack from it (``mistral.stack_step``).
 
@@ -149,18 +52,18 @@ class DeployPlan(_PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import objects
         from tripleoplanclient.mistral import stack_step
-        heat = _heat(context, req)
-        execution = _workflow_execution(context)
+        heat = base.heat_client(context, req)
+        execution = base.workflow_execution(context)
         # the stack may outlast the caller's token: its follow task works
         # on a trust (the deploy request's timeout is in minutes)
         return follow_trust.start(
             context, execution, req['timeout'], lambda: stack_step.run(
-                plan_store(context, req['swift_url']), heat, req,
+                base.plan_store(context, req['swift_url']), heat, req,
                 objects.CACHE.scoped(req['swift_url'], req['container']),
                 execution))
 
 
-class PreviewStack(_PlanAction):
+class PreviewStack(base.PlanAction):
     """Heat's preview of the plan's stack operation, with the changes a
     step would make on top of the plan (``mistral.preview``).
 
@@ -174,13 +77,13 @@ class PreviewStack(_PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import objects
         from tripleoplanclient.mistral import preview
-        heat = _heat(context, req)
+        heat = base.heat_client(context, req)
         return preview.preview(
-            plan_store(context, req['swift_url']), heat, req,
+            base.plan_store(context, req['swift_url']), heat, req,
             cache=objects.CACHE.scoped(req['swift_url'], req['container']))
 
 
-class FollowStack(_PlanAction):
+class FollowStack(base.PlanAction):
     """Follow the stack the deploy task started; record its outcome.
 
     Run again by the workflow every few seconds while it answers
@@ -200,15 +103,15 @@ class FollowStack(_PlanAction):
             return {'done': True}
 
         def look(session):
-            heat = _heat(context, req, session)
-            return follow.follow(plan_store(context, req['swift_url'],
-                                            session), heat, req, self.started)
+            heat = base.heat_client(context, req, session)
+            store = base.plan_store(context, req['swift_url'], session)
+            return follow.follow(store, heat, req, self.started)
 
-        return follow_trust.follow(context, _workflow_execution(context),
-                                   self.started, look)
+        return follow_trust.follow(
+            context, base.workflow_execution(context), self.started, look)
 
 
-class _LibraryAction(_PlanAction):
+class _LibraryAction(base.PlanAction):
     """One of the deployment library's operations (``mistral.library``,
     ``mistral.settings``): the plan as its newest step recorded it, read
     (and written) as the caller."""
@@ -219,7 +122,7 @@ class _LibraryAction(_PlanAction):
         heat, store = _services(context, req)
         plan = library.Plan(store, req, objects.CACHE.scoped(
             req['swift_url'], req['container']))
-        self.execution = _workflow_execution(context)
+        self.execution = base.workflow_execution(context)
         return self.act(store, plan, heat, req)
 
 
@@ -287,7 +190,7 @@ class Validate(_LibraryAction):
         return library.validate(plan, heat, req)
 
 
-class _LifecycleAction(_PlanAction):
+class _LifecycleAction(base.PlanAction):
     """One of the plan's life-cycle operations (``mistral.lifecycle``),
     as the caller."""
 
@@ -297,7 +200,7 @@ class _LifecycleAction(_PlanAction):
         heat, store = _services(context, req)
         cache = objects.CACHE.scoped(req['swift_url'],
                                      req.get('container') or '')
-        self.execution = _workflow_execution(context)
+        self.execution = base.workflow_execution(context)
         return self.act(lifecycle, store, heat, req, cache)
 
 
