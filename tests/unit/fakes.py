@@ -554,7 +554,7 @@ def restore(store, which, plan='p'):
 
 
 class Recorder(object):
-    """``workflows.calls.Recorder`` with the action bodies run here (run_ours):
+    """``workflows.plans.Recorder`` with the action bodies run here (run_ours):
     the plan steps' own code, with no Mistral between."""
 
     def __init__(self, store, command=None):

@@ -127,16 +127,16 @@ class Command(command.Command):
         """The render hook of a plan step, or None with --no-render."""
         if parsed_args.no_render:
             return None
-        from tripleoplanclient.workflows import calls
-        return calls.PlanRenderer(
+        from tripleoplanclient.workflows import plans
+        return plans.PlanRenderer(
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60)
 
     def recorder(self, parsed_args, workflows=None):
         """Records plan create and amend steps in Mistral, with this
         command line (masked)."""
-        from tripleoplanclient.workflows import calls
-        return calls.Recorder(
+        from tripleoplanclient.workflows import plans
+        return plans.Recorder(
             workflows or self.workflows(),
             self.clients.endpoint('object-store'), parsed_args.timeout * 60,
             self.command_line())

@@ -50,13 +50,13 @@ class _LibraryCommand(base.Command):
 
     def ask(self, parsed_args, **fields):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.workflows import calls
+        from tripleoplanclient.workflows import plans
 
         plan = layout.check_name(parsed_args.plan)
         fields['swift_url'] = self.clients.endpoint('object-store')
         if self.uses_heat:
             fields['heat_url'] = self.clients.endpoint('orchestration')
-        request = calls.library_request(self.operation, plan, **fields)
+        request = plans.library_request(self.operation, plan, **fields)
         result = self.workflows().run_action(self.operation, request,
                                              parsed_args.timeout * 60)
         # A later file overriding an earlier one is how TripleO is

@@ -5,12 +5,12 @@ through ``node_introspect`` / ``node_provide`` (``workflows.nodes``).
 
 The file is checked here first (every problem named, nothing sent);
 then its nodes, BMC passwords included, go to the action run on its own,
-synchronously and unsaved (``workflows.node_register``): Mistral keeps
+synchronously and unsaved (``workflows.nodes.register``): Mistral keeps
 no execution of it, and nothing is put in Swift, so no member of the
 project can read them. One row per node; the exit status of
 ``osc.exit_status``: 3 when refused (nothing registered), 1 when a node
 failed (the others went on), 4 when a node was still verifying its BMC
-when the action answered (within ``node_register.WAIT`` s, Mistral's
+when the action answered (within ``nodes.REGISTER_WAIT`` s, Mistral's
 synchronous call being bounded) or no answer came by --timeout.
 Loaded on every ``openstack`` run: standard library, cliff and osc-lib
 only at module level.
@@ -67,7 +67,7 @@ class ImportNode(node_states.NodesCommand):
         return nodes
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.workflows import node_register
+        from tripleoplanclient.workflows import nodes as node_workflows
 
         if parsed_args.validate_only and (parsed_args.introspect or
                                           parsed_args.provide):
@@ -76,7 +76,7 @@ class ImportNode(node_states.NodesCommand):
                 '--introspect or --provide.')
         nodes = self.read(parsed_args.env_file)
         workflows = self.workflows()
-        rows, requests = node_register.register(
+        rows, requests = node_workflows.register(
             workflows, nodes, ironic_url=self.ironic_url(),
             validate_only=parsed_args.validate_only,
             timeout=parsed_args.timeout)

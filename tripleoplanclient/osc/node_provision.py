@@ -127,13 +127,13 @@ class ProvisionNodes(_ProvisionCommand):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.workflows import node_provision
+        from tripleoplanclient.workflows import nodes
 
         plan = layout.check_name(parsed_args.stack)
         roles = self.read_roles(parsed_args.input)
         workflows = self.workflows()
         fields = self.fields(parsed_args)
-        found = node_provision.provision(
+        found = nodes.provision(
             workflows, plan, roles, int(parsed_args.timeout),
             parsed_args.wait, started=self.asked,
             ctlplane_cidr=parsed_args.ctlplane_cidr, **fields)
@@ -176,7 +176,7 @@ class UnprovisionNodes(_ProvisionCommand):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.workflows import node_provision
+        from tripleoplanclient.workflows import nodes
 
         plan = layout.check_name(parsed_args.stack)
         instances = None
@@ -198,7 +198,7 @@ class UnprovisionNodes(_ProvisionCommand):
             raise exceptions.CommandError('Nothing was released.')
         workflows = self.workflows()
         fields = self.fields(parsed_args)
-        found = node_provision.unprovision(
+        found = nodes.unprovision(
             workflows, plan, instances, int(parsed_args.timeout),
             parsed_args.wait, started=self.asked, **fields)
         return self.show(found, plan)

@@ -252,9 +252,9 @@ class ListPlans(base.Command, command.Lister):
     _description = 'List deployment plans'
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.workflows import calls
+        from tripleoplanclient.workflows import plans
         result = self.workflows().run_action(
-            'plan_list', calls.plan_list_request(
+            'plan_list', plans.plan_list_request(
                 self.clients.endpoint('object-store')), MISTRAL_WAIT)
         return (('Plan', 'Objects', 'Bytes'),
                 ((p['name'], p['objects'], p['bytes'])
@@ -273,7 +273,7 @@ class DeletePlan(base.Command):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.workflows import calls
+        from tripleoplanclient.workflows import plans
 
         names = [layout.check_name(p) for p in parsed_args.plans]
         workflows = self.workflows()
@@ -281,7 +281,7 @@ class DeletePlan(base.Command):
         def ask(check_only):
             # The action checks every plan (and Heat) before deleting any.
             return workflows.run_action(
-                'plan_delete', calls.plan_delete_request(
+                'plan_delete', plans.plan_delete_request(
                     names, self.clients.endpoint('object-store'),
                     self.clients.endpoint('orchestration'), check_only),
                 MISTRAL_WAIT)
@@ -379,11 +379,11 @@ class RestorePlan(exit_status.ResultCommand, command.ShowOne):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.workflows import calls
+        from tripleoplanclient.workflows import plans
 
         plan = layout.check_name(parsed_args.plan)
         result = self.workflows().run_action(
-            'plan_restore', calls.plan_restore_request(
+            'plan_restore', plans.plan_restore_request(
                 plan, parsed_args.step, self.clients.endpoint('object-store'),
                 self.clients.endpoint('orchestration'), self.command_line()),
             MISTRAL_WAIT)

@@ -80,7 +80,7 @@ def create(store, plan, files, record, render=True):
     """Create the plan: the client's half, then ``record``'s.
 
     Here: refuse a name taken, make the container, write what Swift lacks
-    of ``files`` in one pass. ``record`` (``calls.Recorder``) then has the
+    of ``files`` in one pass. ``record`` (``plans.Recorder``) then has the
     plan_create action check what landed, generate the passwords,
     render and record the step (``mistral.lifecycle.create``). Returns the
     action's summary of the step.

@@ -29,7 +29,7 @@ def execute(services, options, prepared, recorded=None):
     for anything; however the command ends, its outcome says what is
     known, and the workflow writes the end when nobody else saw it.
     """
-    from tripleoplanclient.workflows import calls
+    from tripleoplanclient.workflows import plans
     from tripleoplanclient.workflows import executions
 
     recorded = recorded or (lambda step: None)
@@ -59,7 +59,7 @@ def execute(services, options, prepared, recorded=None):
             'the command without --no-render. Nothing was changed.' % plan)
     services.workflows.check()
     change.write(store, plan)
-    request = calls.deploy_request(
+    request = plans.deploy_request(
         plan, services.swift_url, services.heat_url, change,
         action=prepared.action, stage=prepared.stage,
         render=services.renderer is not None, force=options.force,

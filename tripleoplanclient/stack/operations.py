@@ -41,8 +41,8 @@ class Services(object):
     :param store: record.store.PlanStore
     :param heat: heatclient v1 client (None: no Heat configured)
     :param workflows: workflows.executions.Workflows
-    :param renderer: workflows.calls.PlanRenderer or None (--no-render)
-    :param recorder: workflows.calls.Recorder (a plan the command creates)
+    :param renderer: workflows.plans.PlanRenderer or None (--no-render)
+    :param recorder: workflows.plans.Recorder (a plan the command creates)
     :param follower: stack.events.StackFollower
     :param progress: line -> stderr
     """
@@ -327,10 +327,10 @@ def preview(services, options, prepared):
     change = prepared.change
     if change is None:
         return None
-    from tripleoplanclient.workflows import calls
+    from tripleoplanclient.workflows import plans
 
     inputs = change.render_inputs
-    request = calls.preview_request(
+    request = plans.preview_request(
         prepared.plan, services.swift_url, services.heat_url,
         change.objects(), environments=layout.stack_environments(
             change.environments, prepared.lifecycle),

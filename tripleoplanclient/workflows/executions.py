@@ -2,7 +2,8 @@
 
 The business logic runs in Mistral (``tripleoplanclient.mistral``); here the
 client only makes sure the workbook is there and of its protocol, starts an
-execution with a request built by ``protocol`` and follows it to the end.
+execution with a request its family's module built (``plans``, ``nodes``,
+``validations``) and follows it to the end.
 """
 
 import json
@@ -136,20 +137,16 @@ class Workflows(object):
             rounds.quiet()
         return execution
 
-    def render(self, plan, swift_url, inputs, timeout, tree=None):
-        """Render ``plan`` in Mistral; returns the step's render entry.
+    def render(self, request, timeout):
+        """Render a plan in Mistral; returns the step's render entry.
 
-        ``inputs``: the plan's ``roles_data`` / ``network_data`` paths;
-        ``tree``: the plan's tree with the step's writes (``plan.tree``).
+        ``request``: ``plans.render_request(...)``.
 
         ``state`` is SUCCESS, ERROR, or TIMEOUT (the execution goes on);
         ``info`` carries Mistral's state_info when it is not SUCCESS.
         """
         started = self._clock()
-        execution = self.wait(self.start(RENDER, protocol.request(
-            'render', container=plan, swift_url=swift_url,
-            roles_data=inputs.get('roles_data'),
-            network_data=inputs.get('network_data'), tree=tree)), timeout)
+        execution = self.wait(self.start(RENDER, request), timeout)
         entry = {'execution': execution.id, 'state': execution.state}
         if execution.state in _RUNNING:
             entry.update(state='TIMEOUT', info=(
@@ -185,7 +182,7 @@ class Workflows(object):
     def deploy(self, request, timeout, started=None):
         """Run the deploy workflow: ``(its summary, execution id)``.
 
-        ``request``: ``protocol.request('deploy', ...)``; ``started`` is
+        ``request``: ``plans.deploy_request(...)``; ``started`` is
         called with the execution id once Mistral has it (from then on Heat
         may be called). The workflow ends once Heat accepted (or refused)
         the operation; a refusal is a CommandError with Heat's reason, and
@@ -211,7 +208,7 @@ class Workflows(object):
     def preview(self, request, timeout, field_limit_kb=FIELD_LIMIT_KB):
         """Heat's preview of a stack operation: the preview action's result.
 
-        ``request``: ``protocol.request('preview', ...)``. The action runs
+        ``request``: ``plans.preview_request(...)``. The action runs
         on its own, not in a workflow, synchronously and unsaved: Mistral's
         ``POST /v2/action_executions`` with params ``run_sync: true,
         save_result: false``, as the request may carry secrets (the

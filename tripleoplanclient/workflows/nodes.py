@@ -1,6 +1,7 @@
-"""The node workflows from the client: requests built, executions run and
-their rows read back (``overcloud node introspect|provide|configure|tag``,
-``overcloud profiles list``, and ``node import --introspect --provide``).
+"""The node workflows from the client: every node request is built here
+(``protocol.request``), its execution run and its rows read back
+(``overcloud node import|introspect|provide|configure|tag``, ``overcloud
+node provision|unprovision``, ``overcloud profiles list``).
 
 Each function takes an ``executions.Workflows`` and answers
 ``Outcome(rows, status, execution)``: a row per node (the action's own
@@ -9,18 +10,36 @@ others went on), IN_PROGRESS (``wait`` False), TIMEOUT (still running in
 Mistral after the client's wait). A refusal before anything started (an
 unknown node, one in the wrong state, Mistral or Ironic refusing) is a
 CommandError.
+
+``register`` runs the ``node_register`` action on its own, synchronously
+and unsaved (``executions.Workflows.run_action``), the nodes inline with
+their BMC passwords: Mistral keeps nothing of that run (no execution,
+nothing in Swift), so no member of the project can read them.
+
+``provision`` and ``unprovision`` answer ``ProvisionOutcome(rows, status,
+step, execution)``: a row per instance (``role, hostname, node,
+ctlplane_ip, state``), the operation's status (SUCCESS, UNCHANGED, FAILED,
+IN_PROGRESS with ``wait`` False, TIMEOUT), the recorded step's summary
+(None before the end); the first task's refusal allocates nothing.
 """
 
 import collections
 
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.workflows import executions
 
 Outcome = collections.namedtuple('Outcome', 'rows status execution')
+ProvisionOutcome = collections.namedtuple(
+    'ProvisionOutcome', 'rows status step execution')
 # Seconds the client waits past an operation's own timeout: the follow
 # task notices the end within a round or two, Mistral within its polling.
 MARGIN = 60
 _RUNNING = ('IDLE', 'RUNNING', 'PAUSED')
+# Seconds node_register may take before it answers (nodes still verifying
+# their BMC then say so): below Mistral's rpc_response_timeout (60 s by
+# default), past which its API drops the answer.
+REGISTER_WAIT = 45
 
 
 def introspect(workflows, nodes, all_manageable=False, provide=False,
@@ -64,6 +83,93 @@ def profiles(workflows, every=False, ironic_url=None, timeout=600):
     """Every node with its current and possible profiles."""
     return run_rows(workflows, 'profiles_list', protocol.request(
         'profiles_list', all=every, ironic_url=ironic_url), timeout)
+
+
+def register(workflows, nodes, ironic_url=None, validate_only=False,
+             timeout=600):
+    """``(rows, requests to Ironic)`` of registering ``nodes`` (the node
+    file's list, checked): the action answers within ``timeout`` seconds
+    (at most ``REGISTER_WAIT``), this client waits 15 s more for Mistral.
+    StillRunning when no answer came: the action may have registered
+    nodes, or still be at it."""
+    request = protocol.request(
+        'node_register', nodes=nodes, ironic_url=ironic_url,
+        validate_only=validate_only, timeout=min(REGISTER_WAIT, timeout))
+    try:
+        result = workflows.run_action('node_register', request,
+                                      timeout + 15)
+    except executions.NoAnswer as exc:
+        raise executions.StillRunning(
+            'No answer from the node registration in Mistral (%s): it may '
+            'have registered nodes, or still be at it. Run the same import '
+            'again to see each node (what Ironic has is not written twice); '
+            'if this repeats, raise Mistral\'s rpc_response_timeout '
+            '([DEFAULT], 60 s by default) above %d s.'
+            % (exc.why, REGISTER_WAIT + 15))
+    result = result or {}
+    return result.get('nodes') or [], result.get('requests')
+
+
+def provision(workflows, plan, roles, timeout, wait=True, started=None,
+              **fields):
+    """Provision ``roles`` (the baremetal deployment's list) into
+    ``plan``; ``fields``: node_provision's other request fields."""
+    return _run_provision(workflows, 'node_provision', protocol.request(
+        'node_provision', container=plan, roles=roles, timeout=timeout,
+        **fields), timeout, wait, started)
+
+
+def unprovision(workflows, plan, instances, timeout, wait=True,
+                started=None, **fields):
+    """Release ``instances`` (hostnames; None: all) of ``plan``."""
+    return _run_provision(workflows, 'node_unprovision', protocol.request(
+        'node_unprovision', container=plan, instances=instances,
+        timeout=timeout, **fields), timeout, wait, started)
+
+
+def _provision_rows(started, states=None):
+    states = states or {}
+    rows = [{'role': i['role'], 'hostname': i['hostname'],
+             'node': i['node'], 'ctlplane_ip': i['ctlplane_ip'],
+             'state': states.get(i['uuid'], 'deploying' if i.get('new')
+                                 else 'active')}
+            for i in started.get('instances') or []]
+    rows += [{'role': None, 'hostname': r['hostname'], 'node': r['uuid'],
+              'ctlplane_ip': None,
+              'state': states.get(r['uuid'], 'releasing')}
+             for r in started.get('released') or []]
+    return rows
+
+
+def _run_provision(workflows, name, request, timeout, wait,
+                   asked=None):
+    """``asked()`` is called once the first task ended well (Ironic was
+    asked): before, a failure changed nothing."""
+    execution, started = start_task(workflows, name, request, timeout)
+    if started is None:
+        return ProvisionOutcome([], 'TIMEOUT', None, execution.id)
+    if asked is not None:
+        asked()
+    for refused in started.get('refused') or ():
+        workflows.progress('Ironic refused node %s: %s' % (
+            refused['node'], refused['error']))
+    if not wait:
+        workflows.progress('%s goes on in Mistral: "openstack workflow '
+                           'execution show %s"' % (name, execution.id))
+        return ProvisionOutcome(_provision_rows(started), 'IN_PROGRESS',
+                                None, execution.id)
+    followed = follow_task(workflows, name, execution, timeout,
+                           'Ironic was asked')
+    if followed is None:
+        return ProvisionOutcome(_provision_rows(started), 'TIMEOUT', None,
+                                execution.id)
+    for failed in followed.get('failed') or ():
+        workflows.progress('Node %s (%s): %s' % (
+            failed['node'], failed['state'], failed['error']))
+    step = followed.get('step')
+    return ProvisionOutcome(_provision_rows(started, followed.get('nodes')),
+                            followed.get('status') or 'SUCCESS', step,
+                            execution.id)
 
 
 def run_rows(workflows, name, request, timeout):

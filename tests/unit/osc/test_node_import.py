@@ -19,7 +19,7 @@ from tripleoplanclient.mistral import node_access
 from tripleoplanclient.mistral import node_registration
 from tripleoplanclient.osc import node_import
 from tripleoplanclient.workflows import executions
-from tripleoplanclient.workflows import node_register
+from tripleoplanclient.workflows import nodes
 
 PW = 'cmd-test-password'
 NODES = {'nodes': [{'name': 'n%d' % i, 'pm_type': 'fake-hardware',
@@ -137,7 +137,7 @@ class TestImport(fakes.HttpTestCase):
                          json.loads(body['params']))
         request = json.loads(body['input'])['request']
         self.assertEqual(PW, request['nodes'][0]['pm_password'])
-        self.assertEqual(node_register.WAIT, request['timeout'])
+        self.assertEqual(nodes.REGISTER_WAIT, request['timeout'])
         self.assertNotIn('staged', request)
         self.assertIn('Node register answered by Mistral', err)
         code, rows, err = self.run_import(NODES)
@@ -203,7 +203,7 @@ class TestImport(fakes.HttpTestCase):
         self.assertIn('No answer from the node registration in Mistral '
                       '(Mistral\'s rpc_response_timeout passed): it may have '
                       'registered nodes', err)
-        self.assertIn('above %d s' % (node_register.WAIT + 15), err)
+        self.assertIn('above %d s' % (nodes.REGISTER_WAIT + 15), err)
 
 
 class TestWorkflowForm(fakes.HttpTestCase):

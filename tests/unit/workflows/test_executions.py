@@ -11,6 +11,7 @@ from tests.unit import fakes
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.workflows import executions
+from tripleoplanclient.workflows import plans
 from tripleoplanclient.workflows import workbook
 
 URL = fakes.MISTRAL
@@ -47,8 +48,8 @@ class WorkflowsTest(fakes.HttpTestCase):
         gets = self.execution(['RUNNING', 'SUCCESS'], output={'render': {
             'outputs': 50, 'written': ['a.yaml'], 'removed': ['b.yaml'],
             'hashes': {'a.yaml': 'm1'}}})
-        entry = self.wf.render('p', 'http://swift/v1/A',
-                               {'roles_data': 'r.yaml'}, 60)
+        entry = self.wf.render(plans.render_request(
+            'p', 'http://swift/v1/A', {'roles_data': 'r.yaml'}), 60)
         # The hashes and paths are for the step's tree (record.steps).
         self.assertEqual({'execution': 'e1', 'state': 'SUCCESS',
                           'outputs': 50, 'written': 1, 'removed': 1,
@@ -66,14 +67,14 @@ class WorkflowsTest(fakes.HttpTestCase):
     def test_error_carries_state_info(self):
         self.workflow()
         self.execution(['ERROR'], state_info='roles_data.yaml must be a list')
-        entry = self.wf.render('p', None, {}, 60)
+        entry = self.wf.render(plans.render_request('p', None, {}), 60)
         self.assertEqual('ERROR', entry['state'])
         self.assertEqual('roles_data.yaml must be a list', entry['info'])
 
     def test_timeout_leaves_the_execution_running(self):
         self.workflow()
         self.execution(['RUNNING'] * 100)
-        entry = self.wf.render('p', None, {}, 5)
+        entry = self.wf.render(plans.render_request('p', None, {}), 5)
         self.assertEqual('TIMEOUT', entry['state'])
         self.assertIn('still RUNNING after 5 s', entry['info'])
         self.assertEqual(5.0, self.clock.now)

@@ -1,8 +1,11 @@
-"""What the client asks of Mistral: every request it sends is built here
-(``protocol.request``), from the plain values the commands pass.
+"""The plan workflows from the client: every plan request is built here
+(``protocol.request``), from the plain values the commands pass: plan
+list, delete and restore, the deployment library's operations, render,
+preview, deploy, and the steps the plan commands record.
 
 The recording and rendering hooks the plan steps call (``Recorder``,
-``PlanRenderer``) run them through ``executions.Workflows``.
+``PlanRenderer``) run them through ``executions.Workflows``; the node and
+validation requests are built in ``nodes`` and ``validations``.
 """
 
 from tripleoplanclient import protocol
@@ -47,6 +50,16 @@ def preview_request(plan, swift_url, heat_url, objects, **fields):
                             **fields)
 
 
+def render_request(plan, swift_url, inputs, tree=None):
+    """The render workflow's request: ``inputs``, the plan's
+    ``roles_data`` / ``network_data`` paths; ``tree``, the plan's tree
+    with the step's writes (``plan.tree``)."""
+    return protocol.request('render', container=plan, swift_url=swift_url,
+                            roles_data=inputs.get('roles_data'),
+                            network_data=inputs.get('network_data'),
+                            tree=tree)
+
+
 def deploy_request(plan, swift_url, heat_url, change, **fields):
     """The deploy workflow's request for a stack step whose files
     ``change`` (``steps.Change``) wrote: what it wrote, as plan_amend's,
@@ -61,6 +74,14 @@ def deploy_request(plan, swift_url, heat_url, change, **fields):
         step['release'] = change.release
     return protocol.request('deploy', container=plan, swift_url=swift_url,
                             heat_url=heat_url, **dict(step, **fields))
+
+
+def step_request(name, plan, swift_url, command, **fields):
+    """The request of a step the plan commands record (``plan_create``,
+    ``plan_amend``) with ``command`` (masked); ``fields``: what the step
+    wrote."""
+    return protocol.request(name, container=plan, swift_url=swift_url,
+                            command=command, **fields)
 
 
 class PlanRenderer(object):
@@ -83,8 +104,9 @@ class PlanRenderer(object):
         # check() becomes a failed render on record, not a lost step.
         try:
             self.check()
-            return self._workflows.render(plan, self._swift_url, inputs,
-                                          self._timeout, tree)
+            return self._workflows.render(
+                render_request(plan, self._swift_url, inputs, tree),
+                self._timeout)
         except exceptions.CommandError as exc:
             return {'state': 'ERROR', 'info': str(exc)}
 
@@ -117,9 +139,8 @@ class Recorder(object):
         self._workflows.check()
 
     def __call__(self, plan, name, fields, renders=False):
-        request = protocol.request(name, container=plan,
-                                   swift_url=self._swift_url,
-                                   command=self._command, **fields)
+        request = step_request(name, plan, self._swift_url, self._command,
+                               **fields)
         if renders:
             result = self._workflows.run_workflow(name, request,
                                                   self._timeout)
