@@ -75,11 +75,11 @@ def main():
             free = [n for n in ironic.nodes(
                 provision.FIELDS, provision_state='available',
                 associated='False') if provision.usable(n)]
-            picks = provision._pick(instances, current, free, [])
-            provision._claim(ironic, plan, instances, picks,
-                             provision._addresses(instances, current,
-                                                  provision.CTLPLANE_CIDR),
-                             provision.CTLPLANE_CIDR)
+            picks = provision.pick_nodes(instances, current, free, [])
+            provision.claim_nodes(
+                ironic, plan, instances, picks, provision.ctlplane_addresses(
+                    instances, current, provision.CTLPLANE_CIDR),
+                provision.CTLPLANE_CIDR, None)
 
         def ours_release():
             provision.release(ironic, [

@@ -56,7 +56,7 @@ def _package_of(module):
 
 def _absolute(module, node):
     """The module an ``ImportFrom`` names, relative ones resolved."""
-    if not node.level:
+    if not node.level or module not in MODULES:
         return node.module
     base = module.split('.')
     if not MODULES[module][0].endswith('__init__.py'):
@@ -65,11 +65,11 @@ def _absolute(module, node):
     return '.'.join(base + ([node.module] if node.module else []))
 
 
-def _imports(module):
+def _imports(module, tree=None):
     """The project modules ``module`` imports anywhere in it, and the
     names it binds to them: {local name: module}."""
     imported, bound = set(), {}
-    for node in ast.walk(TREES[module]):
+    for node in ast.walk(tree or TREES[module]):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name in MODULES:
@@ -147,12 +147,14 @@ class SidesTest(unittest.TestCase):
         self.assertIn(TOP + '.nodes.baremetal_file', reached)
 
 
-def private_uses(module):
+def private_uses(module, tree=None):
     """``module``'s uses of another project module's ``_private`` name:
-    ``from x import _name`` and ``x._name`` (x a project module)."""
+    ``from x import _name`` and ``x._name`` (x a project module);
+    ``tree``: a script's, outside the package."""
     found = []
-    _, bound = _imports(module)
-    for node in ast.walk(TREES[module]):
+    tree = tree or TREES[module]
+    _, bound = _imports(module, tree)
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             source = _absolute(module, node)
             if source in MODULES:
@@ -187,6 +189,17 @@ class PrivateNamesTest(unittest.TestCase):
         found = [u for m in sorted(MODULES) for u in private_uses(m)]
         self.assertEqual([], found, 'Make what modules share public in '
                          'the module that owns it')
+
+    def test_no_tool_uses_a_private_name_of_the_package(self):
+        tools = os.path.join(os.path.dirname(ROOT), 'tools')
+        found = []
+        for folder, _, files in os.walk(tools):
+            for name in sorted(files):
+                if name.endswith('.py'):
+                    path = os.path.join(folder, name)
+                    found += private_uses(os.path.relpath(path, tools),
+                                          ast.parse(open(path).read(), path))
+        self.assertEqual([], found)
 
     def test_the_check_sees_both_forms(self):
         tree = ast.parse('from tripleoplanclient.osc import base\n'

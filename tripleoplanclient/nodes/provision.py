@@ -128,7 +128,7 @@ def _need(inst):
     return ', '.join(parts)
 
 
-def _pick(instances, current, free, problems):
+def pick_nodes(instances, current, free, problems):
     """``{hostname: node}`` for the instances no node holds yet: named
     nodes first, then the roles' matching, each node once."""
     picks, used = {}, set()
@@ -172,7 +172,7 @@ def _pick(instances, current, free, problems):
     return picks
 
 
-def _addresses(instances, current, cidr):
+def ctlplane_addresses(instances, current, cidr):
     """``{hostname: ctlplane IP}``: recorded ones kept, fixed ones as
     given, the others the lowest free from ``.CTLPLANE_FIRST``."""
     try:
@@ -236,14 +236,14 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
                 inst['hostname'], record(node).get('role'), inst['role']))
     free = [n for n in ironic.nodes(FIELDS, provision_state='available',
                                     associated='False') if usable(n)]
-    picks = _pick(instances, current, free, problems)
+    picks = pick_nodes(instances, current, free, problems)
     if problems:
         raise exceptions.CommandError(
             'Plan %s: cannot provision (%d problem(s)); nothing was '
             'allocated:\n  %s' % (plan, len(problems), '\n  '.join(problems)))
-    addresses = _addresses(instances, current, cidr)
-    claimed = _claim(ironic, plan, instances, picks, addresses, cidr,
-                     project)
+    addresses = ctlplane_addresses(instances, current, cidr)
+    claimed = claim_nodes(ironic, plan, instances, picks, addresses, cidr,
+                          project)
     # New ones, and ours a failed deploy left: deployed (again).
     again = [n for n in current.values()
              if n['provision_state'] in ('deploy failed', 'available')]
@@ -269,7 +269,7 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
         'requests': ironic.requests}
 
 
-def _claim(ironic, plan, instances, picks, addresses, cidr, project):
+def claim_nodes(ironic, plan, instances, picks, addresses, cidr, project):
     """PATCH each picked node ours; a node another client took first
     (409) or any refusal: what this run took is released, and the error
     says which."""
