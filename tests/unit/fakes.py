@@ -534,10 +534,10 @@ def run_ours(store, request, action, heat=None):
     if name.startswith('validation_'):
         import uuid
 
-        from tripleoplanclient.mistral import validations
+        from tripleoplanclient.mistral import validation_answers
         # what a run is told: this Swift; a plan that validates; the
         # caller's project (Keystone's)
-        return validations.answer(name, store, req, {
+        return validation_answers.answer(name, store, req, {
             'endpoints': {'object-store': SWIFT}, 'project': 'p1',
             'plan_problems': []}.__getitem__, str(uuid.uuid4()))
     raise AssertionError('no fake for action %s' % action)

@@ -21,15 +21,15 @@ SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
 
 
 class _ValidationAction(base.PlanAction):
-    """Reads its request; answers it (``mistral.validations``) on the
+    """Reads its request; answers it (``mistral.validation_answers``) on the
     caller's Swift."""
 
     def do(self, context, req):
-        from tripleoplanclient.mistral import validations
+        from tripleoplanclient.mistral import validation_answers
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         store = base.plan_store(context, req['swift_url'])
-        return validations.answer(
+        return validation_answers.answer(
             self.request_name, store, req, _Inputs(context, req, store),
             base.workflow_execution(context) or str(uuid.uuid4()))
 
@@ -61,7 +61,7 @@ class RunValidations(_ValidationAction):
     request_name = 'validation_run'
 
     def do(self, context, req):
-        from tripleoplanclient.mistral import validations
+        from tripleoplanclient.mistral import validation_answers
         req['swift_url'] = endpoints.choose(context, req['swift_url'],
                                             'object-store')
         store = base.plan_store(context, req['swift_url'])
@@ -74,7 +74,7 @@ class RunValidations(_ValidationAction):
             session = auth.trust_session(caller, trust) if trust else None
             later = base.plan_store(context, req['swift_url'], session) \
                 if session else store
-            return validations.answer(
+            return validation_answers.answer(
                 self.request_name, store, req,
                 _Inputs(context, req, later, session),
                 execution or str(uuid.uuid4()), later=later)

@@ -1,6 +1,7 @@
-"""The validation actions' bodies (``mistral.validation_actions`` runs
-them in Mistral; unit tests run them on fake services): each on the
-caller's Swift (``store``) and the request as read."""
+"""What each validation action answers: their bodies
+(``mistral.validation_actions`` runs them in Mistral; unit tests run them
+on fake services), each on the caller's Swift (``store``) and the
+request as read."""
 
 from tripleoplanclient.common import exceptions
 

@@ -5,7 +5,7 @@ outlive the token). Swift faked over HTTP; ansible-playbook for real."""
 import shutil
 
 from tests.unit import fakes
-from tripleoplanclient.mistral import validations
+from tripleoplanclient.mistral import validation_answers
 from tripleoplanclient.record import store as store_mod
 from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
@@ -31,7 +31,7 @@ class TestRunWrites(fakes.HttpTestCase):
                 '- hosts: localhost\n  gather_facts: false\n  vars:\n'
                 '    metadata: {name: N, description: d, groups: [prep]}\n'
                 '  tasks:\n    - assert: {that: true}\n').encode())
-        run = validations.answer(
+        run = validation_answers.answer(
             'validation_run', swift_as('caller-token'), {
                 'plan': None, 'names': ['one', 'two'], 'group': None,
                 'timeout': 60}, {'endpoints': {}, 'project': 'p'}.__getitem__,
