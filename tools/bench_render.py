@@ -123,6 +123,7 @@ def mistral_render(env, tht, log):
     from mistralclient.api import client as mistral_client
 
     from tripleoplanclient.workflows import executions
+    from tripleoplanclient.workflows import plans
 
     suffix = uuid.uuid4().hex[:6]
     plan, bare = 'bench-render-' + suffix, 'bench-bare-' + suffix
@@ -143,8 +144,8 @@ def mistral_render(env, tht, log):
                   'render again, nothing changed'):
         mark = log.mark()
         start = time.monotonic()
-        entry = wf.render(bare, env['LOOPBACK_SWIFT_URL'],
-                          {'network_data': NETWORKS}, 600)
+        entry = wf.render(plans.render_request(
+            bare, env['LOOPBACK_SWIFT_URL'], {'network_data': NETWORKS}), 600)
         elapsed = time.monotonic() - start
         requests, _, methods = log.since(mark)
         print('  %-38s %4d Swift requests %5.1f s  %s %d outputs, %d '
