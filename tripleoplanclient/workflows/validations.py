@@ -1,7 +1,8 @@
-"""The validations from the client: each operation is our workflow of the
-same name (``protocol``); the CLI runs the quick ones as their action on
-its own (one synchronous request, as the library's commands do) and a
-run as a workflow execution, whose id is the run's.
+"""The validations from the client: every validation request is built
+here (``protocol.request``). Each operation is our workflow of the same
+name (``protocol``); the CLI runs the quick ones as their action on its
+own (one synchronous request, as the library's commands do) and a run as
+a workflow execution, whose id is the run's.
 """
 
 import time
