@@ -4,7 +4,9 @@ Built offline, warnings as errors: ``bash tools/build-docs.sh`` or
 ``tox -e docs``. The command reference is generated from the installed
 package's ``openstack.tripleoplan.v1`` entry points (cliff's
 ``autoprogram-cliff``); the release notes from ``releasenotes/notes`` in
-git history (reno's ``release-notes``).
+git history (reno's ``release-notes``); Mistral's ``[tripleoplan]`` options
+and their sample from the ``oslo.config.opts`` entry point (oslo.config's
+``show-options`` and sample generator).
 """
 
 import re
@@ -18,7 +20,15 @@ author = 'tripleoplanclient developers'
 extensions = [
     'cliff.sphinxext',
     'reno.sphinxext',
+    'oslo_config.sphinxext',
+    'oslo_config.sphinxconfiggen',
 ]
+
+# _static/tripleoplanclient.conf.sample, written at every build from the
+# options themselves (reference/configuration includes it).
+config_generator_config_file = [(
+    '../../etc/oslo-config-generator/tripleoplanclient.conf',
+    '_static/tripleoplanclient')]
 
 root_doc = 'index'
 # Quotes and ellipses only: "--templates" in help text stays two dashes.

@@ -115,8 +115,8 @@ class _Inputs(object):
         found = {}
         for kind in SERVICE_TYPES:
             urls = caller.endpoints(kind)
-            if not urls and kind in endpoints._OPTIONS:
-                urls = endpoints._configured(kind)
+            if not urls:
+                urls = endpoints.configured_urls(kind)
             if urls:
                 found[kind] = urls[0]
         return found
@@ -135,6 +135,12 @@ class _Inputs(object):
         ``validation_ssh_timeout``."""
         from tripleoplanclient.mistral import validation_config
         return validation_config.ssh(self.project())
+
+    def hidden_paths(self):
+        """Directories the sandbox hides besides those it always does:
+        mistral.conf's ``[tripleoplan] validation_hidden_paths``."""
+        from tripleoplanclient.mistral import validation_config
+        return validation_config.hidden_paths()
 
     def server_networks(self):
         """Where this plan's validations may reach servers: what the
