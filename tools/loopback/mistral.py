@@ -38,7 +38,7 @@ from . import (heat, identity, ironic, keystone, postgres, process, rabbitmq,
 from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
                      log_size, render, say)
 from .service import Service
-from .state import started
+from .state import started, state_dir
 from .venv import ensure_venv, pip_install, requirements, venv_dir
 
 # The components run: event-engine (event triggers) and periodic (cron
@@ -160,7 +160,7 @@ class Mistral(Service):
             port=self.ports()['api'],
             db_url=postgres.database_url(DB),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
-            ironic_urls=','.join(ironic_urls),
+            ironic_urls=','.join(ironic_urls), hidden_paths=state_dir(),
             ssh=sshd.validation_settings(project), auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:

@@ -11,27 +11,14 @@ the caller's token to a host of its choice.
 """
 
 from tripleoplanclient.common import exceptions
-
-# mistral.conf options: service type -> option (a list of URLs)
-_OPTIONS = {'object-store': 'swift_urls', 'orchestration': 'heat_urls',
-            'baremetal': 'ironic_urls'}
+from tripleoplanclient.mistral import config
 
 
-def configured_endpoints(service_type):
-    """The endpoints of ``service_type`` mistral.conf names (none for a
-    service type without an option)."""
-    from oslo_config import cfg
-
-    if service_type not in _OPTIONS:
-        return []
-
-    # Registered on first use: Mistral parsed its files already, and
-    # oslo.config finds options registered later in them.
-    cfg.CONF.register_opts(
-        [cfg.ListOpt(option, default=[], help='%s endpoints the tripleoplan '
-                     'actions may call when the catalog has none' % kind)
-         for kind, option in _OPTIONS.items()], group='tripleoplan')
-    return list(getattr(cfg.CONF.tripleoplan, _OPTIONS[service_type]))
+def configured_urls(service_type):
+    """The endpoints of ``service_type`` Mistral's configuration names
+    (``config.ENDPOINT_OPTIONS``); none for a type no option lists."""
+    option = config.ENDPOINT_OPTIONS.get(service_type)
+    return list(getattr(config.options(), option)) if option else []
 
 
 def _catalog(context, service_type):
@@ -43,13 +30,12 @@ def choose(context, requested, service_type, configured=None):
     """The URL to call: ``requested`` when it is one of the allowed
     endpoints, the first allowed one when nothing is requested."""
     allowed = _catalog(context, service_type) + (
-        configured_endpoints(service_type) if configured is None
-        else configured)
+        configured_urls(service_type) if configured is None else configured)
     if not allowed:
         raise exceptions.CommandError(
             'The tripleoplan actions know no %s endpoint: run Mistral with '
             'Keystone, or set [tripleoplan] %s in its configuration.'
-            % (service_type, _OPTIONS[service_type]))
+            % (service_type, config.ENDPOINT_OPTIONS[service_type]))
     if not requested:
         return allowed[0]
     for url in allowed:
@@ -60,4 +46,5 @@ def choose(context, requested, service_type, configured=None):
         'tripleoplan actions in this Mistral may call (its catalog, or '
         '[tripleoplan] %s in its configuration): point the client at the '
         'same %s as Mistral, or add the endpoint to that option.'
-        % (service_type, requested, _OPTIONS[service_type], service_type))
+        % (service_type, requested, config.ENDPOINT_OPTIONS[service_type],
+           service_type))

@@ -135,6 +135,12 @@ class _Inputs(object):
         from tripleoplanclient.mistral import validation_config
         return validation_config.ssh(self.project())
 
+    def hidden_paths(self):
+        """Directories the sandbox hides besides those it always does:
+        mistral.conf's ``[tripleoplan] validation_hidden_paths``."""
+        from tripleoplanclient.mistral import validation_config
+        return validation_config.hidden_paths()
+
     def server_networks(self):
         """Where this plan's validations may reach servers: what the
         operator gives (``[tripleoplan] validation_servers``, for the

@@ -113,7 +113,7 @@ def _marker(run_id, project):
 
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
         stop_requested=None, look_every=2.0, clock=time.monotonic,
-        ssh_key=None, targets=(), refused=None, project=None):
+        ssh_key=None, targets=(), refused=None, project=None, hidden=()):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
@@ -123,6 +123,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
     ``egress``: the sandbox has no network of its own); ``refused``:
     ``{(host, port): why}`` the proxy says of those it may not;
     ``project``: the caller's (Keystone's) project, in ``MARKER``;
+    ``hidden``: directories the sandbox hides besides those it always
+    does (``sandbox.secret_places``);
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
     the run as STOPPED.
@@ -178,7 +180,9 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                                  '-i', inside + 'inventory.json',
                                  '-e', '@' + inside + 'vars.json',
                                  inside + 'playbook.yaml'],
-                        inputs, readable, seccomp_fd=filter_fd),
+                        inputs, readable,
+                        secrets=sandbox.secret_places(hidden=hidden),
+                        seccomp_fd=filter_fd),
                     cwd='/', env=environment(run_id, project, bool(ssh_key)),
                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, start_new_session=True,

@@ -45,14 +45,17 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     ``plan_problems`` ([text]), ``servers`` (``inventory.servers``),
     ``server_networks`` (where the operator lets the plan's validations
     reach servers: ``inventory.networks``), ``ssh`` (how to log in to
-    them, ``inventory.SSH``'s keys; None for the defaults) or
-    ``project`` (the caller's, as Keystone validated it); a
-    CommandError there is that validation's ERROR.
+    them, ``inventory.SSH``'s keys; None for the defaults),
+    ``project`` (the caller's, as Keystone validated it) or
+    ``hidden_paths`` (directories the sandbox hides besides those it
+    always does; None for none); a CommandError there is that
+    validation's ERROR.
     """
     progress = progress or (lambda line: None)
     deadline = clock() + timeout
     endpoints = inputs('endpoints')
     project = inputs('project')
+    hidden = inputs('hidden_paths') or ()
 
     def stop_requested():
         return results.stop_requested(store, run['run'])
@@ -70,7 +73,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
                 'not run: %s' % validation['problem']))
         else:
             outcome = _one(store, run, summary, validation, endpoints,
-                           inputs, left, stop_requested, project)
+                           inputs, left, stop_requested, project, hidden)
             if outcome['status'] in ('STOPPED', 'TIMEOUT'):
                 run['status'] = outcome['status']
         progress('Validation %s: %s' % (validation['id'], outcome['status']))
@@ -92,7 +95,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
 
 
 def _one(store, run, summary, validation, endpoints, inputs, left,
-         stop_requested, project):
+         stop_requested, project, hidden):
     extra = {'tripleoplan_endpoints': endpoints,
              'tripleoplan_plan': run['plan']}
     roles, networks, ssh = None, [], dict(inventory.SSH)
@@ -124,7 +127,7 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         started=started, stop_requested=stop_requested,
         ssh_key=ssh['key'] if servers else None,
         targets=reachable(endpoints, servers), refused=refused,
-        project=project)
+        project=project, hidden=hidden)
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (

@@ -51,15 +51,17 @@ SCRATCH_BYTES = 256 * 1024 * 1024
 SMALL_BYTES = 16 * 1024 * 1024
 
 
-def secret_places(environ=None, config_files=None):
+def secret_places(environ=None, config_files=None, hidden=()):
     """The directories that hold the executor's secrets: its home,
-    /root, /etc/mistral, the loopback state directory and the
-    directory of each configuration file Mistral was started with."""
+    /root, /etc/mistral, the directory of each configuration file
+    Mistral was started with and ``hidden`` (those the operator names:
+    ``[tripleoplan] validation_hidden_paths``)."""
     environ = os.environ if environ is None else environ
     if config_files is None:
         config_files = _mistral_config_files()
     found = [os.path.expanduser('~'), '/root', '/etc/mistral']
-    found += [environ[k] for k in ('HOME', 'LOOPBACK_DIR') if environ.get(k)]
+    found += [environ['HOME']] if environ.get('HOME') else []
+    found += list(hidden)
     found += [os.path.dirname(os.path.abspath(f)) for f in config_files]
     return sorted({os.path.realpath(p) for p in found})
 

@@ -34,7 +34,8 @@ class TestRunWrites(fakes.HttpTestCase):
         run = validation_answers.answer(
             'validation_run', swift_as('caller-token'), {
                 'plan': None, 'names': ['one', 'two'], 'group': None,
-                'timeout': 60}, {'endpoints': {}, 'project': 'p'}.__getitem__,
+                'timeout': 60}, {'endpoints': {}, 'project': 'p',
+                                 'hidden_paths': []}.__getitem__,
             'run-9',
             later=swift_as('trust-token'))
         self.assertEqual('PASSED', run['status'])

@@ -63,3 +63,11 @@ class TestSshSettings(testtools.TestCase):
                               'p2:*=127.0.0.5'], validation_config.servers())
         with self.conf(''):
             self.assertEqual([], validation_config.servers())
+
+    def test_the_directories_the_sandbox_hides(self):
+        with self.conf('[tripleoplan]\nvalidation_hidden_paths = '
+                       '/srv/loopback,/var/lib/secrets\n'):
+            self.assertEqual(['/srv/loopback', '/var/lib/secrets'],
+                             validation_config.hidden_paths())
+        with self.conf(''):
+            self.assertEqual([], validation_config.hidden_paths())

@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import socket
+import sys
 import tempfile
 
 from osc_lib import exceptions
@@ -93,6 +94,31 @@ class TestRuns(fakes.HttpTestCase):
         done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
         self.assertEqual('ERROR', done['validations'][0]['status'])
         self.assertIn('needs a plan', done['validations'][0]['message'])
+
+    def test_the_configured_hidden_paths_are_out_of_sight(self):
+        # secrets in a tree the sandbox shows (the Python environment):
+        # seen until Mistral's configuration names them
+        # ([tripleoplan] validation_hidden_paths)
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        if shutil.which('bwrap') is None:
+            self.skipTest('bubblewrap is not installed')
+        place = tempfile.mkdtemp(prefix='.tripleoplan-hidden-',
+                                 dir=sys.prefix)
+        self.addCleanup(shutil.rmtree, place)
+        with open(os.path.join(place, 'credentials'), 'w') as f:
+            f.write('secret\n')
+        self.installed.store('hunt.yaml', playbook(
+            'Hunt', 'stat: {path: "%s/credentials"}\n      register: found\n'
+            '    - assert: {that: "not found.stat.exists"}' % place))
+        statuses = []
+        for run_id, hidden in (('r4', None), ('r5', [place])):
+            self.inputs['hidden_paths'] = hidden
+            run, chosen = runs.start(self.store, request(names=['hunt']),
+                                     run_id)
+            statuses.append(runs.execute(self.store, run, chosen,
+                                         self.inputs.get, 120)['status'])
+        self.assertEqual(['FAILED', 'PASSED'], statuses)
 
     def on_servers(self, name, tasks, ssh, allowed='127.0.0.9'):
         """Run validation ``name`` (``tasks`` on the group overcloud) on

@@ -284,6 +284,19 @@ class TestSandbox(SandboxTestCase):
         self.assertNotIn(['--ro-bind', os.path.dirname(tree)], pairs)
 
 
+class TestSecretPlaces(testtools.TestCase):
+
+    def test_the_operators_hidden_paths_besides_the_usual_ones(self):
+        found = sandbox.secret_places(
+            {'HOME': '/home/mistral', 'LOOPBACK_DIR': '/srv/loopback'},
+            ['/etc/tripleoplan/mistral.conf'], hidden=['/srv/state'])
+        for place in ('/root', '/etc/mistral', '/home/mistral',
+                      '/etc/tripleoplan', '/srv/state'):
+            self.assertIn(os.path.realpath(place), found)
+        # the test harness's variables mean nothing to the product
+        self.assertNotIn('/srv/loopback', found)
+
+
 class TestNetwork(SandboxTestCase):
     """The sandbox's network is its own: the executor's loopback ports
     (here two listeners standing for memcached and a Swift storage
