@@ -3,7 +3,8 @@
 Each command is one recorded step, in two calls:
 
 1. ``prepare`` refuses early, before anything is written (no Heat, stack
-   busy, unknown stack or plan, missing lifecycle file) and works out what
+   busy, unknown stack or plan, missing lifecycle file:
+   ``stack.preconditions``, asked again by the action) and works out what
    the step would change; ``describe`` and ``Prepared.differences`` tell
    it (``--dry-run``, and the question before an update or upgrade);
 2. ``execute`` writes only the plan objects that changed (one pass) and
