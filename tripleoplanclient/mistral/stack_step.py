@@ -28,6 +28,7 @@ from tripleoplanclient.mistral import deploy as deploy_mod
 from tripleoplanclient.mistral import lifecycle
 from tripleoplanclient.plan import layout
 from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.stack import preconditions
 
 ACTIONS = ('deploy', 'update', 'upgrade')
 STAGES = ('prepare', 'converge')
@@ -62,25 +63,14 @@ def _check(plan, req):
             'rendered}. Nothing was recorded.' % plan)
 
 
-def _lifecycle(store, plan, req, change):
-    """The stage's lifecycle environment of the templates the step leaves
-    the plan with; None for converge when they have none."""
-    if req['stage'] is None:
-        return None
-    path = layout.lifecycle_path(req['action'], req['stage'])
+def _held(store, plan, change, path):
+    """Whether the templates the step leaves the plan with hold ``path``."""
     if path in change.md5s:
-        return path
-    if path not in change.deleted:
-        held = change.view.md5(path) if change.view.known else (
-            store.listing(plan)[1] or {}).get(path)
-        if held:
-            return path
-    if req['stage'] == 'prepare':
-        raise exceptions.CommandError(
-            'The templates of plan %s have no %s: they do not support "%s '
-            '--stage prepare". Nothing was changed.'
-            % (plan, path, req['action']))
-    return None        # THT 18: converge is the plain list
+        return True
+    if path in change.deleted:
+        return False
+    return bool(change.view.md5(path) if change.view.known else (
+        store.listing(plan)[1] or {}).get(path))
 
 
 def last_stack(store, plan, state):
@@ -193,23 +183,23 @@ def run(store, heat, req, cache, execution=None):
     plan = layout.check_name(req['container'])
     _check(plan, req)
     head = store.head(plan)
-    if not head.state['created']:
-        raise exceptions.CommandError(
-            'Plan %s does not exist: run "openstack overcloud deploy --stack '
-            '%s --templates <dir> ..." first. Nothing was changed.'
-            % (plan, plan))
-    stack = status.check_idle(
-        status.recorded(heat, plan, head.rows, req['heat_url']), plan)
-    if req['action'] != 'deploy' and stack is None:
-        raise exceptions.CommandError(
-            'Stack %s does not exist: run "openstack overcloud deploy --stack '
-            '%s" first. Nothing was changed.' % (plan, plan))
+    stack = status.recorded(heat, plan, head.rows, req['heat_url'])
+    refused = preconditions.refusal(
+        plan, req['action'], stack=stack is not None,
+        idle=lambda: status.check_idle(stack, plan),
+        created=head.state['created'])
+    if refused is not None:
+        raise refused
     change = builder.change(store, plan, req, head, deletions=True)
-    if change.renders and not req['render']:
-        raise exceptions.CommandError(
-            'Plan %s needs a render before its stack can be deployed; run '
-            'the command without --no-render. Nothing was changed.' % plan)
-    lifecycle_env = _lifecycle(store, plan, req, change)
+    lifecycle_env = preconditions.lifecycle_environment(
+        req['action'], req['stage'],
+        lambda path: _held(store, plan, change, path))
+    refused = preconditions.refusal(
+        plan, req['action'], stage=req['stage'],
+        held=lifecycle_env is not None, renders=change.renders,
+        rendering=req['render'])
+    if refused is not None:
+        raise refused
     details = {'lifecycle': lifecycle_env} if lifecycle_env else {}
     if req['plan_created']:
         details['plan_created'] = dict(req['plan_created'])

@@ -115,7 +115,7 @@ class _Inputs(object):
         found = {}
         for kind in SERVICE_TYPES:
             urls = caller.endpoints(kind) or \
-                endpoints.configured_endpoints(kind)
+                endpoints.configured_urls(kind)
             if urls:
                 found[kind] = urls[0]
         return found

@@ -339,7 +339,8 @@ def add_render_options(parser):
              'that can render will.')
     parser.add_argument(
         '--timeout', metavar='<minutes>', type=minutes, default=10,
-        help='How long to wait for the render in Mistral (default 10).')
+        help='How long to wait for the render in Mistral, in minutes '
+             '(default 10).')
 
 
 def plan_files(parsed_args, templates, with_tree=False, origin=None,

@@ -48,8 +48,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         parser.add_argument(
             '-t', '--timeout', metavar='<minutes>', type=base.minutes,
             default=240,
-            help='Heat stack timeout, and how long to wait for it '
-                 '(default 240).')
+            help='Heat stack timeout, and how long to wait for it, in '
+                 'minutes (default 240).')
         if self.preview_only:
             parser.set_defaults(dry_run=True, wait=False, yes=False)
         else:

@@ -44,8 +44,8 @@ class _LibraryCommand(base.Command):
         parser.add_argument(
             '--timeout', metavar='<minutes>', type=base.minutes,
             default=self.default_timeout,
-            help='How long to wait for Mistral\'s answer (default %d).'
-                 % self.default_timeout)
+            help='How long to wait for Mistral\'s answer, in minutes '
+                 '(default %d).' % self.default_timeout)
         return parser
 
     def ask(self, parsed_args, **fields):

@@ -47,7 +47,8 @@ class _ProvisionCommand(base.Command, command.Lister):
                           help='Return once Ironic was asked.')
         parser.add_argument(
             '--timeout', metavar='<seconds>', type=_seconds, default=3600,
-            help='How long the operation may take (default 3600).')
+            help='How long the operation may take, in seconds (default '
+                 '3600).')
         return parser
 
     def read_roles(self, path):

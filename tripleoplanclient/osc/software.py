@@ -137,7 +137,7 @@ class Trigger(DeploymentCommand):
                  'COMPLETE at once.')
         add_wait_options(
             parser, 'How long the signal URL stays valid, and how long '
-                    '--wait waits (default 60).')
+                    '--wait waits, in minutes (default 60).')
         parser.add_argument(
             '--wait', action='store_true',
             help='Follow the deployment to its end, like "software '

@@ -51,7 +51,7 @@ class _Command(base.Command):
         parser.add_argument(
             '--timeout', metavar='<seconds>', type=base.seconds,
             default=self.default_timeout,
-            help='How long to wait for Mistral (default %d).'
+            help='How long to wait for Mistral, in seconds (default %d).'
                  % self.default_timeout)
         return parser
 

@@ -8,6 +8,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
 from tripleoplanclient.record import record as record_mod
 from tripleoplanclient.record import steps
+from tripleoplanclient.stack import preconditions
 
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
@@ -53,10 +54,11 @@ def execute(services, options, prepared, recorded=None):
             == 'SUCCESS'}
     elif prepared.with_templates:
         details['templates'] = prepared.files.templates
-    if change.renders and services.renderer is None:
-        raise exceptions.CommandError(
-            'Plan %s needs a render before its stack can be deployed; run '
-            'the command without --no-render. Nothing was changed.' % plan)
+    refused = preconditions.refusal(
+        plan, prepared.action, renders=change.renders,
+        rendering=services.renderer is not None)
+    if refused is not None:
+        raise refused
     services.workflows.check()
     change.write(store, plan)
     request = plans.deploy_request(

@@ -3,7 +3,8 @@
 Each command is one recorded step, in two calls:
 
 1. ``prepare`` refuses early, before anything is written (no Heat, stack
-   busy, unknown stack or plan, missing lifecycle file) and works out what
+   busy, unknown stack or plan, missing lifecycle file:
+   ``stack.preconditions``, asked again by the action) and works out what
    the step would change; ``describe`` and ``Prepared.differences`` tell
    it (``--dry-run``, and the question before an update or upgrade);
 2. ``execute`` writes only the plan objects that changed (one pass) and
@@ -27,6 +28,7 @@ from tripleoplanclient.record import record as record_mod
 from tripleoplanclient.record import sources
 from tripleoplanclient.record import steps
 from tripleoplanclient.record import outcomes
+from tripleoplanclient.stack import preconditions
 
 LIFECYCLE_DIR = layout.LIFECYCLE_DIR
 lifecycle_path = layout.lifecycle_path
@@ -197,22 +199,15 @@ def prepare(services, action, plan, files, remove=(), stage=None,
         history = history or read_history(store, plan, listed)
     rows, head = history
     stack = _stack(services, plan, rows)
-    if action != 'deploy' and stack is None:
-        raise exceptions.CommandError(
-            'Stack %s does not exist: run "openstack overcloud deploy --stack '
-            '%s" first. Nothing was changed.' % (plan, plan))
     listing = listed[1] if listed else None
-    outcomes.check_idle(store, plan, rows, stack)
-    if head is None or not head.state['created']:
-        if action != 'deploy' or not with_templates:
-            raise exceptions.CommandError(
-                'Plan %s does not exist: run "openstack overcloud deploy '
-                '--stack %s --templates <dir> ..." first. Nothing was '
-                'changed.' % (plan, plan))
-        if remove:
-            raise exceptions.CommandError(
-                'Plan %s does not exist: nothing to remove an environment '
-                'from. Nothing was changed.' % plan)
+    created = head is not None and head.state['created']
+    refused = preconditions.refusal(
+        plan, action, stack=stack is not None,
+        idle=lambda: outcomes.check_idle(store, plan, rows, stack),
+        created=created, creates=with_templates, removes=bool(remove))
+    if refused is not None:
+        raise refused
+    if not created:
         return Prepared(action, plan, files, remove, stack, rows, head, None,
                         with_templates=True)
     state = head.state
@@ -224,19 +219,15 @@ def prepare(services, action, plan, files, remove=(), stage=None,
             plan, [e for e in state['environments'] if e not in remove],
             files, state)
         deleted = _sync_tree(store, plan, files, state, view, listing)
-    lifecycle = None
-    if stage is not None:
-        lifecycle = lifecycle_path(action, stage)
-        # In the templates the step leaves the plan with.
-        held = files.objects if with_templates else listing \
-            if listing is not None else view.full()
-        if lifecycle not in held:
-            if stage == 'prepare':
-                raise exceptions.CommandError(
-                    'The templates of plan %s have no %s: they do not '
-                    'support "%s --stage prepare". Nothing was changed.'
-                    % (plan, lifecycle, action))
-            lifecycle = None    # THT 18: converge is the plain list
+    # In the templates the step leaves the plan with.
+    lifecycle = preconditions.lifecycle_environment(
+        action, stage, lambda path: path in (
+            files.objects if with_templates else listing
+            if listing is not None else view.full()))
+    refused = preconditions.refusal(plan, action, stage=stage,
+                                    held=lifecycle is not None)
+    if refused is not None:
+        raise refused
     resent, unread = sources.reread(state, files)
     # Compared with what Swift holds: a file a failed step left there is
     # sent again when the local one differs.
