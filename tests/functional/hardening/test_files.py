@@ -8,10 +8,10 @@ merge), and ``stack environment show`` masks the hidden value.
 import json
 import uuid
 
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 
-class TestNoEnvironmentFileInHeat(test_deploy.DeployTest):
+class TestNoEnvironmentFileInHeat(deploy_base.DeployTest):
 
     def test_stack_files_hold_no_environment_and_hidden_is_masked(self):
         secret = 'operator-pw-%s' % uuid.uuid4().hex

@@ -18,7 +18,7 @@ import uuid
 import yaml
 
 from tests.functional import base
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 # every service's INFO log of this run
 REFUSED = r'does not exist|not allowed|[Nn]ot [Ff]ound|refused'
@@ -56,7 +56,7 @@ class TestKeystone(base.FunctionalTest):
             'token': cls.token})
         cls.plan = 'walls-%s' % tag
         cls.templates = base.write_tree(os.path.join(cls.tmp, 't'),
-                                        test_deploy.TEMPLATES)
+                                        deploy_base.TEMPLATES)
         cls.outputs = [cls.cli(
             'overcloud', 'deploy', '--stack', cls.plan, '--templates',
             cls.templates, '-e', os.path.join(cls.templates, 'registry.yaml'),

@@ -17,7 +17,7 @@ import uuid
 
 import yaml
 
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 
 def _container_head(line, container):
@@ -38,9 +38,9 @@ def encoded(name):
                     for p in parts)
 
 
-class TestHardeningNames(test_deploy.DeployTest):
+class TestHardeningNames(deploy_base.DeployTest):
 
-    TEMPLATES = dict(test_deploy.TEMPLATES, **{
+    TEMPLATES = dict(deploy_base.TEMPLATES, **{
         'x/a.role.j2.yaml': 'heat_template_version: rocky\n'
                             'description: {{role.name}}\n'})
 

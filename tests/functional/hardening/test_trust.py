@@ -20,7 +20,7 @@ import time
 import uuid
 
 from tests.functional import base
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 from tripleoplanclient import protocol
 
 WAIT = 75   # seconds Heat spends on the deployer's stack
@@ -69,7 +69,7 @@ class TestTrustTakeover(base.FunctionalTest):
         cls.fake = 'http://127.0.0.1:%d' % cls.listener.server_port
         cls.plan = 'trust-%s' % tag
         cls.templates = base.write_tree(os.path.join(cls.tmp, 't'),
-                                        test_deploy.TEMPLATES)
+                                        deploy_base.TEMPLATES)
         slow = base.write_tree(os.path.join(cls.tmp, 'env'), {
             'slow.yaml': 'parameter_defaults: {Wait: %d}\n' % WAIT})
         out = cls.cli(

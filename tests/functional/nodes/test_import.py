@@ -18,8 +18,8 @@ import urllib.error
 import urllib.request
 import uuid
 
-from tests.functional import account_watcher
 from tests.functional import base
+from tests.functional.nodes import account_watcher
 from tripleoplanclient import protocol
 
 API_VERSION = '1.89'

@@ -14,7 +14,7 @@ import uuid
 import yaml
 
 from tests.functional import base
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 ENVIRONMENT = 'baremetal-environment.yaml'
 
@@ -27,7 +27,7 @@ class ProvisionTest(base.FunctionalTest):
         from tripleoplanclient.nodes import ironic
         cls.ironic = ironic.Ironic(cls.session, base.ironic_url(cls.env))
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
-                                        test_deploy.TEMPLATES)
+                                        deploy_base.TEMPLATES)
 
     def setUp(self):
         super().setUp()

@@ -12,15 +12,15 @@ import time
 import uuid
 
 from tests.functional import base
-from tests.functional import test_ironic_loopback as loopback
+from tests.functional import ironic_base
 
 
-class NodeStatesTest(base.FunctionalTest, loopback.IronicCase):
+class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
 
     def node(self, capabilities=None):
         """A manageable fake-hardware node with one port: (name, uuid,
         mac)."""
-        mac = loopback.random_mac()
+        mac = ironic_base.random_mac()
         props = {'capabilities': capabilities} if capabilities else {}
         node = self.enroll(properties=props)
         # runs before enroll's delete
@@ -81,8 +81,8 @@ class NodeStatesTest(base.FunctionalTest, loopback.IronicCase):
                     'provision_state']
                 if state != 'inspect wait':
                     continue
-                body = {'inventory': loopback.inventory(mac),
-                        'root_disk': loopback.inventory(mac)['disks'][0]}
+                body = {'inventory': ironic_base.inventory(mac),
+                        'root_disk': ironic_base.inventory(mac)['disks'][0]}
                 if name in errors:
                     body['error'] = 'the disk controller did not answer'
                 self.ok(202, 'POST', '/continue_inspection', body,
@@ -247,7 +247,7 @@ class NodeStatesTest(base.FunctionalTest, loopback.IronicCase):
         self.assertNotIn('trust', json.dumps(output['followed']))
 
 
-class NodeStatesPolicyTest(base.FunctionalTest, loopback.IronicCase):
+class NodeStatesPolicyTest(base.FunctionalTest, ironic_base.IronicCase):
     """A member of another project, without the admin role: refused,
     told why."""
 

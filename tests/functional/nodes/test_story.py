@@ -21,13 +21,13 @@ import uuid
 import yaml
 
 from tests.functional import base
-from tests.functional import test_deploy
-from tests.functional import test_ironic_loopback as loopback
+from tests.functional import deploy_base
+from tests.functional import ironic_base
 
 ENVIRONMENT = 'baremetal-environment.yaml'
-# test_deploy's small templates, with the deployed-server parameters the
+# deploy_base's small templates, with the deployed-server parameters the
 # provisioned environment sets: a resource per server, the hostnames out
-TEMPLATES = dict(test_deploy.TEMPLATES, **{'overcloud.yaml': '''\
+TEMPLATES = dict(deploy_base.TEMPLATES, **{'overcloud.yaml': '''\
 heat_template_version: rocky
 parameters:
   AdminPassword: {type: string, hidden: true}
@@ -77,8 +77,9 @@ class Agent(threading.Thread):
                     if status != 200 or \
                             node['provision_state'] != 'inspect wait':
                         continue
-                    body = {'inventory': loopback.inventory(mac),
-                            'root_disk': loopback.inventory(mac)['disks'][0]}
+                    body = {'inventory': ironic_base.inventory(mac),
+                            'root_disk':
+                                ironic_base.inventory(mac)['disks'][0]}
                     status, answer = self.case.call(
                         'POST', '/continue_inspection', body, token=False)
                     if status != 202:
@@ -90,7 +91,7 @@ class Agent(threading.Thread):
             self.stop.wait(0.3)
 
 
-class NodesStoryTest(base.FunctionalTest, loopback.IronicCase):
+class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
 
     @classmethod
     def setUpClass(cls):
@@ -104,7 +105,7 @@ class NodesStoryTest(base.FunctionalTest, loopback.IronicCase):
         self.prefix = 'tpc-story-%s' % tag
         self.rc = 'tpc-story-%s' % tag
         self.plan = 'story-%s' % tag
-        self.macs = [loopback.random_mac() for _ in range(3)]
+        self.macs = [ironic_base.random_mac() for _ in range(3)]
         self.names = ['%s-%d' % (self.prefix, i) for i in range(3)]
         # node import matches a node by its BMC too: test_nodes_import's
         # are 127.0.0.1 ports 20000-60002, these above them

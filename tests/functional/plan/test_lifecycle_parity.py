@@ -14,23 +14,12 @@ import time
 import uuid
 
 from tests.functional import base
-from tests.functional import test_library
+from tests.functional import library_base
 
 REGISTRY = 'overcloud-resource-registry-puppet.yaml'
 EXTRA = 'parameter_defaults:\n  Needed: from-an-amend\n'
 STACK = ('heat_template_version: rocky\n'
          'resources:\n  r: {type: OS::Heat::None}\n')
-
-
-def unmarked(value, key):
-    """A record's ``files`` without the marks a CLI gives the sources it
-    read (``record.origin``: its machine and a tag only it can make, so that
-    it reads them again later); a GUI has none to give."""
-    if key != 'files':
-        return value
-    return {path: {k: v for k, v in entry.items()
-                   if k not in ('machine', 'tag')}
-            for path, entry in value.items()}
 
 
 class TestLifecycleParity(base.FunctionalTest):
@@ -39,7 +28,7 @@ class TestLifecycleParity(base.FunctionalTest):
     def setUpClass(cls):
         super().setUpClass()
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
-                                        test_library.TEMPLATES)
+                                        library_base.TEMPLATES)
 
     def execution(self, name, fields, ok=True):
         """A workflow execution of ours, started as a GUI starts one: its
@@ -85,7 +74,7 @@ class TestLifecycleParity(base.FunctionalTest):
                 env=self.env, capture_output=True)
 
         # create: the GUI's files, then the workflow; the CLI's command
-        tree = self.put(gui, test_library.TEMPLATES)
+        tree = self.put(gui, library_base.TEMPLATES)
         result = self.execution('plan_create', dict(
             container=gui, environments=[REGISTRY], tree=tree))
         self.assertEqual(('create', 'SUCCESS', len(tree) + 1),
@@ -97,7 +86,7 @@ class TestLifecycleParity(base.FunctionalTest):
         theirs, ours = self.plan_record(gui), self.plan_record(cli)
         for key in ('environments', 'files', 'inputs', 'created',
                     'render'):
-            self.assertEqual(unmarked(ours[key], key), theirs[key], key)
+            self.assertEqual(base.unmarked(ours[key], key), theirs[key], key)
         self.assertEqual('mistral action tripleoplan.plan_create',
                          theirs['history'][0]['command'])
         self.assertEqual(ours['history'][0]['user'],
@@ -123,7 +112,7 @@ class TestLifecycleParity(base.FunctionalTest):
         self.openstack('overcloud', 'plan', 'amend', cli, '-e', local)
         theirs, ours = self.plan_record(gui), self.plan_record(cli)
         for key in ('environments', 'files', 'inputs', 'render'):
-            self.assertEqual(unmarked(ours[key], key), theirs[key], key)
+            self.assertEqual(base.unmarked(ours[key], key), theirs[key], key)
         # the CLI's sources carry its marks (record.origin), the GUI's none
         self.assertTrue(ours['files'][path].get('tag'))
         self.assertNotIn('tag', theirs['files'][path])

@@ -10,16 +10,16 @@ import subprocess
 import uuid
 
 from tests.functional import base
-from tests.functional import test_library
+from tests.functional import library_base
 
 WARNING = ('Warning: later file overrides earlier: environments/mode-c.yaml '
            'overrides environments/mode-a.yaml (both set parameter Mode '
            'differently)')
 
 
-class TestOverridesAreWarnings(test_library._DeployedPlanTest):
+class TestOverridesAreWarnings(library_base.DeployedPlanTest):
 
-    TEMPLATES = dict(test_library.TEMPLATES, **{
+    TEMPLATES = dict(library_base.TEMPLATES, **{
         'environments/mode-c.yaml': 'parameter_defaults:\n  Mode: b\n',
         'environments/needed.yaml': 'parameter_defaults:\n  Needed: x\n'})
     PREFIX = 'ovr'

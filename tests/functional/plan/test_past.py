@@ -8,10 +8,10 @@ import tarfile
 import time
 
 from tests.functional import base
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 # A jinja source too, so that a roles change replaces rendered output.
-TEMPLATES = dict(test_deploy.TEMPLATES, **{
+TEMPLATES = dict(deploy_base.TEMPLATES, **{
     'roles.j2.yaml': '{% for role in roles %}- {{role.name}}\n{% endfor %}',
 })
 
@@ -25,7 +25,7 @@ def members(path):
         return {m.name: tar.extractfile(m).read() for m in tar}
 
 
-class TestPastSteps(test_deploy.DeployTest):
+class TestPastSteps(deploy_base.DeployTest):
 
     TEMPLATES = TEMPLATES
 

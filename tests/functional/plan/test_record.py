@@ -11,14 +11,14 @@ import uuid
 import yaml
 
 from tests.functional import base
-from tests.functional import test_deploy
-from tests.functional import test_library
+from tests.functional import deploy_base
+from tests.functional import library_base
 
 WRITERS = 16
 ROUNDS = 5
 
 
-class TestConcurrentWriters(test_deploy.DeployTest):
+class TestConcurrentWriters(deploy_base.DeployTest):
 
     def run_round(self, commands):
         """Start every command at once; ``[(rc, stdout, stderr)]``."""
@@ -97,7 +97,7 @@ class TestConcurrentWriters(test_deploy.DeployTest):
                                      len(ids) - 2, len(lost)))
 
 
-class SlowDeployTest(test_deploy.DeployTest):
+class SlowDeployTest(deploy_base.DeployTest):
 
     def slow_deploy(self, seconds):
         """A deployed stack, then a deploy whose stack update takes
@@ -224,7 +224,7 @@ class TestCard(base.FunctionalTest):
 
     def test_current_after_create_amend_settings_and_restore(self):
         templates = base.write_tree(os.path.join(self.tmp, 'card'),
-                                    test_library.TEMPLATES)
+                                    library_base.TEMPLATES)
         plan = 'card-%s' % uuid.uuid4().hex[:8]
         self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete', '-y',
                         plan)

@@ -4,7 +4,7 @@ recorded step and the same files in Swift after it (small templates)."""
 
 import uuid
 
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 # What differs between two plans given the same steps by different
 # clients: ids, times and the command line.
@@ -14,7 +14,7 @@ _SAME_STATE = ('environments', 'inputs', 'render', 'created', 'templates',
                'release')
 
 
-class TestRestoreParity(test_deploy.DeployTest):
+class TestRestoreParity(deploy_base.DeployTest):
 
     def setUp(self):
         super().setUp()

@@ -1,13 +1,13 @@
 """``overcloud plan show`` on a real plan, before and after a deploy of the
-small templates of test_deploy."""
+small templates of tests/functional/deploy_base."""
 
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 COLUMNS = ['plan', 'templates', 'templates_source', 'environments',
            'inputs', 'steps', 'last_step', 'open_step', 'stack']
 
 
-class TestPlanShow(test_deploy.DeployTest):
+class TestPlanShow(deploy_base.DeployTest):
 
     def show(self):
         result = self.openstack_json('overcloud', 'plan', 'show', self.plan)

@@ -8,8 +8,8 @@ import subprocess
 import time
 import uuid
 
-from tests.functional import test_deploy
-from tests.functional import test_lifecycle
+from tests.functional import base
+from tests.functional import deploy_base
 
 # What differs between two plans given the same steps by different
 # clients: ids, times, the command line, the stack (and Mistral
@@ -21,7 +21,7 @@ _SAME_STATE = ('environments', 'files', 'inputs', 'render', 'created',
                'templates', 'release')
 
 
-class TestStackParity(test_deploy.DeployTest):
+class TestStackParity(deploy_base.DeployTest):
 
     def setUp(self):
         super().setUp()
@@ -78,7 +78,7 @@ class TestStackParity(test_deploy.DeployTest):
         ours, theirs = self.plan_record(self.plan), self.plan_record(
             self.gui)
         for key in _SAME_STATE:
-            self.assertEqual(test_lifecycle.unmarked(ours.get(key), key),
+            self.assertEqual(base.unmarked(ours.get(key), key),
                              theirs.get(key), key)
 
     def test_deploy_update_upgrade_like_the_cli(self):
@@ -133,7 +133,7 @@ class TestStackParity(test_deploy.DeployTest):
         self.assertEqual(before, self.snapshot(self.gui))
 
 
-class TestKilledBeforeTheAnswer(test_deploy.DeployTest):
+class TestKilledBeforeTheAnswer(deploy_base.DeployTest):
 
     def test_the_workflow_records_the_step_and_its_end(self):
         self.first_deploy()
@@ -161,7 +161,7 @@ class TestKilledBeforeTheAnswer(test_deploy.DeployTest):
         self.assertEqual('late', self.outputs()['value'].split('/')[1])
 
 
-class TestTwoDeploysAtOnce(test_deploy.DeployTest):
+class TestTwoDeploysAtOnce(deploy_base.DeployTest):
 
     def test_one_runs_the_other_is_refused_or_failed_on_record(self):
         """What the design guarantees: Heat runs one operation at a time;

@@ -2,7 +2,8 @@
 outcome (issue 28): ``-f json`` always parses, and the exit status tells
 failed (1), refused with nothing done (3), timed out with Heat still at
 work (4) and interrupted (130); ``-q`` leaves stderr empty on success.
-The small templates of test_deploy (TestResources that fail or wait).
+The small templates of tests/functional/deploy_base (TestResources that
+fail or wait).
 """
 
 import json
@@ -10,10 +11,10 @@ import signal
 import subprocess
 
 from tests.functional import base
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 
-class OutcomeTest(test_deploy.DeployTest):
+class OutcomeTest(deploy_base.DeployTest):
 
     def run_cli(self, *args, timeout=300):
         """``(exit status, the row printed, stderr)`` of ``openstack args

@@ -7,12 +7,12 @@ installed."""
 import json
 import os
 
-from tests.functional import test_deploy
+from tests.functional import deploy_base
 
 INSTALLED = '/usr/share/openstack-tripleo-heat-templates'
 
 
-class TestTripleoclientForms(test_deploy.DeployTest):
+class TestTripleoclientForms(deploy_base.DeployTest):
 
     def run_json(self, env, *args):
         out, err = self.openstack(*(args + ('-f', 'json')), env=env)
