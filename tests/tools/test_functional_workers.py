@@ -11,12 +11,8 @@ import tempfile
 import testtools
 import yaml
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'tools')
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
-import functional_workers as fw  # noqa: E402
+import functional_workers as fw
 
 # tests listed in name order, as stestr deals them out without history
 IDS = ['t.a.A.test_1', 't.a.A.test_2', 't.b.B.test_1', 't.c.C.test_1',

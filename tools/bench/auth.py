@@ -14,7 +14,7 @@ Each command runs ``--rounds`` times (default 5): the median is shown.
 Restarts the loopback services twice (about a minute each way) and
 leaves them in the mode they were in. Needs them installed (run
 ``tools/run-tests.sh`` or ``tools/demo.sh`` once) and ``openstack`` on
-PATH. Usage: ``python3 tools/bench_auth.py [--rounds N]``.
+PATH. Usage: ``python3 tools/bench/auth.py [--rounds N]``.
 """
 
 import argparse
@@ -26,11 +26,12 @@ import tempfile
 import time
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 LOOPBACK = [sys.executable, os.path.join(REPO, 'tools', 'loopback')]
 sys.path.insert(0, REPO)
 
-from tests.functional import test_deploy  # noqa: E402  (small templates)
+from tests.functional import deploy_base  # noqa: E402  (small templates)
 
 
 def loopback(keystone, *args):
@@ -85,7 +86,7 @@ def measure(env, args, rounds):
 def story(env, work, rounds):
     """The two commands' figures in one mode."""
     templates = os.path.join(work, 'templates')
-    for path, text in test_deploy.TEMPLATES.items():
+    for path, text in deploy_base.TEMPLATES.items():
         os.makedirs(os.path.dirname(os.path.join(templates, path)),
                     exist_ok=True)
         with open(os.path.join(templates, path), 'w') as f:

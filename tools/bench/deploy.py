@@ -27,7 +27,7 @@ requests first deploy, ~5,700 redeploy, 7-8 renders.
 
 Needs the loopback Swift, Mistral and Heat (``python3 tools/loopback
 start swift mistral heat``) and the workbook (``openstack overcloud
-workbook install``). Usage: ``python3 tools/bench_deploy.py [--keep]
+workbook install``). Usage: ``python3 tools/bench/deploy.py [--keep]
 [--warm] [--plan-first]``: --keep leaves the stack and plan for a look;
 Mistral is restarted first (an empty content cache) unless --warm.
 """
@@ -45,11 +45,12 @@ import urllib.parse
 import urllib.request
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
-import bench_plan  # noqa: E402  (tools/ helpers: env, Swift access log)
+from bench import plan as bench_plan  # noqa: E402
 
 _HEAT_LINE = re.compile(r'"(\w+) (\S+)')
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark ``overcloud plan parameters show`` on THT 18.0.0.
 
-One THT 18.0.0 plan (the environment set of bench_deploy, rendered), then:
+One THT 18.0.0 plan (the environment set of deploy.py, rendered), then:
 
 * ``parameters show`` once (Heat's validation with nested stacks, in our
   Mistral action) and again ``--rounds`` times with the plan unchanged
@@ -17,8 +17,8 @@ One THT 18.0.0 plan (the environment set of bench_deploy, rendered), then:
 Prints the wall time of each command, the Heat validations and the
 Swift requests to the plan's container each made (from the services'
 access logs), and the ratios. Needs the loopback Swift, Mistral and Heat
-and the workbook (see bench_deploy). Usage: ``python3
-tools/bench_library.py [--rounds N] [--keep]``.
+and the workbook (see deploy.py). Usage: ``python3
+tools/bench/library.py [--rounds N] [--keep]``.
 """
 
 import argparse
@@ -34,12 +34,13 @@ import time
 import urllib.parse
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
-import bench_deploy  # noqa: E402  (tools/ helpers: the plan, Heat's log)
-import bench_plan  # noqa: E402  (env, Swift access log)
+from bench import deploy as bench_deploy  # noqa: E402
+from bench import plan as bench_plan  # noqa: E402
 
 TIMEZONE = 'parameter_defaults:\n  TimeZone: Europe/Paris\n'
 

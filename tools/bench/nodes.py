@@ -24,7 +24,7 @@ off, checked. Prints wall time, requests and the ratios.
 
 Needs the loopback Keystone, Swift, Mistral and Ironic (``python3
 tools/loopback start keystone swift mistral heat ironic``), the workbook,
-and ``openstack`` on PATH. Usage: ``python3 tools/bench_nodes.py
+and ``openstack`` on PATH. Usage: ``python3 tools/bench/nodes.py
 [--nodes N]``.
 """
 
@@ -41,7 +41,8 @@ import uuid
 
 import yaml
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
 API_VERSION = '1.89'
@@ -112,8 +113,8 @@ class Agent(threading.Thread):
 
     def __init__(self, ironic, macs):
         super().__init__(daemon=True)
-        from tests.functional import test_ironic_loopback
-        self.inventory = test_ironic_loopback.inventory
+        from tests.functional import ironic_base
+        self.inventory = ironic_base.inventory
         self.ironic = ironic
         self.macs = macs            # node name -> mac
         self.stop = threading.Event()

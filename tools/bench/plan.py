@@ -21,7 +21,7 @@ and grouped by method and path (``--detail``: for every row).
 Needs the loopback Swift and Mistral (``python3 tools/loopback start swift
 mistral``), the workbook, and this project installed with ``openstack`` on
 PATH (tools/run-tests.sh prepares them). Usage: ``python3
-tools/bench_plan.py [--detail]``.
+tools/bench/plan.py [--detail]``.
 """
 
 import collections
@@ -35,7 +35,8 @@ import time
 import urllib.parse
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
 # The demo's environment files (tools/demo.sh, the functional deploy story).

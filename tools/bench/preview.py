@@ -4,7 +4,7 @@ table) against the real update, on
 THT 18.0.0.
 
 One THT 18.0.0 overcloud (deployed servers, the environment set of
-bench_deploy) is created, then one new ``-e`` setting ``TimeZone``:
+deploy.py) is created, then one new ``-e`` setting ``TimeZone``:
 ``overcloud update preview`` and the real ``overcloud update`` with the
 same file. Prints, for each, the wall time and every Swift request to the
 plan's container and Heat request to the stack API (client and Mistral
@@ -13,7 +13,7 @@ times. The dry run must change nothing: its Swift requests are reads
 only, its Heat requests a template validation and the preview.
 
 Needs the loopback Swift, Mistral and Heat and the workbook (see
-bench_deploy). Usage: ``python3 tools/bench_preview.py [--keep]``.
+deploy.py). Usage: ``python3 tools/bench/preview.py [--keep]``.
 """
 
 import json
@@ -23,12 +23,13 @@ import sys
 import tempfile
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
-import bench_deploy  # noqa: E402  (tools/ helpers: the plan, Heat's log)
-import bench_plan  # noqa: E402  (env, Swift access log)
+from bench import deploy as bench_deploy  # noqa: E402
+from bench import plan as bench_plan  # noqa: E402
 
 TIMEZONE = 'parameter_defaults:\n  TimeZone: Europe/Paris\n'
 WRITES = ('PUT', 'POST', 'DELETE', 'PATCH', 'COPY')

@@ -11,7 +11,7 @@ released, then deleted. Prints wall time and Ironic requests of each
 claim and release (our client's counter).
 
 Needs the loopback Keystone and Ironic (``python3 tools/loopback start
-keystone ironic``). Usage: ``python3 tools/bench_provision.py [--nodes N]``.
+keystone ironic``). Usage: ``python3 tools/bench/provision.py [--nodes N]``.
 """
 
 import argparse
@@ -20,7 +20,8 @@ import sys
 import time
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
 

@@ -24,7 +24,7 @@ the figures after it are what an operator sees.
 
 Needs the loopback Swift and Mistral (``python3 tools/loopback start
 swift mistral``), the workbook installed, and this project with
-``openstack`` on PATH. Usage: ``python3 tools/bench_record.py [STEPS]``.
+``openstack`` on PATH. Usage: ``python3 tools/bench/record.py [STEPS]``.
 """
 
 import os
@@ -34,11 +34,12 @@ import tempfile
 import time
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
-import bench_plan  # noqa: E402  (tools/ is not a package)
+from bench import plan as bench_plan  # noqa: E402
 
 
 def _methods(counts):

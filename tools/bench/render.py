@@ -11,7 +11,7 @@ Prints, in one run:
 
 Needs the loopback Swift and Mistral (``python3 tools/loopback start
 swift mistral``) and the workbook (``openstack overcloud workbook
-install``). Usage: ``python3 tools/bench_render.py``.
+install``). Usage: ``python3 tools/bench/render.py``.
 """
 
 import os
@@ -22,11 +22,12 @@ import tempfile
 import time
 import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
-import bench_plan  # noqa: E402  (tools/ helpers: env, access log)
+from bench import plan as bench_plan  # noqa: E402
 from tests.functional import base  # noqa: E402
 
 ROLES = 'roles_data.yaml'

@@ -17,7 +17,7 @@ Two playbooks: one task (``debug``: the fixed cost of a run) and ten
 HTTP GETs of a local server (``uri``: the cost per connection, which
 goes through relay and proxy in the third way). Prints the median wall
 time of each and the ratios to ``bare``. Needs ansible-core beside this
-Python and bwrap. Usage: ``python3 tools/bench_validation_sandbox.py
+Python and bwrap. Usage: ``python3 tools/bench/validation_sandbox.py
 [--rounds N]``.
 """
 
@@ -32,7 +32,8 @@ import tempfile
 import threading
 import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
 

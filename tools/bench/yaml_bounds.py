@@ -12,7 +12,7 @@
   Mistral output written back into a plan costs).
 
 Each case runs in its own process: seconds and peak resident memory
-(ru_maxrss of that process). Usage: ``python3 tools/bench_yaml_bounds.py
+(ru_maxrss of that process). Usage: ``python3 tools/bench/yaml_bounds.py
 [--before REV] [--skip-before]``.
 """
 
@@ -23,7 +23,8 @@ import subprocess
 import sys
 import textwrap
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 
 
 def playbook(width=9, depth=9):

@@ -6,18 +6,13 @@ import json
 import multiprocessing
 import os
 import stat
-import sys
 
 import fixtures
 import testtools
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'tools')
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
-from loopback import common  # noqa: E402
-from loopback import credentials  # noqa: E402
+from loopback import common
+from loopback import credentials
 
 
 def _ask(state, names, queue):

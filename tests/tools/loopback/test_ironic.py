@@ -3,18 +3,13 @@ configuration each auth mode gets (no process is started)."""
 
 import json
 import os
-import sys
 from unittest import mock
 
 import testtools
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'tools')
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
-from loopback import ironic  # noqa: E402
-from loopback import registry  # noqa: E402
+from loopback import ironic
+from loopback import registry
 
 
 def conductors(*entries):

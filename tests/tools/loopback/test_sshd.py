@@ -14,14 +14,10 @@ from unittest import mock
 
 import testtools
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'tools')
-if TOOLS not in sys.path:
-    sys.path.insert(0, TOOLS)
 
-from loopback import common  # noqa: E402
-from loopback import registry  # noqa: E402
-from loopback import sshd  # noqa: E402
+from loopback import common
+from loopback import registry
+from loopback import sshd
 
 
 class StateTest(testtools.TestCase):
@@ -167,7 +163,8 @@ class TestInetd(testtools.TestCase):
             probe.bind(('127.0.0.1', 0))
             port = probe.getsockname()[1]
         served = subprocess.Popen(
-            [sys.executable, os.path.join(TOOLS, 'loopback', 'inetd.py'),
+            [sys.executable, os.path.join(
+                os.path.dirname(sshd.__file__), 'inetd.py'),
              '127.0.0.1', str(port), '--', '/bin/sh', '-c',
              'read line; echo "got $line"'])
         self.addCleanup(served.wait)
