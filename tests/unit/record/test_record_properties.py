@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 import yaml
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
 from tests.unit.record import test_record_hostile as hostile
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
@@ -46,7 +45,7 @@ SETTINGS = hypothesis.settings(
 
 TMP = tempfile.TemporaryDirectory()
 DIR = TMP.name
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 # The operations that read the history (the render action does not).
 HISTORY = ('show-history', 'show-step', 'diff', 'deploy --dry-run',
            'restore')
