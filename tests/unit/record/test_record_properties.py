@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import yaml
 
 from tests.unit import fakes
-from tests.unit.record import test_record_hostile as hostile
+from tests.unit.record import hostile_values
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
@@ -107,7 +107,7 @@ def hostile_bytes(original):
     out = [VALUE.map(dumped), SNIPPETS, st.binary(max_size=120),
            st.text(max_size=120).map(str.encode)]
     if isinstance(parsed, (dict, list)):
-        damaged = hostile.mutated(parsed, values=VALUE)
+        damaged = hostile_values.mutated(parsed, values=VALUE)
         out += [damaged.map(dumped), damaged.map(dumped),
                 damaged.map(as_json)]
     return st.one_of(out)
