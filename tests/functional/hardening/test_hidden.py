@@ -68,7 +68,7 @@ class TestHiddenStaysHidden(base.PlanTest):
                 if status == 404 and page != first and restarts < 5:
                     # The page's marker (the last item of the page
                     # before) was deleted meanwhile by its owner (another
-                    # test's: test_hardening_trust deletes the workflow
+                    # test's: hardening/test_trust deletes the workflow
                     # executions it made, their tasks and actions with
                     # them): Mistral refuses an unknown marker. Again.
                     page, restarts = first, restarts + 1

@@ -107,7 +107,7 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         self.plan = 'story-%s' % tag
         self.macs = [ironic_base.random_mac() for _ in range(3)]
         self.names = ['%s-%d' % (self.prefix, i) for i in range(3)]
-        # node import matches a node by its BMC too: test_nodes_import's
+        # node import matches a node by its BMC too: nodes/test_import's
         # are 127.0.0.1 ports 20000-60002, these above them
         self.bmc_port = 60010 + int(tag[:4], 16) % 5000
         # (cleanups run last first: stack, then plan, then nodes)
