@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A venv with python-tripleoclient from PyPI beside this checkout (editable),
-# for tests/functional/test_coexistence.py. Created once (about a minute)
+# for tests/functional/osc/test_coexistence.py. Created once (about a minute)
 # under $LOOPBACK_CACHE/venvs/coexist (default
 # ~/.cache/tripleoplanclient/venvs/coexist); the checkout is reinstalled on
 # every call so its entry points are current. Prints the venv's path on

@@ -51,7 +51,7 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
         THT_DIR=$(bash tools/fetch-tht.sh)
         bash tools/fetch-tht.sh 17.0.0 >/dev/null
         # python-tripleoclient from PyPI beside this checkout (created
-        # once, about a minute) for tests/functional/test_coexistence.py.
+        # once, about a minute) for tests/functional/osc/test_coexistence.py.
         COEXIST_VENV=$(bash tools/coexist-venv.sh)
         export THT_DIR COEXIST_VENV
         # The services' venvs (and this checkout in Mistral's): start,
@@ -95,8 +95,12 @@ failures=$(mktemp)
 
 passed=0 failed=0
 status=${RUN_TESTS_DOCS:-0}
-OS_TEST_PATH=./tests/unit stestr run || status=1
-count
+# The package's unit tests, then the tools' and the docs' (a test path
+# each: tests/unit mirrors the package).
+for tests in unit tools docs; do
+    OS_TEST_PATH=./tests/$tests stestr run || status=1
+    count
+done
 
 if [ "$what" = all ]; then
     trap 'python3 tools/loopback stop >&2 || true' EXIT
@@ -117,12 +121,13 @@ if [ "$what" = all ]; then
     # The record's concurrency and past-step tests run beside the THT
     # story below on the loopback Swift, then on three replicas (not in
     # the first run).
-    record='test_record\.TestConcurrentWriters|test_past|test_concurrent_settings'
+    record='plan\.test_record\.TestConcurrentWriters|plan\.test_past\.'
+    record+='|plan\.test_concurrent_settings\.'
     # Ironic (fake hardware) for the node tests, and sshd (started before
     # Mistral, whose configuration then names it) for the validations
     # that log in to a server: here they fail, not skip, when it does not
     # answer (tests/functional/base.ironic_url,
-    # tests/functional/test_validations_ssh.sshd_port).
+    # tests/functional/validations/test_ssh.sshd_port).
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 \
         start ironic sshd
     # Two workers, the test classes shared out by their measured seconds
@@ -131,13 +136,14 @@ if [ "$what" = all ]; then
     # out in name order (CI's workers once took 20.6 and 14.6 min).
     workers=$(mktemp --suffix .yaml)
     share=(--concurrency 2)
+    later="stack\.test_deploy_tht|$record"  # run in the THT phase
     if OS_TEST_PATH=./tests/functional stestr list \
-            --exclude-regex "test_deploy_tht|$record" 2>/dev/null |
+            --exclude-regex "$later" 2>/dev/null |
             python3 tools/functional_workers.py 2 >"$workers"; then
         share=(--worker-file "$workers")
     fi
     FUNCTIONAL_REQUIRE_IRONIC=1 FUNCTIONAL_REQUIRE_SSHD=1 \
-        functional "${share[@]}" --exclude-regex "test_deploy_tht|$record"
+        functional "${share[@]}" --exclude-regex "$later"
     rm -f "$workers"
     python3 tools/loopback stop ironic >&2
 
@@ -171,14 +177,14 @@ if [ "$what" = all ]; then
     beside() {
         local rc=0 run=(env OS_TEST_PATH=./tests/functional stestr
                         "${beside_repo[@]}" run --concurrency 1)
-        "${run[@]}" test_deploy_tht_failures || rc=1
+        "${run[@]}" 'stack\.test_deploy_tht_failures\.' || rc=1
         "${run[@]}" --combine "$record" || rc=1
         return $rc
     }
     beside_log=$PWD/.loopback-r3/functional.log
     beside >"$beside_log" 2>&1 &
     beside_pid=$!
-    functional --concurrency 1 'test_deploy_tht\.'
+    functional --concurrency 1 'stack\.test_deploy_tht\.'
     wait "$beside_pid" || status=1
     echo "--- beside the story: failures test, the record's tests"
     cat "$beside_log"
@@ -188,7 +194,7 @@ if [ "$what" = all ]; then
     # Without Keystone (Swift without auth, Heat noauth, Mistral auth
     # off): the same services restarted so, and one deploy story.
     LOOPBACK_KEYSTONE=0 start
-    functional 'test_deploy\.TestDeployStory'
+    functional 'stack\.test_deploy\.TestDeployStory'
 fi
 
 flake8 tripleoplanclient tests tools || status=1

@@ -104,6 +104,17 @@ def ironic_url(env):
     return url
 
 
+def unmarked(value, key):
+    """A record's ``files`` without the marks a CLI gives the sources it
+    read (``record.origin``: its machine and a tag only it can make, so that
+    it reads them again later); a GUI has none to give."""
+    if key != 'files':
+        return value
+    return {path: {k: v for k, v in entry.items()
+                   if k not in ('machine', 'tag')}
+            for path, entry in value.items()}
+
+
 RECORD_CACHE = 'user-environments/environments.yaml'
 # The services' logs (variables of ``tools/loopback env``) that must not
 # hold a secret of our requests

@@ -92,7 +92,7 @@ def validation_settings(project: str = '*') -> str:
     not stopped since). Only the plans of ``project`` may reach it (the
     admin project's with Keystone, ``*`` any): another project's stack
     naming 127.0.0.1 reaches nothing (tests/functional/
-    test_validations_ssh)."""
+    validations/test_ssh)."""
     if 'sshd' not in started():
         return ''
     return ('# the validations\' deployed server: the sshd service\n'

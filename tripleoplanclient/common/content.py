@@ -37,7 +37,7 @@ MAX_DEPTH = 200
 # is cheap whatever the number (shared nodes are built once); whoever walks
 # the value pays for each: a million (in 694 bytes) cost YAML's dump of the
 # value's JSON (a Mistral output written back) 8.1 s and 369 MB, a hundred
-# thousand 0.6 s and 59 MB (tools/bench_yaml_bounds.py). Heat files use
+# thousand 0.6 s and 59 MB (tools/bench/yaml_bounds.py). Heat files use
 # aliases for a few lists of volumes or settings: hundreds of nodes.
 MAX_ALIAS_NODES = 100000
 # Objects this client wrote (``StoredLoader``): an alias repeats an object

@@ -3,7 +3,7 @@
 Pure: the caller hands in the plan's paths and a ``read(path) -> bytes``
 callable and gets ``{output path: bytes}`` back. The output is meant to be
 byte-identical to THT's ``tools/process-templates.py`` run in place on the
-same tree (tests/functional/test_rendering.py checks it):
+same tree (tests/functional/plan/test_render_same_as_tht.py checks it):
 
 * ``*.role.j2.yaml`` once per role, to ``<role>-<name>.yaml`` beside it
   (``<role>.yaml`` under ``network/config``); the role is the role's data

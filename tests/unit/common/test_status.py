@@ -2,10 +2,10 @@
 (``status.recorded``), on a faked Heat."""
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
+from tests.unit import small_plan
 from tripleoplanclient.common import status
 
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 OLD_ID = '0ld00000-0000-4000-8000-000000000000'
 
 
@@ -20,7 +20,7 @@ def rows(stack_id):
 class TestRecorded(fakes.HttpTestCase):
 
     def lookups(self, history):
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'))
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'))
         before = len(self.m.request_history)
         found = status.recorded(fakes.heat_client(), 'p', history,
                                 fakes.HEAT)
@@ -45,13 +45,13 @@ class TestRecorded(fakes.HttpTestCase):
         # Heat answers a deleted stack's id (and its name, for a moment
         # after the delete) with DELETE_COMPLETE: by the name then, which
         # finds the stack made since or none.
-        gone = test_deploy.stack('DELETE_COMPLETE')
+        gone = small_plan.stack('DELETE_COMPLETE')
         gone['stack']['id'] = OLD_ID
         self.m.get(fakes.HEAT + '/stacks/p/' + OLD_ID, headers=fakes.JSON,
                    json=gone)
         self.assertEqual((STACK_ID, ['p/' + OLD_ID, 'p',
                                      'p/' + STACK_ID.lower()]),
                          self.lookups(rows(OLD_ID)))
-        fakes.stack_is(self.m, test_deploy.stack('DELETE_COMPLETE'))
+        fakes.stack_is(self.m, small_plan.stack('DELETE_COMPLETE'))
         self.assertIsNone(status.recorded(fakes.heat_client(), 'p',
                                           rows(OLD_ID), fakes.HEAT))

@@ -25,7 +25,7 @@ from tripleoplanclient.validations import metadata
 
 ANCHOR = 'YAML anchor'
 # what plan content's aliases may add (issue 37: a million cost a YAML dump
-# of the value 8 s and 369 MB; tools/bench_yaml_bounds.py)
+# of the value 8 s and 369 MB; tools/bench/yaml_bounds.py)
 CAP = 100000
 EXPANDS = 'aliases expand to more than'
 

@@ -8,6 +8,7 @@ import json
 import unittest
 
 from tests.unit import fakes
+from tests.unit import small_plan
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
@@ -20,59 +21,6 @@ BASE = SWIFT + '/p/'
 HEAT = fakes.HEAT
 STACK_ID = fakes.STACK_ID
 JSON = fakes.JSON
-
-TEMPLATE = b'''heat_template_version: rocky
-parameters:
-  Foo: {type: string}
-resources:
-  Nested:
-    type: nested/a.yaml
-  Script:
-    type: OS::Heat::SoftwareConfig
-    properties:
-      config: {get_file: scripts/run.sh}
-'''
-NESTED = b'''heat_template_version: rocky
-parameters:
-  AdminPassword: {type: string, hidden: true}
-resources:
-  Leaf:
-    type: OS::Heat::None
-'''
-THING = b'''heat_template_version: rocky
-resources: {}
-'''
-ENV_REGISTRY = b'''resource_registry:
-  OS::TripleO::Thing: ../extra/thing.yaml
-  OS::TripleO::Builtin: OS::Heat::None
-parameter_defaults:
-  Foo: from-env
-'''
-ENV_OTHER = b'''parameter_defaults:
-  Bar: from-other
-'''
-PLAN_ENV = b'''version: 1.0
-name: p
-passwords:
-  AdminPassword: generated
-  Foo: generated-foo
-  Shared: generated-shared
-parameter_defaults:
-  Shared: plan
-'''
-
-
-def plan_objects():
-    return {
-        'overcloud.yaml': TEMPLATE,
-        'nested/a.yaml': NESTED,
-        'scripts/run.sh': b'#!/bin/sh\necho hi\n',
-        'extra/thing.yaml': THING,
-        'environments/registry.yaml': ENV_REGISTRY,
-        'environments/other.yaml': ENV_OTHER,
-        'plan-environment.yaml': PLAN_ENV,
-        'user-environments/environments.yaml': b'version: 1\n',
-    }
 
 
 class PlanTestCase(fakes.HttpTestCase):
@@ -101,7 +49,7 @@ class TestAssemble(PlanTestCase):
         return assembly.assemble(self.objects(), BASE, environments, **kwargs)
 
     def test_template_nested_files_and_registry_are_resolved(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         fields = self.assemble(['environments/registry.yaml'])
         resources = fields['template']['resources']
         self.assertEqual(BASE + 'nested/a.yaml', resources['Nested']['type'])
@@ -125,7 +73,7 @@ class TestAssemble(PlanTestCase):
         json.dumps(fields)
 
     def test_environment_files_in_recorded_order_plan_environment_first(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         fields = self.assemble(['environments/other.yaml',
                                 'environments/registry.yaml'])
         self.assertEqual([BASE + 'plan-environment.yaml',
@@ -136,7 +84,7 @@ class TestAssemble(PlanTestCase):
             self.assertIn(url, fields['files'])
 
     def test_plan_parameter_defaults_override_passwords(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         fields = self.assemble(['environments/registry.yaml'])
         first = json.loads(fields['files'][BASE + 'plan-environment.yaml'])
         # Only parameter_defaults: the plan-environment's other keys are no
@@ -151,7 +99,7 @@ class TestAssemble(PlanTestCase):
                 BASE + 'environments/registry.yaml'))
 
     def test_a_custom_plan_environment_overrides_the_stored_one(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['user-files/pe.yaml'] = (b'parameter_defaults:\n'
                                         b'  Shared: custom\n')
         self.plan(stored)
@@ -161,7 +109,7 @@ class TestAssemble(PlanTestCase):
         self.assertEqual('generated', merged['AdminPassword'])
 
     def test_no_plan_environment_no_parameters(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         del stored['plan-environment.yaml']
         self.plan(stored)
         fields = self.assemble([])
@@ -171,10 +119,10 @@ class TestAssemble(PlanTestCase):
                          fields['environment_files'])
 
     def test_paths_with_spaces(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['user-files/home/my env.yaml'] = (
             b'resource_registry:\n  OS::TripleO::X: impl one.yaml\n')
-        stored['user-files/home/impl one.yaml'] = THING
+        stored['user-files/home/impl one.yaml'] = small_plan.THING
         self.plan(stored)
         fields = self.assemble(['user-files/home/my env.yaml'])
         env_url = BASE + 'user-files/home/my%20env.yaml'
@@ -185,7 +133,7 @@ class TestAssemble(PlanTestCase):
                              registry['OS::TripleO::X']]))
 
     def test_a_missing_environment_is_named(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan p has no environments/gone.yaml'):
             self.assemble(['environments/other.yaml',
@@ -194,7 +142,7 @@ class TestAssemble(PlanTestCase):
         self.assertEqual([], self.object_gets())
 
     def test_a_reference_outside_the_plan_is_named(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['environments/escape.yaml'] = (
             b'resource_registry:\n'
             b'  OS::TripleO::X: ../../other-container/x.yaml\n')
@@ -206,8 +154,8 @@ class TestAssemble(PlanTestCase):
             self.assemble(['environments/escape.yaml'])
 
     def test_an_absolute_reference_is_outside_the_plan(self):
-        stored = plan_objects()
-        stored['overcloud.yaml'] = TEMPLATE.replace(
+        stored = small_plan.plan_objects()
+        stored['overcloud.yaml'] = small_plan.TEMPLATE.replace(
             b'scripts/run.sh', b'/usr/share/run.sh')
         self.plan(stored)
         with self.assertRaisesRegex(exceptions.CommandError,
@@ -215,7 +163,7 @@ class TestAssemble(PlanTestCase):
             self.assemble([])
 
     def test_a_reference_to_an_object_the_plan_lacks_is_named(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         del stored['extra/thing.yaml']
         self.plan(stored)
         with self.assertRaisesRegex(
@@ -225,7 +173,7 @@ class TestAssemble(PlanTestCase):
             self.assemble(['environments/registry.yaml'])
 
     def test_a_broken_template_is_a_command_error(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['overcloud.yaml'] = b'heat_template_version: [\n'
         self.plan(stored)
         with self.assertRaisesRegex(exceptions.CommandError,
@@ -234,7 +182,7 @@ class TestAssemble(PlanTestCase):
 
     def test_a_broken_environment_is_named(self):
         # heatclient's own message names no file.
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['environments/typo.yaml'] = b'paramter_defaults:\n  A: 1\n'
         self.plan(stored)
         with self.assertRaisesRegex(exceptions.CommandError,
@@ -243,7 +191,7 @@ class TestAssemble(PlanTestCase):
                            'environments/typo.yaml'])
 
     def test_a_plan_environment_that_is_no_mapping_is_named(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         stored['plan-environment.yaml'] = b'- a list\n'
         self.plan(stored)
         with self.assertRaisesRegex(exceptions.CommandError,
@@ -255,7 +203,7 @@ class TestAssemble(PlanTestCase):
 class TestCache(PlanTestCase):
 
     def test_a_second_assemble_reads_no_object_from_swift(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         envs = ['environments/other.yaml', 'environments/registry.yaml']
         first = self.objects()
         fields = assembly.assemble(first, BASE, envs)
@@ -271,10 +219,10 @@ class TestCache(PlanTestCase):
                          assembly.fingerprint(again))
 
     def test_a_changed_object_is_read_again(self):
-        stored = plan_objects()
+        stored = small_plan.plan_objects()
         self.plan(stored)
         assembly.assemble(self.objects(), BASE, [])
-        stored['nested/a.yaml'] = NESTED + b'# edited\n'
+        stored['nested/a.yaml'] = small_plan.NESTED + b'# edited\n'
         self.plan(stored)
         second = self.objects()
         assembly.assemble(second, BASE, [])
@@ -296,7 +244,7 @@ class TestCache(PlanTestCase):
         self.assertEqual(b'', cache.get(cache.put(b'')))
 
     def test_an_object_gone_since_the_listing_is_a_command_error(self):
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         plan = self.objects()
         self.m.get(SWIFT + '/p/nested/a.yaml', status_code=404)
         with self.assertRaisesRegex(exceptions.CommandError,
@@ -312,14 +260,14 @@ class TestFingerprint(PlanTestCase):
         return assembly.assemble(self.objects(), BASE, list(envs))
 
     def test_stable(self):
-        one = assembly.fingerprint(self.fields(plan_objects()))
+        one = assembly.fingerprint(self.fields(small_plan.plan_objects()))
         self.cache = objects.ContentCache()
-        two = assembly.fingerprint(self.fields(plan_objects()))
+        two = assembly.fingerprint(self.fields(small_plan.plan_objects()))
         self.assertEqual(one, two)
         self.assertRegex(one, '^[0-9a-f]{64}$')
 
     def test_changes_with_any_file_the_stack_uses(self):
-        base = assembly.fingerprint(self.fields(plan_objects()))
+        base = assembly.fingerprint(self.fields(small_plan.plan_objects()))
         edits = [('scripts/run.sh', b'echo hi', b'echo ho'),
                  ('nested/a.yaml', b'OS::Heat::None', b'OS::Heat::Value'),
                  ('extra/thing.yaml', b'{}', b'{X: {type: OS::Heat::None}}'),
@@ -327,22 +275,22 @@ class TestFingerprint(PlanTestCase):
                  ('plan-environment.yaml', b'generated-foo', b'new-foo'),
                  ('environments/other.yaml', b'from-other', b'x')]
         for path, old, new in edits:
-            stored = plan_objects()
+            stored = small_plan.plan_objects()
             self.assertIn(old, stored[path])
             stored[path] = stored[path].replace(old, new)
             self.assertNotEqual(base, assembly.fingerprint(
                 self.fields(stored)), path)
 
     def test_changes_with_the_environment_order(self):
-        one = assembly.fingerprint(self.fields(plan_objects()))
+        one = assembly.fingerprint(self.fields(small_plan.plan_objects()))
         two = assembly.fingerprint(self.fields(
-            plan_objects(), ('environments/registry.yaml',
-                             'environments/other.yaml')))
+            small_plan.plan_objects(), ('environments/registry.yaml',
+                                        'environments/other.yaml')))
         self.assertNotEqual(one, two)
 
     def test_ignores_what_heat_is_not_given(self):
-        one = assembly.fingerprint(self.fields(plan_objects()))
-        stored = plan_objects()
+        one = assembly.fingerprint(self.fields(small_plan.plan_objects()))
+        stored = small_plan.plan_objects()
         # A comment in a nested template: Heat gets the parsed template.
         stored['extra/thing.yaml'] += b'# a comment\n'
         stored['user-environments/environments.yaml'] = b'version: 1\n#\n'
@@ -359,14 +307,6 @@ def checked_defaults(body):
     return out
 
 
-def stack(status, updated='2024-05-01T12:00:00Z'):
-    return {'stack': {
-        'id': STACK_ID, 'stack_name': 'p', 'stack_status': status,
-        'stack_status_reason': '', 'creation_time': '2024-05-01T10:00:00Z',
-        'updated_time': updated,
-        'links': [{'rel': 'self', 'href': HEAT + '/stacks/p/' + STACK_ID}]}}
-
-
 class TestDeploy(PlanTestCase):
 
     ENVS = ['environments/other.yaml', 'environments/registry.yaml']
@@ -374,7 +314,7 @@ class TestDeploy(PlanTestCase):
     def setUp(self):
         super().setUp()
         self.heat = fakes.heat_client()
-        self.plan(plan_objects())
+        self.plan(small_plan.plan_objects())
         # Heat merges the environments it is given in order (a stand-in:
         # parameter_defaults only, later files win).
         self.validate = self.m.post(HEAT + '/validate', headers=JSON,
@@ -442,7 +382,7 @@ class TestDeploy(PlanTestCase):
         self.assertEqual(3, summary['environment_files'])
 
     def test_an_operators_own_secret_reaches_no_file_of_the_stack(self):
-        objects = plan_objects()
+        objects = small_plan.plan_objects()
         objects['environments/other.yaml'] = (
             b'parameter_defaults:\n  AdminPassword: operator-secret\n')
         self.plan(objects)
@@ -458,7 +398,7 @@ class TestDeploy(PlanTestCase):
             'parameter_defaults']['AdminPassword'])
 
     def test_a_complete_stack_is_updated(self):
-        self.stack_is(stack('CREATE_COMPLETE', updated=None))
+        self.stack_is(small_plan.stack('CREATE_COMPLETE', updated=None))
         update = self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         summary = self.deploy()
         self.assertEqual(('UPDATE', STACK_ID),
@@ -473,7 +413,7 @@ class TestDeploy(PlanTestCase):
         self.assertIn('parameter_defaults', body['environment'])
 
     def test_a_failed_stack_is_updated(self):
-        self.stack_is(stack('UPDATE_FAILED'))
+        self.stack_is(small_plan.stack('UPDATE_FAILED'))
         self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         unchanged = {'fingerprint': self.digest(),
                      'updated': '2024-05-01T12:00:00Z'}
@@ -481,7 +421,7 @@ class TestDeploy(PlanTestCase):
         self.assertEqual('UPDATE', summary['operation'])
 
     def test_nothing_changed_calls_no_heat_operation(self):
-        self.stack_is(stack('UPDATE_COMPLETE'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE'))
         unchanged = {'fingerprint': self.digest(),
                      'updated': '2024-05-01T12:00:00Z'}
         summary = self.deploy(unchanged=unchanged)
@@ -507,14 +447,15 @@ class TestDeploy(PlanTestCase):
         self.assertEqual(first['fingerprint'], second['fingerprint'])
 
     def test_a_stack_never_updated_compares_its_creation_time(self):
-        self.stack_is(stack('CREATE_COMPLETE', updated=None))
+        self.stack_is(small_plan.stack('CREATE_COMPLETE', updated=None))
         summary = self.deploy(unchanged={
             'fingerprint': self.digest(), 'updated': '2024-05-01T10:00:00Z'})
         self.assertEqual('NONE', summary['operation'])
         self.assertEqual([], self.writes())
 
     def test_a_stack_touched_since_is_updated(self):
-        self.stack_is(stack('UPDATE_COMPLETE', updated='2024-05-02T08:00:00Z'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE',
+                                       updated='2024-05-02T08:00:00Z'))
         self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         summary = self.deploy(unchanged={
             'fingerprint': self.digest(), 'updated': '2024-05-01T12:00:00Z'})
@@ -522,14 +463,14 @@ class TestDeploy(PlanTestCase):
         self.assertEqual(1, len(self.writes()))
 
     def test_a_changed_plan_is_updated(self):
-        self.stack_is(stack('UPDATE_COMPLETE'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE'))
         self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         summary = self.deploy(unchanged={
             'fingerprint': 'f' * 64, 'updated': '2024-05-01T12:00:00Z'})
         self.assertEqual('UPDATE', summary['operation'])
 
     def test_a_busy_stack_is_refused(self):
-        self.stack_is(stack('UPDATE_IN_PROGRESS'))
+        self.stack_is(small_plan.stack('UPDATE_IN_PROGRESS'))
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Stack p is UPDATE_IN_PROGRESS'):
             self.deploy()
@@ -555,7 +496,7 @@ class TestDeploy(PlanTestCase):
                               if r.netloc == 'heat.test'])
 
     def test_a_container_that_is_no_plan_is_refused(self):
-        self.plan(plan_objects(), is_plan=False)
+        self.plan(small_plan.plan_objects(), is_plan=False)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan p does not exist'):
             self.deploy()

@@ -2,13 +2,13 @@
 outcome recorded once the stack has ended."""
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
+from tests.unit import small_plan
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import follow
 from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
-STARTED = {'stack_id': test_deploy.STACK_ID, 'operation': 'UPDATE',
+STARTED = {'stack_id': fakes.STACK_ID, 'operation': 'UPDATE',
            'fingerprint': 'f', 'swift_gets': 0, 'files': 3}
 
 
@@ -24,9 +24,9 @@ class TestFollow(fakes.HttpTestCase):
 
     def stack_is(self, status):
         self.m.get(HEAT + '/stacks/p', status_code=302, headers={
-            'Location': HEAT + '/stacks/p/' + test_deploy.STACK_ID})
-        self.m.get(HEAT + '/stacks/p/' + test_deploy.STACK_ID,
-                   headers=fakes.JSON, json=test_deploy.stack(status))
+            'Location': HEAT + '/stacks/p/' + fakes.STACK_ID})
+        self.m.get(HEAT + '/stacks/p/' + fakes.STACK_ID,
+                   headers=fakes.JSON, json=small_plan.stack(status))
 
     def look(self):
         return follow.follow(self.store, fakes.heat_client(), self.req,
@@ -48,7 +48,7 @@ class TestFollow(fakes.HttpTestCase):
         self.m.reset_mock()
         self.look()
         self.assertEqual(
-            [('GET', '/v1/admin/stacks/p/' + test_deploy.STACK_ID)],
+            [('GET', '/v1/admin/stacks/p/' + fakes.STACK_ID)],
             [(h.method, h.path) for h in self.m.request_history])
 
     def test_an_end_the_deploy_task_wrote_costs_no_request(self):
@@ -94,11 +94,11 @@ class TestFollow(fakes.HttpTestCase):
             self.swift.store(record.outcome_path('abc'), record.dump(
                 {'outcome': {'status': 'SUCCESS', 'by': 'client'}}))
             context.headers = fakes.JSON
-            return test_deploy.stack('UPDATE_COMPLETE')
+            return small_plan.stack('UPDATE_COMPLETE')
 
         self.m.get(HEAT + '/stacks/p', status_code=302, headers={
-            'Location': HEAT + '/stacks/p/' + test_deploy.STACK_ID})
-        self.m.get(HEAT + '/stacks/p/' + test_deploy.STACK_ID, json=stack)
+            'Location': HEAT + '/stacks/p/' + fakes.STACK_ID})
+        self.m.get(HEAT + '/stacks/p/' + fakes.STACK_ID, json=stack)
         self.assertEqual('client', self.look()['recorded_by'])
         self.assertEqual('client', self.outcome()['outcome']['by'])
 
@@ -141,7 +141,7 @@ class TestGone(fakes.HttpTestCase):
         self.m.get(fakes.SWIFT + '/p', status_code=404)
         self.m.get(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
                    status_code=404)
-        for path in ('/stacks/p', '/stacks/p/' + test_deploy.STACK_ID):
+        for path in ('/stacks/p', '/stacks/p/' + fakes.STACK_ID):
             self.m.get(HEAT + path, status_code=404, headers=fakes.JSON,
                        json={'code': 404,
                              'error': {'message': 'not found'}})

@@ -6,98 +6,17 @@ import json
 import re
 
 from tests.unit import fakes
+from tests.unit.mistral import library_base
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
-from tripleoplanclient.mistral import objects
 from tripleoplanclient.osc import plan as plan_cmd
 
 HEAT = fakes.HEAT
-TEMPLATE = '''heat_template_version: rocky
-parameters:
-  AdminPassword: {type: string, hidden: true}
-  Needed: {type: string}
-  Mode: {type: string, default: a}
-resources:
-  Controller: {type: OS::TripleO::Controller}
-'''
-CONTROLLER = '''heat_template_version: rocky
-parameters:
-  Extra: {type: json, default: {}}
-resources: {}
-'''
 
 
-def validation(base, mode='b'):
-    """Heat's answer to the plan's validation with nested stacks."""
-    return {
-        'Description': '',
-        'Parameters': {
-            'AdminPassword': {'Type': 'String', 'NoEcho': 'true',
-                              'Description': '', 'Label': 'AdminPassword',
-                              'Value': 'secret-password'},
-            'Needed': {'Type': 'String', 'NoEcho': 'false',
-                       'Description': 'set me', 'Label': 'Needed'},
-            'Mode': {'Type': 'String', 'NoEcho': 'false', 'Default': mode,
-                     'Description': '', 'Label': 'Mode'}},
-        'NestedParameters': {'Controller': {
-            'Type': 'OS::TripleO::Controller', 'Description': '',
-            'Parameters': {'Extra': {'Type': 'Json', 'NoEcho': 'false',
-                                     'Description': 'more', 'Default': {},
-                                     'Label': 'Extra'}}}},
-        'Environment': {
-            'parameter_defaults': {'AdminPassword': 'secret-password',
-                                   'Mode': mode, 'Unused': 1},
-            'resource_registry': {
-                'OS::TripleO::Controller': base + 'controller.yaml'}}}
-
-
-class LibraryTestCase(fakes.PlanTestCase):
-    """Plan ``p`` (two mutually exclusive environments, a nested
-    template, roles), Heat's validation of it, and the requests."""
-
-    def setUp(self):
-        super().setUp()
-        self.templates = self.dir + '/t'
-        for name, text in {
-                'overcloud.yaml': TEMPLATE,
-                'controller.yaml': CONTROLLER,
-                'registry.yaml': 'resource_registry:\n  '
-                                 'OS::TripleO::Controller: controller.yaml\n',
-                # Two real implementations of one resource type: real
-                # alternatives (a parameter set differently alone is an
-                # override, never refused).
-                'environments/mode-b.yaml': (
-                    '# title: Mode B\nparameter_defaults: {Mode: b}\n'
-                    'resource_registry: {"OS::Mode": OS::Heat::Value}\n'),
-                'environments/mode-c.yaml': (
-                    'parameter_defaults: {Mode: c}\nresource_registry: '
-                    '{"OS::Mode": OS::Heat::RandomString}\n'),
-                'environments/mode-d.yaml': 'parameter_defaults: {Mode: d}\n',
-                'sample-env-generator/modes.yaml': 'environments: []\n',
-                'roles_data.yaml': '- name: Controller\n  CountDefault: 1\n',
-                'roles/Compute.yaml': '- name: Compute\n'}.items():
-            self.write('t/' + name, text)
-        self.cmd(plan_cmd.CreatePlan, 'p', '--templates', self.templates,
-                 '-e', self.templates + '/registry.yaml', '-e',
-                 self.templates + '/environments/mode-b.yaml', '--no-render')
-        self.base = fakes.SWIFT + '/p/'
-        self.validations = library.Validations()
-        self.validate = self.m.post(HEAT + '/validate', headers=fakes.JSON,
-                                    json=validation(self.base))
-
-    def plan(self):
-        return library.Plan(self.store, {'container': 'p'},
-                            objects.ContentCache())
-
-    def req(self, name, **fields):
-        return protocol.read(name, protocol.request(
-            name, container='p', swift_url=fakes.SWIFT, heat_url=HEAT,
-            **fields))
-
-
-class LibraryTest(LibraryTestCase):
+class LibraryTest(library_base.LibraryTestCase):
 
     def test_capabilities_say_what_the_record_enabled(self):
         caps = library.capabilities(self.plan())
@@ -156,7 +75,7 @@ class LibraryTest(LibraryTestCase):
         other = self.req('parameters')
         other['swift_url'] = 'http://other.test/v1/AUTH_x'
         self.m.post(HEAT + '/validate', headers=fakes.JSON,
-                    json=validation(other['swift_url'] + '/p/'))
+                    json=library_base.validation(other['swift_url'] + '/p/'))
         _, cached = library.validation(plan, fakes.heat_client(), other,
                                        validations=self.validations)
         self.assertFalse(cached)
@@ -300,7 +219,7 @@ class LibraryTest(LibraryTestCase):
         fakes.stack_is(self.m, None)
         self.m.post(HEAT + '/stacks', status_code=201, headers=fakes.JSON,
                     json={'stack': {'id': 's'}})
-        answer = validation(self.base)
+        answer = library_base.validation(self.base)
         answer['Environment']['parameter_defaults']['Needed'] = 'x'
         self.m.post(HEAT + '/validate', headers=fakes.JSON, json=answer)
         self.cmd(plan_cmd.AmendPlan, 'p', '-e',

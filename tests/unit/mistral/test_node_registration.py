@@ -5,14 +5,13 @@ nothing of; refused, before any write, where it keeps the input."""
 
 import types
 
-from tests.unit.nodes import test_ironic
-from tests.unit.nodes import test_register
+from tests.unit.nodes import ironic_base
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_registration
 from tripleoplanclient.nodes import nodes_json
 
-PW = test_register.PW
+PW = ironic_base.PW
 
 # context.execution as Mistral 23 fills it (engine/actions.py
 # _prepare_execution_context): a workflow's task; an action run on its own
@@ -35,7 +34,7 @@ def context(execution):
     return types.SimpleNamespace(execution=types.SimpleNamespace(**fields))
 
 
-class TestRegisterAction(test_ironic.IronicTestCase):
+class TestRegisterAction(ironic_base.IronicTestCase):
 
     def request(self, **fields):
         return protocol.read('node_register', protocol.request(
@@ -48,7 +47,7 @@ class TestRegisterAction(test_ironic.IronicTestCase):
 
     def test_an_unsaved_run_registers_the_passwords(self):
         self.assertFalse(node_registration.input_saved(context(UNSAVED)))
-        found = self.run_as(UNSAVED, test_register.nodes(2))
+        found = self.run_as(UNSAVED, ironic_base.nodes(2))
         self.assertEqual(['created'] * 2,
                          [r['action'] for r in found['nodes']])
         self.assertEqual(0, found['failed'])
@@ -61,7 +60,7 @@ class TestRegisterAction(test_ironic.IronicTestCase):
             self.assertTrue(node_registration.input_saved(
                 context(execution)))
             with self.assertRaises(nodes_json.NodesFileError) as caught:
-                self.run_as(execution, test_register.nodes(2))
+                self.run_as(execution, ironic_base.nodes(2))
             message = str(caught.exception)
             self.assertIn('nodes[0] (n0): pm_password given in a request '
                           'Mistral keeps', message)
@@ -73,7 +72,7 @@ class TestRegisterAction(test_ironic.IronicTestCase):
         self.assertEqual([], self.fake.log)
 
     def test_a_workflow_without_passwords_registers(self):
-        given = test_register.nodes(1)
+        given = ironic_base.nodes(1)
         del given[0]['pm_password']
         found = self.run_as(AS_TASK, given)
         self.assertEqual(['created'], [r['action'] for r in found['nodes']])
@@ -99,7 +98,7 @@ class TestRegisterAction(test_ironic.IronicTestCase):
         self.fake.add_node(name='n0', provision_state='enroll',
                            driver='ipmi')
         self.fake.hold('n0', 10 ** 6)
-        found = self.run_as(UNSAVED, test_register.nodes(1), timeout=0.5)
+        found = self.run_as(UNSAVED, ironic_base.nodes(1), timeout=0.5)
         row, = found['nodes']
         self.assertEqual(('updated', 'verifying'),
                          (row['action'], row['provision_state']))

@@ -6,7 +6,7 @@ manifest (finding 8), on a stateful fake Swift recording every request.
 import yaml
 
 from tests.unit import fakes
-from tests.unit.plan import test_object_names as names
+from tests.unit.plan import hostile_names as names
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions

@@ -12,7 +12,7 @@ import zlib
 import yaml
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
+from tests.unit import small_plan
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
@@ -26,7 +26,7 @@ SWIFT = fakes.SWIFT
 BASE = SWIFT + '/p/'
 HEAT = fakes.HEAT
 JSON = fakes.JSON
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 STACK_PATH = '/stacks/p/' + STACK_ID
 ENVS = ['environments/other.yaml', 'environments/registry.yaml']
 HEAT_ERROR = {'code': 400, 'title': 'Bad Request', 'error': {
@@ -73,14 +73,14 @@ class PreviewTestCase(fakes.HttpTestCase):
     def setUp(self):
         super().setUp()
         self.swift = fakes.FakeSwift(self.m)
-        for name, data in test_deploy.plan_objects().items():
+        for name, data in small_plan.plan_objects().items():
             self.swift.store(name, data)
         self.store = fakes.plan_store()
         self.cache = objects.ContentCache()
         self.heat = fakes.heat_client()
         self.validate = self.m.post(
             HEAT + '/validate', headers=JSON,
-            json=test_deploy.TestDeploy.heat_merges)
+            json=fakes.heat_merges)
         self.previews = []
 
     def stack_is(self, body):
@@ -181,7 +181,7 @@ class TestUpdatePreview(PreviewTestCase):
 
     def setUp(self):
         super().setUp()
-        self.stack_is(test_deploy.stack('UPDATE_COMPLETE'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE'))
 
     def test_nested_detail(self):
         self.heat_previews_update({}, nested=NESTED_CHANGES)
@@ -272,7 +272,7 @@ class TestUpdatePreview(PreviewTestCase):
         self.assertNothingWritten()
 
     def test_a_busy_stack_is_refused(self):
-        self.stack_is(test_deploy.stack('UPDATE_IN_PROGRESS'))
+        self.stack_is(small_plan.stack('UPDATE_IN_PROGRESS'))
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Stack p is UPDATE_IN_PROGRESS'):
             self.preview()
@@ -283,14 +283,14 @@ class TestOverlay(PreviewTestCase):
 
     def setUp(self):
         super().setUp()
-        self.stack_is(test_deploy.stack('UPDATE_COMPLETE'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE'))
         self.heat_previews_update({})
 
     def heat_got(self):
         return self.previews[-1].json()
 
     def test_changed_and_new_files_reach_heat(self):
-        registry = test_deploy.ENV_REGISTRY.replace(
+        registry = small_plan.ENV_REGISTRY.replace(
             b'../extra/thing.yaml', b'../extra/new.yaml')
         result = self.preview(
             environments=ENVS + ['user-files/home/new.yaml'],
@@ -338,7 +338,7 @@ class TestOverlay(PreviewTestCase):
 
     def test_the_recorded_tree_is_what_the_overlay_lies_on(self):
         full = {p: content.md5(d) for p, d in
-                test_deploy.plan_objects().items() if plan_tree.in_tree(p)}
+                small_plan.plan_objects().items() if plan_tree.in_tree(p)}
         # A file a concurrent step wrote is not in this step's tree.
         self.swift.store('environments/later.yaml',
                          b'parameter_defaults: {Later: 1}\n')
@@ -424,7 +424,7 @@ class TestRenderInMemory(PreviewTestCase):
 
     def setUp(self):
         super().setUp()
-        self.stack_is(test_deploy.stack('UPDATE_COMPLETE'))
+        self.stack_is(small_plan.stack('UPDATE_COMPLETE'))
         self.heat_previews_update({})
         stored = {'overcloud.yaml': TEMPLATE, 'roles_data.yaml': ROLES,
                   'x/a.role.j2.yaml': SOURCE}

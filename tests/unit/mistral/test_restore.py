@@ -3,13 +3,13 @@ Swift: the step it records for any caller, and every bad request or busy
 stack refused with nothing written."""
 
 from tests.unit import fakes
-from tests.unit.record import test_past
+from tests.unit.record import past_base
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import plan as plan_commands
 
 
-class RestoreTestCase(test_past.PastTestCase):
+class RestoreTestCase(past_base.PastTestCase):
 
     def ask(self, store=None, **fields):
         fields.setdefault('container', 'p')

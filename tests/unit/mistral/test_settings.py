@@ -8,7 +8,7 @@ import json
 import yaml
 
 from tests.unit import fakes
-from tests.unit.mistral import test_library
+from tests.unit.mistral import library_base
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
@@ -25,7 +25,7 @@ from tripleoplanclient.record import record
 HEAT = fakes.HEAT
 
 
-class SettingsTestCase(test_library.LibraryTestCase):
+class SettingsTestCase(library_base.LibraryTestCase):
 
     def history(self):
         return self.store.history('p')[0]
@@ -142,8 +142,8 @@ class SettingsTest(SettingsTestCase):
 
     def test_roles_see_the_parameters_set(self):
         self.m.post(HEAT + '/validate', headers=fakes.JSON, json=dict(
-            test_library.validation(self.base), Parameters=dict(
-                test_library.validation(self.base)['Parameters'],
+            library_base.validation(self.base), Parameters=dict(
+                library_base.validation(self.base)['Parameters'],
                 ControllerCount={'Type': 'Number', 'NoEcho': 'false',
                                  'Description': '', 'Label': 'C',
                                  'Default': 1})))
@@ -255,7 +255,7 @@ class HiddenTest(SettingsTestCase):
 
     def setUp(self):
         super().setUp()
-        answer = test_library.validation(self.base)
+        answer = library_base.validation(self.base)
         # hidden, with a name that says nothing secret
         answer['Parameters']['HashSuffix'] = {
             'Type': 'String', 'NoEcho': 'true', 'Description': '',
@@ -359,7 +359,7 @@ class HiddenTest(SettingsTestCase):
 
     def test_parameters_show_masks_what_any_template_hides(self):
         self.set_parameters('HashSuffix=show-suffix-1')
-        answer = test_library.validation(self.base)
+        answer = library_base.validation(self.base)
         answer['Parameters']['HashSuffix'] = {
             'Type': 'String', 'NoEcho': 'true', 'Description': '',
             'Label': 'HashSuffix', 'Value': 'show-suffix-1'}

@@ -3,74 +3,23 @@ Swift and a faked Heat: the step recorded before Heat is asked, whoever
 the client; the outcomes known in Mistral written there; bad or busy
 requests refused with nothing recorded."""
 
-import yaml
-
 from osc_lib import exceptions
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
+from tests.unit.mistral import stack_step_base
+from tests.unit import small_plan
 from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import follow
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
-STACK_ID = test_deploy.STACK_ID
-TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
-            b'  AdminPassword: {type: string, hidden: true}\n'
-            b'resources: {}\n')
-ENV = b'parameter_defaults: {AdminPassword: x}\n'
-UPDATE = 'environments/lifecycle/update-prepare.yaml'
+STACK_ID = fakes.STACK_ID
+UPDATE = stack_step_base.UPDATE
 HEAD_UPDATE = HEAT + '/stacks/' + STACK_ID
 
 
-class StackStepTestCase(fakes.PlanTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.m.post(HEAT + '/validate', headers=fakes.JSON,
-                    json=test_deploy.TestDeploy.heat_merges)
-        self.create_saw = None
-
-        def create(request, context):
-            # what the record holds when Heat is asked
-            self.create_saw = record.id_of(self.steps()[-1]) if len(
-                self.steps()) > 1 else None
-            context.status_code = 201
-            context.headers = fakes.JSON
-            return {'stack': {'id': STACK_ID, 'links': []}}
-        self.create = self.m.post(HEAT + '/stacks', json=create)
-        # The newest event before an update (whoever follows it starts
-        # there): e1.
-        self.marker = self.m.get(
-            HEAT + '/stacks/p/%s/events' % STACK_ID, headers=fakes.JSON,
-            json={'events': [{'id': 'e1', 'links': []}]})
-        for name, data in (('overcloud.yaml', TEMPLATE),
-                           ('environments/env.yaml', ENV),
-                           ('roles_data.yaml', b'- name: Controller\n'),
-                           ('old.yaml', b'x: 1\n'),
-                           (UPDATE, b'parameter_defaults: {}\n')):
-            self.swift.store(name, data)
-        self.ask('plan_create', container='p',
-                 environments=['environments/env.yaml'], render=False)
-
-    def ask(self, name, **fields):
-        return fakes.run_ours(self.store, protocol.request(
-            name, swift_url=fakes.SWIFT, heat_url=HEAT, **fields)
-            if name == 'deploy' else protocol.request(
-                name, swift_url=fakes.SWIFT, **fields), protocol.action(name))
-
-    def steps(self):
-        return sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))
-
-    def outcome(self, step_id):
-        data = self.swift.objects.get(record.outcome_path(step_id))
-        return data and yaml.safe_load(data[0])
-
-
-class TestStackStep(StackStepTestCase):
+class TestStackStep(stack_step_base.StackStepTestCase):
 
     def test_a_gui_gets_the_step_on_record_before_heat_is_asked(self):
         fakes.stack_is(self.m, None)
@@ -117,7 +66,7 @@ class TestStackStep(StackStepTestCase):
     def test_nothing_changed_is_recorded_here_without_heat(self):
         fakes.stack_is(self.m, None)
         first = self.ask('deploy', container='p')['step']
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'),
                        STACK_ID)
         self.store.write_outcome('p', first['id'], {'status': 'SUCCESS'}, {
             'fingerprint': self.fingerprint(),
@@ -148,7 +97,7 @@ class TestStackStep(StackStepTestCase):
             fakes.SWIFT + '/p/', ['environments/env.yaml']))
 
     def test_update_adds_its_lifecycle_file_for_this_step_only(self):
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'),
                        STACK_ID)
         self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         step = self.ask('deploy', container='p', action='update',
@@ -160,7 +109,7 @@ class TestStackStep(StackStepTestCase):
     def heat_update(self, **fields):
         """The environment files Heat merged for the stack update, the
         merged parameter_defaults the stack got, and the step."""
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'),
                        STACK_ID)
         self.m.put(HEAD_UPDATE, status_code=202)
         step = self.ask('deploy', container='p', action='update',
@@ -195,7 +144,7 @@ class TestStackStep(StackStepTestCase):
         self.assertEqual(heat[1:], step['stack']['environments'])
 
     def test_an_upgrade_to_a_new_release_moves_the_tree(self):
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'),
                        STACK_ID)
         self.m.put(HEAD_UPDATE, status_code=202)
         self.swift.store('new.yaml', b'y: 2\n')
@@ -230,7 +179,7 @@ class TestStackStep(StackStepTestCase):
             with self.assertRaisesRegex(exceptions.CommandError, message):
                 self.ask('deploy', container='p', **fields)
             self.assertEqual(before, self.swift.objects)
-        fakes.stack_is(self.m, test_deploy.stack('UPDATE_IN_PROGRESS'),
+        fakes.stack_is(self.m, small_plan.stack('UPDATE_IN_PROGRESS'),
                        STACK_ID)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'UPDATE_IN_PROGRESS'):

@@ -5,17 +5,17 @@ stack looked up by its recorded id, no plan object read; anything else
 just before the update."""
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
-from tests.unit.mistral import test_stack_step
+from tests.unit.mistral import stack_step_base
+from tests.unit import small_plan
 from tripleoplanclient.record import card
 from tripleoplanclient.record import record
 
 HEAT = fakes.HEAT
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 UPDATED = '2024-05-01T10:00:00Z'     # created, never updated
 
 
-class TestUnchanged(test_stack_step.StackStepTestCase):
+class TestUnchanged(stack_step_base.StackStepTestCase):
 
     def deployed(self):
         """A first deploy, its end recorded as the client records it."""
@@ -35,7 +35,7 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
 
     def test_one_write_and_one_heat_request(self):
         first = self.deployed()
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE', None),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE', None),
                        STACK_ID)
         before = len(self.m.request_history)
         answer = self.ask('deploy', container='p')
@@ -66,7 +66,7 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
     def test_a_stack_updated_since_is_updated_from_the_marker(self):
         self.deployed()
         # someone updated the stack outside the plan
-        fakes.stack_is(self.m, test_deploy.stack('UPDATE_COMPLETE'),
+        fakes.stack_is(self.m, small_plan.stack('UPDATE_COMPLETE'),
                        STACK_ID)
         update = self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         answer = self.ask('deploy', container='p')
@@ -82,7 +82,7 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
 
     def test_force_goes_to_heat(self):
         self.deployed()
-        fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE', None),
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE', None),
                        STACK_ID)
         update = self.m.put(HEAT + '/stacks/' + STACK_ID, status_code=202)
         answer = self.ask('deploy', container='p', force=True)

@@ -6,27 +6,14 @@ import threading
 import time
 import unittest
 
-from keystoneauth1 import noauth
-from keystoneauth1 import session as ksa_session
 import requests
 
 from tests.unit.nodes import fake_ironic
+from tests.unit.nodes import ironic_base
 from tripleoplanclient.nodes import ironic
 
 
-def client(url=fake_ironic.URL, **kwargs):
-    return ironic.Ironic(ksa_session.Session(auth=noauth.NoAuth()), url,
-                         **kwargs)
-
-
-class IronicTestCase(fake_ironic.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.ironic = client()
-
-
-class TestCall(IronicTestCase):
+class TestCall(ironic_base.IronicTestCase):
 
     def test_every_request_asks_for_the_microversion(self):
         self.ironic.create_node({'name': 'n0', 'driver': 'fake-hardware'})
@@ -66,11 +53,11 @@ class TestCall(IronicTestCase):
         self.m.get('http://down.test/v1/nodes/x',
                    exc=requests.exceptions.ConnectTimeout)
         with self.assertRaises(ironic.IronicError) as caught:
-            client('http://down.test/').node('x')
+            ironic_base.client('http://down.test/').node('x')
         self.assertIn('unreachable at http://down.test', str(caught.exception))
 
 
-class TestListing(IronicTestCase):
+class TestListing(ironic_base.IronicTestCase):
 
     def test_pages_are_followed(self):
         self.fake.page_size = 2
@@ -107,7 +94,7 @@ class TestListing(IronicTestCase):
             'ipmi_password'])
 
 
-class TestStates(IronicTestCase):
+class TestStates(ironic_base.IronicTestCase):
 
     def test_enroll_manage_inspect_provide(self):
         uuid = self.ironic.create_node({'name': 'n',
@@ -147,7 +134,7 @@ class TestStates(IronicTestCase):
 class TestEach(unittest.TestCase):
 
     def test_at_most_parallel_calls_at_once_results_in_order(self):
-        ironic_ = client(parallel=3)
+        ironic_ = ironic_base.client(parallel=3)
         lock = threading.Lock()
         state = {'now': 0, 'most': 0}
 
@@ -170,5 +157,5 @@ class TestEach(unittest.TestCase):
         self.assertEqual(list(range(10)), [i for i, _, _ in done])
 
     def test_the_default_bound_is_five(self):
-        self.assertEqual(5, client().parallel)
-        self.assertEqual([], client().each(str, []))
+        self.assertEqual(5, ironic_base.client().parallel)
+        self.assertEqual([], ironic_base.client().each(str, []))

@@ -2,7 +2,7 @@
 keeps the other capabilities, the profiles listing, root device hints
 from the inspection inventory."""
 
-from tests.unit.nodes import test_states
+from tests.unit.nodes import states_base
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import configure
 from tripleoplanclient.nodes import profiles
@@ -10,7 +10,7 @@ from tripleoplanclient.nodes import profiles
 GIB = 1024 ** 3
 
 
-class TestCapabilities(test_states.StatesTestCase):
+class TestCapabilities(states_base.StatesTestCase):
 
     def test_tag_keeps_the_other_capabilities(self):
         self.fake.add_node(name='a', properties={
@@ -58,7 +58,7 @@ class TestCapabilities(test_states.StatesTestCase):
             r['name'] for r in profiles.listing(self.ironic, every=True)])
 
 
-class TestConfigure(test_states.StatesTestCase):
+class TestConfigure(states_base.StatesTestCase):
 
     def request(self, **fields):
         return dict({'deploy_kernel': None, 'deploy_ramdisk': None,

@@ -5,28 +5,18 @@ written when one entry is wrong, passwords never said."""
 import copy
 
 from tests.unit.nodes import fake_ironic
-from tests.unit.nodes import test_ironic
+from tests.unit.nodes import ironic_base
 from tripleoplanclient.nodes import nodes_json
 from tripleoplanclient.nodes import register
 
-PW = 'pw-secret-1'
-
-
-def nodes(count=3):
-    return [{'name': 'n%d' % i, 'pm_type': 'ipmi',
-             'pm_addr': '192.0.2.%d' % (10 + i), 'pm_user': 'admin',
-             'pm_password': PW, 'pm_port': 6230,
-             'ports': [{'address': '52:54:00:00:00:%02x' % i,
-                        'physical_network': 'ctlplane'}],
-             'cpu': 2, 'memory': 4096, 'capabilities': 'boot_mode:uefi'}
-            for i in range(count)]
+PW = ironic_base.PW
 
 
 def entries(given):
     return nodes_json.read(copy.deepcopy(given), 'nodes.json')
 
 
-class RegisterTestCase(test_ironic.IronicTestCase):
+class RegisterTestCase(ironic_base.IronicTestCase):
 
     def register(self, given, **kwargs):
         return register.register(self.ironic, entries(given),
@@ -36,7 +26,7 @@ class RegisterTestCase(test_ironic.IronicTestCase):
 class TestRegister(RegisterTestCase):
 
     def test_new_nodes_are_created_with_ports_then_managed(self):
-        rows = self.register(nodes())
+        rows = self.register(ironic_base.nodes())
         self.assertEqual(['created'] * 3, [r['action'] for r in rows])
         self.assertEqual(['manageable'] * 3,
                          [r['provision_state'] for r in rows])
@@ -51,19 +41,19 @@ class TestRegister(RegisterTestCase):
         self.assertNotIn(PW, repr(rows))
 
     def test_the_same_file_twice_writes_nothing(self):
-        self.register(nodes())
+        self.register(ironic_base.nodes())
         before = len(self.fake.log)
-        rows = self.register(nodes())
+        rows = self.register(ironic_base.nodes())
         self.assertEqual(['unchanged'] * 3, [r['action'] for r in rows])
         # two reads: the nodes and the ports
         self.assertEqual(['GET', 'GET'],
                          [r.method for r in self.fake.log[before:]])
 
     def test_what_differs_is_patched_what_ironic_has_is_kept(self):
-        self.register(nodes())
+        self.register(ironic_base.nodes())
         self.fake.node('n0')['properties'].update(
             local_gb=99, capabilities='boot_mode:uefi,cpu_vt:true')
-        changed = nodes()
+        changed = ironic_base.nodes()
         changed[0].update(memory=8192, profile='control')
         changed[1]['ports'].append({'address': '52:54:00:00:01:01'})
         rows = self.register(changed)
@@ -83,7 +73,7 @@ class TestRegister(RegisterTestCase):
             'ipmi_address': '192.0.2.11', 'ipmi_port': 6230,
             'ipmi_username': 'admin', 'ipmi_password': 'x'})
         self.fake.add_node(name='other', ports=['52:54:00:00:00:02'])
-        given = nodes()
+        given = ironic_base.nodes()
         rows = self.register(given[1:2])
         self.assertEqual((old['uuid'], 'updated'),
                          (rows[0]['uuid'], rows[0]['action']))
@@ -95,8 +85,8 @@ class TestRegister(RegisterTestCase):
         self.assertEqual(2, len(self.fake.nodes))
 
     def test_a_new_bmc_address_brings_the_password(self):
-        self.register(nodes(1))
-        given = nodes(1)
+        self.register(ironic_base.nodes(1))
+        given = ironic_base.nodes(1)
         given[0].update(pm_addr='192.0.2.99', pm_password='new-pw-2')
         self.register(given)
         info = self.fake.node('n0')['driver_info']
@@ -107,7 +97,7 @@ class TestRegister(RegisterTestCase):
         a = self.fake.add_node(name='n0')
         b = self.fake.add_node(name='b', ports=['52:54:00:00:00:00'])
         with self.assertRaises(nodes_json.NodesFileError) as caught:
-            self.register(nodes())
+            self.register(ironic_base.nodes())
         self.assertEqual([
             'nodes[0] (n0) matches 2 nodes in Ironic: %s (n0) by name n0; '
             '%s (b) by MAC 52:54:00:00:00:00. Make the file name one node, '
@@ -118,14 +108,14 @@ class TestRegister(RegisterTestCase):
     def test_two_entries_matching_one_node(self):
         self.fake.add_node(name='n0', ports=['52:54:00:00:00:01'])
         with self.assertRaises(nodes_json.NodesFileError) as caught:
-            self.register(nodes(2))
+            self.register(ironic_base.nodes(2))
         self.assertIn('nodes[0] (n0) and nodes[1] (n1) are the same Ironic '
                       'node', str(caught.exception))
         self.assertEqual([], self.fake.writes())
 
     def test_validate_only_writes_nothing(self):
         self.fake.add_node(name='n0')
-        rows = self.register(nodes(2), validate_only=True)
+        rows = self.register(ironic_base.nodes(2), validate_only=True)
         self.assertEqual(['would update', 'would create'],
                          [r['action'] for r in rows])
         self.assertEqual([], self.fake.writes())
@@ -134,10 +124,10 @@ class TestRegister(RegisterTestCase):
         self.fake.refuse('POST', '/nodes', 400, 'bad driver_info %s' % PW)
         self.fake.add_node(name='n0', provision_state='enroll')
         self.fake.fail('n0', 'manage', 'BMC said no')
-        rows = self.register(nodes(1))
+        rows = self.register(ironic_base.nodes(1))
         self.assertEqual(('failed', 'not manageable (enroll): BMC said no'),
                          (rows[0]['action'], rows[0]['error']))
-        rows = self.register(nodes(2)[1:])
+        rows = self.register(ironic_base.nodes(2)[1:])
         self.assertEqual('failed', rows[0]['action'])
         self.assertIn('bad driver_info ***', rows[0]['error'])
         self.assertNotIn(PW, repr(rows))
@@ -146,7 +136,7 @@ class TestRegister(RegisterTestCase):
         self.fake.add_node(name='n0', provision_state='enroll')
         self.fake.hold('n0', 3)
         waits = []
-        rows = register.register(self.ironic, entries(nodes(1)),
+        rows = register.register(self.ironic, entries(ironic_base.nodes(1)),
                                  sleep=waits.append)
         self.assertEqual('manageable', rows[0]['provision_state'])
         self.assertEqual(2, len(waits))
@@ -160,7 +150,7 @@ class TestRegister(RegisterTestCase):
         def sleep(seconds):
             now[0] += seconds
 
-        rows = register.register(self.ironic, entries(nodes(2)),
+        rows = register.register(self.ironic, entries(ironic_base.nodes(2)),
                                  sleep=sleep, clock=lambda: now[0],
                                  timeout=45)
         self.assertEqual([('updated', 'verifying'), ('created', 'manageable')],
@@ -174,16 +164,16 @@ class TestRegister(RegisterTestCase):
 
     def test_parallel_writes_are_bounded(self):
         self.assertEqual(5, self.ironic.parallel)
-        rows = self.register(nodes(12))
+        rows = self.register(ironic_base.nodes(12))
         self.assertEqual(12, len(self.fake.nodes))
         self.assertEqual(['created'] * 12, [r['action'] for r in rows])
         self.assertEqual(fake_ironic.URL, self.ironic.url)
 
     def test_capabilities_ironic_has_are_kept_as_they_are(self):
-        self.register(nodes(1))
+        self.register(ironic_base.nodes(1))
         self.fake.node('n0')['properties']['capabilities'] = \
             'boot_mode:uefi,odd key:a:b'
-        given = nodes(1)
+        given = ironic_base.nodes(1)
         given[0]['profile'] = 'control'
         self.register(given)
         self.assertEqual('boot_mode:uefi,odd key:a:b,profile:control',

@@ -10,7 +10,6 @@ import os
 from unittest import mock
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_step as plan_step_commands
@@ -18,7 +17,7 @@ from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.record import record
 from tripleoplanclient.stack import preview
 
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 CREATED = '2026-11-25T00:00:00Z'
 ENDPOINTS = fakes.ENDPOINTS
 TEMPLATES = {

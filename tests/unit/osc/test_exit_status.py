@@ -12,14 +12,13 @@ import os
 import re
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import library
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import software
 
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 STACK = '/stacks/p/' + STACK_ID
 ENDPOINTS = fakes.ENDPOINTS
 

@@ -19,6 +19,7 @@ import requests_mock
 import yaml
 
 from tests.unit import fakes
+from tests.unit.plan import hostile_names
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
@@ -30,82 +31,11 @@ from tripleoplanclient.record import past
 from tripleoplanclient.record import record
 from tripleoplanclient.record import steps
 
-ACCOUNT = parse.urlsplit(fakes.SWIFT).path
-SWIFT_HOST = fakes.SWIFT[:-len(ACCOUNT)]
-# Names Swift stores as they are (one PUT with the dots percent-encoded)
-# that a request would resolve out of the plan, or into its record.
-HOSTILE = [
-    'user-environments/../../victim/db.yaml',
-    'a/../../victim/db.yaml',
-    '../victim/db.yaml',
-    'a/%2e%2e/%2E%2E/victim/db.yaml',
-    'a/%252e%252E/%252e%252e/victim/db.yaml',
-    'a%2f..%2f..%2fvictim/db.yaml',
-    './x.yaml',
-    'a/./x.yaml',
-    '/victim/db.yaml',
-    'a//x.yaml',
-    'x/',
-]
-VICTIM = {'db.yaml': b'precious: 1\n', 'x.yaml': b'other: 2\n'}
+ACCOUNT = hostile_names.ACCOUNT
+HOSTILE = hostile_names.HOSTILE
 
 
-def dot_segment(path):
-    """True when ``path`` holds a dot or empty segment, decoded or not."""
-    for _ in range(3):
-        if {'.', '..'} & set(path.split('/')):
-            return True
-        path = parse.unquote(path)
-    return False
-
-
-class NamesTestCase(fakes.PlanTestCase):
-    """Plan p created by the client, and container victim beside it."""
-
-    def setUp(self):
-        super().setUp()
-        self.victim = fakes.FakeSwift(self.m, plan='victim')
-        self.victim.objects.update(
-            (n, (d, 'then')) for n, d in VICTIM.items())
-        self.lines = []
-        self.store = fakes.plan_store(progress=self.lines.append)
-        tht = self.write('tht/overcloud.yaml', b'heat: 1\n')
-        self.write('tht/roles_data.yaml', b'- name: Controller\n')
-        files = files_mod.PlanFiles(tht.rsplit('/', 1)[0])
-        files.add_templates()
-        files.add_environment(self.write('env.yaml', b'parameters: {}\n'))
-        steps.create(self.store, 'p', files, fakes.Recorder(self.store),
-                     render=False)
-        self.m.reset_mock()
-
-    def assertStayedInPlan(self):
-        """No request left plan p, none carried a dot segment, and the
-        victim container is as it was."""
-        outside = []
-        for req in self.m.request_history:
-            if not req.url.startswith(SWIFT_HOST):
-                continue        # Heat
-            path = parse.urlsplit(req.url).path
-            if path == '/info' or (path.rstrip('/') == ACCOUNT and
-                                   req.method == 'POST'):
-                lines = (req.body or b'').decode().split('\n') \
-                    if req.method == 'POST' else []
-                outside += [(req.method, line) for line in lines if line and (
-                    not parse.unquote(line).startswith('/p/')
-                    or dot_segment(line))]
-                continue
-            if not (path == ACCOUNT + '/p' or path.startswith(
-                    ACCOUNT + '/p/')) or dot_segment(path):
-                outside.append((req.method, req.url))
-        self.assertEqual([], outside)
-        self.assertEqual(VICTIM, {n: d for n, (d, _) in
-                                  self.victim.objects.items()})
-
-    def requests(self):
-        return len(self.m.request_history)
-
-
-class TestTheRule(NamesTestCase):
+class TestTheRule(hostile_names.NamesTestCase):
 
     def test_hostile_names_have_a_problem_plain_ones_none(self):
         for name in HOSTILE:
@@ -133,7 +63,7 @@ class TestTheRule(NamesTestCase):
             record.PATH, record=False))
 
 
-class TestStore(NamesTestCase):
+class TestStore(hostile_names.NamesTestCase):
 
     def test_a_listing_leaves_hostile_names_out_and_names_them(self):
         for name in HOSTILE:
@@ -227,7 +157,7 @@ class TestStore(NamesTestCase):
                 self.assertEqual(before, self.requests())
 
 
-class TestRecordedTrees(NamesTestCase):
+class TestRecordedTrees(hostile_names.NamesTestCase):
     """A step whose tree names objects outside the plan, or the record."""
 
     def newest(self):
@@ -306,7 +236,7 @@ class TestRecordedTrees(NamesTestCase):
         self.assertStayedInPlan()
 
 
-class TestExportAndDelete(NamesTestCase):
+class TestExportAndDelete(hostile_names.NamesTestCase):
 
     def test_an_export_of_a_plan_with_hostile_names_is_refused(self):
         from tripleoplanclient.osc import plan as plan_commands
@@ -337,4 +267,5 @@ class TestTheRuleSuffices(unittest.TestCase):
             fakes.swift_connection().delete_object('p', name)
             path = parse.urlsplit(m.last_request.url).path
         self.assertEqual(ACCOUNT + '/p/' + name, parse.unquote(path))
-        self.assertFalse(dot_segment(path[len(ACCOUNT + '/p/'):]))
+        self.assertFalse(hostile_names.dot_segment(
+            path[len(ACCOUNT + '/p/'):]))

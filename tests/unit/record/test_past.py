@@ -1,10 +1,9 @@
 """Past steps shown, exported and restored, on a stateful fake Swift."""
 
-import io
 import os
-import tarfile
 
 from tests.unit import fakes
+from tests.unit.record import past_base
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import builder
@@ -15,55 +14,7 @@ from tripleoplanclient.record import record
 from tripleoplanclient.record import steps
 
 
-class PastTestCase(fakes.PlanTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.templates = self.write('tht/overcloud.yaml', b'heat: 1\n')
-        self.write('tht/roles_data.yaml', b'- name: Controller\n')
-        self.templates = os.path.dirname(self.templates)
-
-    def create(self):
-        files = files_mod.PlanFiles(self.templates)
-        files.add_templates()
-        files.add_environment(self.write('env.yaml', b'parameters: {a: 1}\n'))
-        return steps.create(self.store, 'p', files, fakes.Recorder(self.store),
-                            render=False)
-
-    def amend(self, envs=(), uploads=(), remove=()):
-        head = self.store.head('p')
-        files = files_mod.PlanFiles(head.state['templates'])
-        for path in envs:
-            files.add_environment(path)
-        for spec in uploads:
-            files.add_upload(spec)
-        remove = steps.resolve_removals(files, head.state['environments'],
-                                        remove)
-        return steps.amend(self.store, 'p', head, files, remove,
-                           fakes.Recorder(self.store), no_render=True)
-
-    def story(self):
-        """create; amend env.yaml v2 (step 2); amend overcloud.yaml by
-        upload and add b.yaml (step 3)."""
-        self.create()
-        env = self.write('env.yaml', b'parameters: {a: 2}\n')
-        self.amend([env])
-        self.amend([self.write('b.yaml', b'{}\n')],
-                   [self.write('new-oc.yaml', b'heat: 2\n')
-                    + '=overcloud.yaml'])
-
-    def exported(self, which):
-        out = io.BytesIO()
-        past.export(self.store, past.at(self.store, 'p', which), out)
-        return out.getvalue()
-
-    @staticmethod
-    def members(data):
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            return {m.name: tar.extractfile(m).read() for m in tar}
-
-
-class TestShowAndExport(PastTestCase):
+class TestShowAndExport(past_base.PastTestCase):
 
     def test_each_step_lists_the_files_it_left(self):
         self.story()
@@ -143,7 +94,7 @@ class TestShowAndExport(PastTestCase):
             self.exported('2')
 
 
-class TestRestore(PastTestCase):
+class TestRestore(past_base.PastTestCase):
     """The plan_restore action's body (``mistral.restore``), on a plan
     with no stack."""
 
@@ -200,7 +151,7 @@ class TestRestore(PastTestCase):
         self.assertEqual(before, self.swift.objects)
 
 
-class TestTreeState(PastTestCase):
+class TestTreeState(past_base.PastTestCase):
 
     def test_an_amend_of_a_new_file_sends_it_once_and_reads_no_tree(self):
         self.create()
@@ -243,7 +194,7 @@ class TestTreeState(PastTestCase):
         self.assertEqual(content.md5(b'heat: 1\n'), full['overcloud.yaml'])
 
 
-class TestOlderPlans(PastTestCase):
+class TestOlderPlans(past_base.PastTestCase):
 
     def test_a_version_1_plan_gets_its_tree_on_its_next_step(self):
         import json

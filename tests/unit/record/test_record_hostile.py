@@ -5,7 +5,6 @@ Whatever the bytes, the loaders give a CommandError or a value every
 reader of the record can use.
 """
 
-import copy
 import json
 import unittest
 
@@ -15,21 +14,13 @@ from osc_lib import exceptions
 import yaml
 
 from tests.unit import fakes
+from tests.unit.record import hostile_values
 from tripleoplanclient.plan import tree
 from tripleoplanclient.record import card
 from tripleoplanclient.record import record
 
 EMPTY = record.Head(record.new_state(), 0, None, [])
 SETTINGS = hypothesis.settings(max_examples=500, deadline=None)
-
-# Any value YAML or JSON can hold.
-LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(),
-                 st.text(max_size=12),
-                 st.sampled_from(['../x', '/abs', 'SUCCESS', 'a.yaml', '']))
-VALUE = st.recursive(LEAF, lambda inner: st.one_of(
-    st.lists(inner, max_size=4),
-    st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner,
-                    max_size=4)), max_leaves=12)
 
 
 def good_step():
@@ -43,39 +34,6 @@ def good_step():
     return record.seal(step, EMPTY)
 
 
-def paths(node, prefix=()):
-    """Every key path into a nested structure."""
-    yield prefix
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from paths(value, prefix + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from paths(value, prefix + (i,))
-
-
-@st.composite
-def mutated(draw, base, values=VALUE):
-    """``base`` with one to three places replaced by any of ``values`` (or
-    removed)."""
-    value = copy.deepcopy(base)
-    for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(list(paths(value))))
-        if not where:
-            value = draw(values)
-            continue
-        parent = value
-        for key in where[:-1]:
-            parent = parent[key]
-        if draw(st.booleans()) and isinstance(parent, dict):
-            del parent[where[-1]]
-        else:
-            parent[where[-1]] = draw(values)
-        if not isinstance(value, (dict, list)):
-            break
-    return value
-
-
 def dumped(value):
     try:
         return yaml.safe_dump(value).encode()
@@ -84,7 +42,7 @@ def dumped(value):
 
 
 RAW = st.one_of(st.binary(max_size=200), st.text(max_size=200).map(
-    str.encode), VALUE.map(dumped))
+    str.encode), hostile_values.VALUE.map(dumped))
 
 
 def use_rows(test, rows, state):
@@ -114,7 +72,7 @@ class TestHostileRecord(unittest.TestCase):
         record.merge_outcome(row, {'outcome': step['outcome']})
 
     @SETTINGS
-    @hypothesis.given(mutated(good_step()))
+    @hypothesis.given(hostile_values.mutated(good_step()))
     def test_damaged_step_objects(self, value):
         self.check_step(dumped(value))
 
@@ -132,13 +90,13 @@ class TestHostileRecord(unittest.TestCase):
         use_rows(self, rows + imported, state)
 
     @SETTINGS
-    @hypothesis.given(mutated(json.loads(card.dump_cache(
+    @hypothesis.given(hostile_values.mutated(json.loads(card.dump_cache(
         'p', [record.row(good_step(), 1)], good_step()['state'], 'x', []))))
     def test_damaged_caches(self, value):
         self.check_cache(json.dumps(value).encode())
 
     @SETTINGS
-    @hypothesis.given(mutated({
+    @hypothesis.given(hostile_values.mutated({
         'version': 1, 'templates': '/t', 'environments': ['a'],
         'inputs': {'roles_data': 'r'}, 'files': {'a': {'md5': 'm'}},
         'history': [{'id': 1, 'action': 'create', 'environments': ['a'],
@@ -154,7 +112,7 @@ class TestHostileRecord(unittest.TestCase):
         self.check_cache(data)
 
     @SETTINGS
-    @hypothesis.given(st.one_of(RAW, mutated({
+    @hypothesis.given(st.one_of(RAW, hostile_values.mutated({
         'outcome': {'status': 'SUCCESS', 'reason': 'r'},
         'stack': {'updated': 'u'}}).map(dumped)))
     def test_outcome_objects(self, data):
@@ -187,7 +145,7 @@ class TestHostileRecordInSwift(fakes.HttpTestCase):
         self.store = fakes.plan_store()
 
     @hypothesis.settings(max_examples=200, deadline=None)
-    @hypothesis.given(mutated(good_step()), RAW, RAW)
+    @hypothesis.given(hostile_values.mutated(good_step()), RAW, RAW)
     def test_history_and_head(self, step, cache, outcome):
         self.swift.objects.clear()
         good = good_step()

@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 import yaml
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
-from tests.unit.record import test_record_hostile as hostile
+from tests.unit.record import hostile_values
 from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
@@ -46,7 +45,7 @@ SETTINGS = hypothesis.settings(
 
 TMP = tempfile.TemporaryDirectory()
 DIR = TMP.name
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 # The operations that read the history (the render action does not).
 HISTORY = ('show-history', 'show-step', 'diff', 'deploy --dry-run',
            'restore')
@@ -108,7 +107,7 @@ def hostile_bytes(original):
     out = [VALUE.map(dumped), SNIPPETS, st.binary(max_size=120),
            st.text(max_size=120).map(str.encode)]
     if isinstance(parsed, (dict, list)):
-        damaged = hostile.mutated(parsed, values=VALUE)
+        damaged = hostile_values.mutated(parsed, values=VALUE)
         out += [damaged.map(dumped), damaged.map(dumped),
                 damaged.map(as_json)]
     return st.one_of(out)

@@ -7,10 +7,10 @@ import re
 from osc_lib import exceptions
 
 from tests.unit import fakes
-from tests.unit.software import test_servers
+from tests.unit.software import server_tree
 from tripleoplanclient.osc import software
 
-LIST = test_servers.LIST
+LIST = server_tree.LIST
 
 
 def deployment(sd_id, created, status='COMPLETE', action='CREATE'):
@@ -34,9 +34,9 @@ class TestWatchServer(fakes.HttpTestCase):
         self.on_heat('GET', '/software_deployments?server_id=overcloud-'
                      'controller-1', {'software_deployments': []})
         self.on_heat('GET', LIST + '?nested_depth=5',
-                     {'resources': test_servers.TREE})
+                     {'resources': server_tree.TREE})
         self.on_heat('GET', LIST + '?nested_depth=5&with_detail=True'
-                     '&type=Server', {'resources': test_servers.DETAILED})
+                     '&type=Server', {'resources': server_tree.DETAILED})
         # Heat lists them in no promised order: the newest is BACKUP
         self.on_heat('GET', '/software_deployments?server_id=srv-c1', {
             'software_deployments': [

@@ -6,7 +6,7 @@ import io
 import json
 
 from tests.unit import fakes
-from tests.unit.software import test_servers
+from tests.unit.software import server_tree
 from tripleoplanclient.osc import failures as failures_command
 from tripleoplanclient.stack import failures
 
@@ -26,31 +26,31 @@ def failed(resource, reason, status='CREATE_FAILED'):
 # template) -> Deployment (the software deployment that failed); Compute
 # complete; a top-level TestResource failed on its own.
 TREE = [
-    failed(test_servers.resource(TOP, 'Controller',
-                                 'OS::Heat::ResourceGroup',
-                                 nested='grp-ctl/g1'),
+    failed(server_tree.resource(TOP, 'Controller',
+                                'OS::Heat::ResourceGroup',
+                                nested='grp-ctl/g1'),
            'Error: resources.Controller.resources[0]: ...'),
-    test_servers.resource(TOP, 'Compute', 'OS::Heat::ResourceGroup',
-                          nested='grp-cmp/g2'),
-    failed(test_servers.resource(TOP, 'Canary', 'OS::Heat::TestResource',
-                                 'tr-1'), 'Error: Test Resource failed'),
-    failed(test_servers.resource('grp-ctl/g1', '0',
-                                 'OS::TripleO::Controller',
-                                 nested='ctl0/m0'),
+    server_tree.resource(TOP, 'Compute', 'OS::Heat::ResourceGroup',
+                         nested='grp-cmp/g2'),
+    failed(server_tree.resource(TOP, 'Canary', 'OS::Heat::TestResource',
+                                'tr-1'), 'Error: Test Resource failed'),
+    failed(server_tree.resource('grp-ctl/g1', '0',
+                                'OS::TripleO::Controller',
+                                nested='ctl0/m0'),
            'Error: resources[0].resources.ControllerExtraConfigPre: ...'),
-    test_servers.resource('ctl0/m0', 'Controller',
-                          'OS::TripleO::ControllerServer', 'srv-c0'),
-    failed(test_servers.resource('ctl0/m0', 'ControllerExtraConfigPre',
-                                 'OS::TripleO::ControllerExtraConfigPre',
-                                 nested='pre0/p0'),
+    server_tree.resource('ctl0/m0', 'Controller',
+                         'OS::TripleO::ControllerServer', 'srv-c0'),
+    failed(server_tree.resource('ctl0/m0', 'ControllerExtraConfigPre',
+                                'OS::TripleO::ControllerExtraConfigPre',
+                                nested='pre0/p0'),
            'Error: resources.Deployment: Deployment to server failed'),
-    failed(test_servers.resource('pre0/p0', 'Deployment',
-                                 'OS::Heat::SoftwareDeployment', 'sd-1'),
+    failed(server_tree.resource('pre0/p0', 'Deployment',
+                                'OS::Heat::SoftwareDeployment', 'sd-1'),
            'Error: resources.Deployment: Deployment to server failed: '
            'deploy_status_code : Deployment exited with non-zero status '
            'code: 2'),
-    test_servers.resource('pre0/p0', 'Config', 'OS::Heat::SoftwareConfig',
-                          'cfg-1'),
+    server_tree.resource('pre0/p0', 'Config', 'OS::Heat::SoftwareConfig',
+                         'cfg-1'),
 ]
 DEPLOYMENT = {'id': 'sd-1', 'server_id': 'srv-c0', 'status': 'FAILED',
               'config_id': 'cfg-d1', 'action': 'CREATE',

@@ -8,13 +8,12 @@ import io
 import os
 
 from tests.unit import fakes
-from tests.unit.mistral import test_deploy
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.record import card
 from tripleoplanclient.record import record
 
-STACK_ID = test_deploy.STACK_ID
+STACK_ID = fakes.STACK_ID
 ENDPOINTS = fakes.ENDPOINTS
 CREATED = datetime.datetime.now(datetime.timezone.utc).strftime(
     '%Y-%m-%dT%H:%M:%SZ')

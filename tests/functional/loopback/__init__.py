@@ -1,0 +1,2 @@
+"""The loopback services themselves (tools/loopback): Ironic as the node
+tests use it, no published credential."""

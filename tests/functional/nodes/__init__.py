@@ -1,0 +1,2 @@
+"""Nodes through the real CLI, Mistral and the loopback Ironic: import,
+introspect, provide, tag, provision."""

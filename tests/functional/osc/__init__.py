@@ -1,0 +1,1 @@
+"""The plugin beside python-tripleoclient in one openstack CLI."""

@@ -1,0 +1,1 @@
+"""software deployment trigger, watch, signal and cancel against Heat."""

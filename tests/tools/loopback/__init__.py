@@ -1,0 +1,2 @@
+"""Tests of tools/loopback: the services' configuration, no service
+started."""
