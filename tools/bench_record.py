@@ -88,20 +88,20 @@ def card_size(store, plan):
     release's cache form)."""
     import json
 
-    from tripleoplanclient.record import record
+    from tripleoplanclient.record import log
 
-    data = store.get(plan, record.PATH)
+    data = store.container.get(plan, log.PATH)
     card = json.loads(data)
     table = {}
 
-    def index(paths):
+    def as_indices(paths):
         return [table.setdefault(p, len(table)) for p in paths]
 
     rows = []
     for row in card['history']:
-        row = dict(row, environments=index(row['environments']))
+        row = dict(row, environments=as_indices(row['environments']))
         if 'environments' in (row.get('stack') or {}):
-            row['stack'] = dict(row['stack'], environments=index(
+            row['stack'] = dict(row['stack'], environments=as_indices(
                 row['stack']['environments']))
         rows.append(row)
     indexed = len(json.dumps(dict(card, history=rows, paths=list(table))))
@@ -117,7 +117,7 @@ def storage(store, plan, steps):
     from tripleoplanclient.plan import layout
     from tripleoplanclient.plan import tree
 
-    _, listing = store.listing(plan)
+    _, listing = store.container.listing(plan)
     kinds = {}
     for name, entry in listing.items():
         kind = ('kept content' if name.startswith(tree.KEPT_PREFIX) else
@@ -146,11 +146,11 @@ def main():
     log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
-    from tripleoplanclient import protocol
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
     from tripleoplanclient.plan import files as files_mod
-    from tripleoplanclient.record import card
+    from tripleoplanclient import protocol
+    from tripleoplanclient.record import index
     from tripleoplanclient.record import steps as steps_mod
 
     store = bench_plan.plan_store(url)
@@ -192,7 +192,7 @@ def main():
         record_here.check = lambda: None
 
         started = time.monotonic()
-        head = store.head(plan)
+        head = store.reader.head(plan)
         for i in range(steps - 3):
             # As an operator's amends go: one of ten files, new content.
             path = 'user-files/bench/env-%02d.yaml' % (i % 10)
@@ -206,8 +206,8 @@ def main():
             head = steps_mod.head_after(result)
         print('%d more steps committed in %.1f s; waiting %d s until Swift\'s'
               ' stamps settle' % (steps - 3, time.monotonic() - started,
-                                  card.SETTLE))
-        time.sleep(card.SETTLE + 2)
+                                  index.SETTLE))
+        time.sleep(index.SETTLE + 2)
         first = timed(history, env, log, plan)
         bench_plan.row('show-history, first read (settles the card)',
                        first[0], first[1])

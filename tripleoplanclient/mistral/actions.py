@@ -27,7 +27,7 @@ def plan_store(context, url, session=None):
     its token, or on ``session`` (a trust)."""
     from swiftclient import client as swift_client
 
-    from tripleoplanclient.record import store as store_mod
+    from tripleoplanclient.record import plan_store
 
     caller = auth.Caller(context)
     local = threading.local()
@@ -49,7 +49,7 @@ def plan_store(context, url, session=None):
         # the login name this service runs as is known.
         return caller.actor() or {'user': _login()}
 
-    return store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
+    return plan_store.PlanStore(connect, progress=LOG.info, actor=actor)
 
 
 def _login():

@@ -27,7 +27,7 @@ from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import deploy as deploy_mod
 from tripleoplanclient.mistral import lifecycle
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 ACTIONS = ('deploy', 'update', 'upgrade')
 STAGES = ('prepare', 'converge')
@@ -72,7 +72,7 @@ def _lifecycle(store, plan, req, change):
         return path
     if path not in change.deleted:
         held = change.view.md5(path) if change.view.known else (
-            store.listing(plan)[1] or {}).get(path)
+            store.container.listing(plan)[1] or {}).get(path)
         if held:
             return path
     if req['stage'] == 'prepare':
@@ -90,11 +90,11 @@ def last_stack(store, plan, state):
     step_id = state.get('stack')
     if not step_id:
         return None
-    name = record_mod.outcome_path(step_id)
-    data = store.get(plan, name)
+    name = log.outcome_path(step_id)
+    data = store.container.get(plan, name)
     if data is None:
         return None
-    found = record_mod.load_outcome(data, name, plan)
+    found = log.load_outcome(data, name, plan)
     if (found.get('outcome') or {}).get('status') != 'SUCCESS':
         return None
     stack = found.get('stack') or {}
@@ -147,10 +147,10 @@ def _unchanged(store, plan, step, head, stack, row, execution):
     step['stack'] = found
     step['outcome'].update(status='SUCCESS', stack_id=stack.id,
                            stack_status=stack.stack_status)
-    outcome = record_mod.dump({'outcome': dict(step['outcome']),
-                               'stack': dict(found)})
+    outcome = log.dump({'outcome': dict(step['outcome']),
+                        'stack': dict(found)})
     builder.commit(store, plan, step, head, {
-        record_mod.outcome_path(step['id']): outcome})
+        log.outcome_path(step['id']): outcome})
     return answer(plan, step, {
         'operation': 'NONE', 'stack_id': stack.id,
         'status': stack.stack_status, 'updated': found['updated'],
@@ -180,7 +180,7 @@ def _ended(store, plan, step, outcome, found=None):
     """Write the step's outcome known here (final) into the step too."""
     step['outcome'] = dict(step['outcome'], **outcome)
     step['stack'].update(found or {})
-    store.write_outcome(plan, step['id'], step['outcome'], found or {})
+    store.writer.write_outcome(plan, step['id'], step['outcome'], found or {})
 
 
 def run(store, heat, req, cache, execution=None):
@@ -192,7 +192,7 @@ def run(store, heat, req, cache, execution=None):
     """
     plan = layout.check_name(req['container'])
     _check(plan, req)
-    head = store.head(plan)
+    head = store.reader.head(plan)
     if not head.state['created']:
         raise exceptions.CommandError(
             'Plan %s does not exist: run "openstack overcloud deploy --stack '
@@ -225,7 +225,7 @@ def run(store, heat, req, cache, execution=None):
                                              lifecycle_env)
     step['stack'] = {'operation': 'UPDATE' if stack is not None
                      else 'CREATE', 'environments': environments,
-                     'basis': basis(req, record_mod.apply(head.state, step),
+                     'basis': basis(req, log.apply(head.state, step),
                                     environments)}
     row = None if lifecycle_env else _untouched(req, head, change, stack,
                                                 environments)

@@ -144,7 +144,7 @@ class ProvisionNodes(_ProvisionCommand):
         from tripleoplanclient.mistral import node_provision as mistral_side
 
         path = parsed_args.environment_path or mistral_side.ENVIRONMENT
-        data = self.plan_store(read_only=True).get(plan, path)
+        data = self.plan_store(read_only=True).container.get(plan, path)
         if data is None:
             return
         try:

@@ -20,7 +20,7 @@ from tripleoplanclient.mistral import render
 from tripleoplanclient.nodes import nodes_json
 from tripleoplanclient.osc import node_provision
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 from tripleoplanclient.validations import metadata
 
 ANCHOR = 'YAML anchor'
@@ -157,10 +157,10 @@ class TestEveryLoaderRefusesBombs(unittest.TestCase):
         step[where] = '{x: %s}' % text if where == 'state' else text
         data = ''.join('%s: %s\n' % kv for kv in step.items()).encode()
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_step(data, 'p', 'n')
+            log.load_step(data, 'p', 'n')
         self.assertIn(EXPANDS, str(caught.exception))
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_outcome(b'outcome: ' + text.encode(), 'o', 'p')
+            log.load_outcome(b'outcome: ' + text.encode(), 'o', 'p')
         self.assertIn(EXPANDS, str(caught.exception))
 
     @SETTINGS
@@ -198,8 +198,8 @@ class TestSizes(unittest.TestCase):
 
     def test_each_format_has_its_cap(self):
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_outcome(b'{}' + b' ' * content.MAX_STORED_BYTES,
-                                'o', 'p')
+            log.load_outcome(b'{}' + b' ' * content.MAX_STORED_BYTES,
+                             'o', 'p')
         self.assertIn('bytes, more than', str(caught.exception))
         big = b'# ' + b'x' * content.MAX_PLAYBOOK_BYTES + b'\n'
         self.assertIn('bytes, more than', metadata.read('v', big)['problem'])

@@ -9,11 +9,11 @@ from osc_lib import exceptions
 
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import follow
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
+from tripleoplanclient import protocol
+from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT
 STACK_ID = test_deploy.STACK_ID
@@ -35,7 +35,7 @@ class StackStepTestCase(fakes.PlanTestCase):
 
         def create(request, context):
             # what the record holds when Heat is asked
-            self.create_saw = record.id_of(self.steps()[-1]) if len(
+            self.create_saw = log.id_of(self.steps()[-1]) if len(
                 self.steps()) > 1 else None
             context.status_code = 201
             context.headers = fakes.JSON
@@ -63,10 +63,10 @@ class StackStepTestCase(fakes.PlanTestCase):
 
     def steps(self):
         return sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))
+                      if n.startswith(log.LOG_PREFIX))
 
     def outcome(self, step_id):
-        data = self.swift.objects.get(record.outcome_path(step_id))
+        data = self.swift.objects.get(log.outcome_path(step_id))
         return data and yaml.safe_load(data[0])
 
 
@@ -89,7 +89,7 @@ class TestStackStep(StackStepTestCase):
                          step['stack']['environments'])
         self.assertEqual(('CREATE', STACK_ID),
                          (answer['operation'], answer['stack_id']))
-        rows, head = self.store.history('p')
+        rows, head = self.store.reader.history('p')
         self.assertEqual((step['id'], 'mistral action tripleoplan.deploy'),
                          (rows[-1]['id'], rows[-1]['command']))
         self.assertEqual('/home/me/extra.yaml',
@@ -119,7 +119,8 @@ class TestStackStep(StackStepTestCase):
         first = self.ask('deploy', container='p')['step']
         fakes.stack_is(self.m, test_deploy.stack('CREATE_COMPLETE'),
                        STACK_ID)
-        self.store.write_outcome('p', first['id'], {'status': 'SUCCESS'}, {
+        self.store.writer.write_outcome('p', first['id'], {
+            'status': 'SUCCESS'}, {
             'fingerprint': self.fingerprint(),
             'updated': '2024-05-01T12:00:00Z'})
         before = len(self.m.request_history)
@@ -142,7 +143,7 @@ class TestStackStep(StackStepTestCase):
     def fingerprint(self):
         from tripleoplanclient.mistral import assembly
         from tripleoplanclient.mistral import objects
-        _, listing = self.store.listing('p')
+        _, listing = self.store.container.listing('p')
         return assembly.fingerprint(assembly.assemble(objects.PlanObjects(
             self.store, 'p', listing, objects.ContentCache()),
             fakes.SWIFT + '/p/', ['environments/env.yaml']))
@@ -205,10 +206,10 @@ class TestStackStep(StackStepTestCase):
                             'new.yaml': content.md5(b'y: 2\n'),
                             'old.yaml': None})['step']
         self.assertEqual('IN_PROGRESS', step['outcome']['status'])
-        rows, head = self.store.history('p')
+        rows, head = self.store.reader.history('p')
         self.assertEqual((release, '/tht19'), (head.state['release'],
                                                head.state['templates']))
-        tree = self.store.view('p', head.state['tree']).full()
+        tree = self.store.container.view('p', head.state['tree']).full()
         self.assertIn('new.yaml', tree)
         self.assertNotIn('old.yaml', tree)
         self.assertEqual('19.0.0', rows[-1]['templates'])

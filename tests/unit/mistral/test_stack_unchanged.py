@@ -7,8 +7,8 @@ just before the update."""
 from tests.unit import fakes
 from tests.unit.mistral import test_deploy
 from tests.unit.mistral import test_stack_step
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT
 STACK_ID = test_deploy.STACK_ID
@@ -21,7 +21,7 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
         """A first deploy, its end recorded as the client records it."""
         fakes.stack_is(self.m, None)
         first = self.ask('deploy', container='p')
-        self.store.write_outcome('p', first['step']['id'], {
+        self.store.writer.write_outcome('p', first['step']['id'], {
             'status': 'SUCCESS', 'stack_id': STACK_ID,
             'stack_status': 'CREATE_COMPLETE'}, {
                 'id': STACK_ID, 'operation': 'CREATE', 'updated': UPDATED,
@@ -46,19 +46,20 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
         # the card read, the stack by its id, one archive: no listing, no
         # outcome or plan object read, no second card write
         self.assertEqual([
-            ('GET', 'swift.test', 'p/' + record.PATH),
+            ('GET', 'swift.test', 'p/' + log.PATH),
             ('GET', 'heat.test', 'stacks/p/' + STACK_ID),
             ('PUT', 'swift.test', 'p')], self.requests(before))
         self.assertEqual(1, self.create.call_count)
         # on record with its outcome, the card current
         self.assertEqual('SUCCESS', self.outcome(step['id'])['outcome'][
             'status'])
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual((step['id'], 'SUCCESS', 'NONE', first[
             'fingerprint']), (rows[-1]['id'], rows[-1]['outcome'][
                 'status'], rows[-1]['stack']['operation'], rows[-1][
                 'stack']['fingerprint']))
-        self.assertEqual(step['id'], self.store.history('p')[0][-1]['id'])
+        self.assertEqual(step['id'],
+                         self.store.reader.history('p')[0][-1]['id'])
         # and the next one is recognised the same way
         again = self.ask('deploy', container='p')
         self.assertEqual('NONE', again['operation'])

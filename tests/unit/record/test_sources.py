@@ -10,12 +10,12 @@ import os
 import yaml
 
 from tests.unit import fakes
-from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
+from tripleoplanclient.record import log
 from tripleoplanclient.record import origin
-from tripleoplanclient.record import record as record_mod
 from tripleoplanclient.record import sources
 from tripleoplanclient.stack import operations
 
@@ -49,13 +49,14 @@ class SourcesTestCase(fakes.PlanTestCase):
     def craft(self, entries, user='operator'):
         """A step written straight into the container, as anyone who can
         write it may: files with the sources it likes, in anyone's name."""
-        head = self.store.head('p')
-        step = record_mod.make_step('amend', {'files': entries})
+        head = self.store.reader.head('p')
+        step = log.make_step('amend', {'files': entries})
         step['user'] = user
-        self.store.commit('p', step, head)
+        self.store.writer.write_step('p', step, head)
 
     def prepare(self, user_id=OPERATOR, **origin_args):
-        files = files_mod.PlanFiles(self.store.head('p').state['templates'])
+        files = files_mod.PlanFiles(
+            self.store.reader.head('p').state['templates'])
         files.origin = origin.Origin('p', user_id, **origin_args)
         services = operations.Services(
             self.store, fakes.heat_client(), fakes.HEAT, fakes.SWIFT, None,
@@ -63,7 +64,7 @@ class SourcesTestCase(fakes.PlanTestCase):
         return operations.prepare(services, 'deploy', 'p', files)
 
     def recorded(self, path):
-        return self.store.head('p').state['files'][path]
+        return self.store.reader.head('p').state['files'][path]
 
     def assertNotRead(self, prepared, path, reason):
         """``path``'s recorded source is listed with ``reason`` and no
@@ -229,4 +230,4 @@ class TestWhoRecorded(SourcesTestCase):
         # The record's objects keep their shape (plan.shapes).
         self.assertTrue(yaml.safe_load(self.swift.objects[
             sorted(n for n in self.swift.objects
-                   if n.startswith(record_mod.LOG_PREFIX))[-1]][0]))
+                   if n.startswith(log.LOG_PREFIX))[-1]][0]))

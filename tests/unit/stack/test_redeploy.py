@@ -11,8 +11,8 @@ from tests.unit import fakes
 from tests.unit.mistral import test_deploy
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
 STACK_ID = test_deploy.STACK_ID
 ENDPOINTS = fakes.ENDPOINTS
@@ -43,9 +43,9 @@ class TestRedeploy(fakes.HttpTestCase):
         self.run_command(deploy_commands.Deploy, '--stack', 'p',
                          '--no-wait')
         # its end, as the command following it records it
-        step = record.id_of(max(n for n in self.swift.objects
-                                if n.startswith(record.LOG_PREFIX)))
-        fakes.plan_store().write_outcome('p', step, {
+        step = log.id_of(max(n for n in self.swift.objects
+                             if n.startswith(log.LOG_PREFIX)))
+        fakes.plan_store().writer.write_outcome('p', step, {
             'status': 'SUCCESS', 'stack_status': 'CREATE_COMPLETE',
             'stack_id': STACK_ID}, {'id': STACK_ID, 'updated': CREATED})
         fakes.stack_is(self.m, {'stack': {
@@ -72,14 +72,14 @@ class TestRedeploy(fakes.HttpTestCase):
 
     def test_the_card_and_the_stack_by_its_id(self):
         # requests-mock gives paths lower case
-        card_get = ('GET', 'swift.test', 'p/' + record.PATH)
+        card_get = ('GET', 'swift.test', 'p/' + log.PATH)
         by_id = ('GET', 'heat.test', 'stacks/p/' + STACK_ID)
         self.assertEqual([card_get, by_id,              # the client
                           card_get, by_id,              # the action
                           ('PUT', 'swift.test', 'p')],  # step+outcome+card
                          self.counted())
         self.assertEqual(0, self.update.call_count)
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual(('deploy', 'SUCCESS', 'NONE'), (
             rows[-1]['action'], rows[-1]['outcome']['status'],
             rows[-1]['stack']['operation']))
@@ -92,7 +92,7 @@ class TestRedeploy(fakes.HttpTestCase):
         # decided against Swift's listing, as before
         self.assertIn(('GET', 'swift.test', 'p'), requests)
         self.assertEqual(1, self.update.call_count)
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual(('deploy', 'IN_PROGRESS', 'UPDATE'), (
             rows[-1]['action'], rows[-1]['outcome']['status'],
             rows[-1]['stack']['operation']))

@@ -24,8 +24,8 @@ import email.utils
 import json
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.plan import shapes
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.plan import schema
+from tripleoplanclient.record import log
 
 # What reading a card may raise: whatever it is, our readers can do
 # without it (the log tells all).
@@ -37,9 +37,9 @@ UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
 SETTLE = 120
 
 # What a step's writer reads of the card: the head it builds on.
-CARD = shapes.Fields({'version': int, 'steps': int, 'state': shapes.STATE,
-                      'history': [shapes.ROW]},
-                     {'through': shapes.TEXT})
+CARD = schema.Fields({'version': int, 'steps': int, 'state': schema.STATE,
+                      'history': [schema.ROW]},
+                     {'through': schema.TEXT})
 
 # The card read: every history row, how many step objects they account
 # for (the rows before are a version 1 record's), the state after the
@@ -58,7 +58,7 @@ def settled(rows, entries, date):
     count = 0
     for row, entry in zip(rows, entries):
         if entry['last_modified'] >= limit or \
-                row['outcome']['status'] not in record_mod.FINAL:
+                row['outcome']['status'] not in log.FINAL:
             break
         count += 1
     return count
@@ -68,7 +68,7 @@ def dump_cache(plan, rows, state, through, imported):
     """The card: ``rows`` (one per step object, in the log's order) after
     ``imported`` (a version 1 record's), ``state`` after the last of them,
     ``through`` the id of the newest settled row (None: none)."""
-    fields = [('version', record_mod.VERSION), ('plan', plan),
+    fields = [('version', log.VERSION), ('plan', plan),
               ('environments', state['environments']),
               ('inputs', state['inputs']),
               ('templates', state['templates']),
@@ -90,8 +90,8 @@ def _parsed(data, plan):
     except (ValueError, TypeError, RecursionError):
         found = None
     if not isinstance(found, dict):
-        found = record_mod.load_object(data, 'The record %s' % record_mod.PATH,
-                                       plan)
+        found = log.load_object(data, 'The record %s' % log.PATH,
+                                plan)
     return found
 
 
@@ -99,28 +99,28 @@ def load(data, plan):
     """The ``Card`` in ``data``, None when it is of an older form; a clear
     error when it is damaged."""
     found = _parsed(data, plan)
-    if 'steps' not in found or found.get('version') != record_mod.VERSION:
+    if 'steps' not in found or found.get('version') != log.VERSION:
         return None
-    what = 'The record %s' % record_mod.PATH
-    record_mod.checked(found, CARD, what, plan)
+    what = 'The record %s' % log.PATH
+    log.checked(found, CARD, what, plan)
     rows, steps = found['history'], found['steps']
     ids = [r['id'] for r in rows[len(rows) - steps:]] if \
         0 <= steps <= len(rows) else None
     through = found.get('through')
     if ids is None or (through is not None and through not in ids):
-        raise record_mod.damaged(what, plan, '"steps" or "through" does not '
-                                 'match its history')
+        raise log.damaged(what, plan, '"steps" or "through" does not '
+                          'match its history')
     return Card(rows, steps, found['state'], through)
 
 
 def head(data, plan):
-    """What a step builds on (``record.Head``), from the card alone; None
+    """What a step builds on (``log.Head``), from the card alone; None
     when it is of an older form."""
     card = load(data, plan)
     if card is None:
         return None
     imported = card.rows[:len(card.rows) - card.steps]
-    return record_mod.Head(
+    return log.Head(
         card.state, card.steps,
         card.rows[-1]['id'] if card.steps else None,
         [] if card.steps else imported, card.rows, card.through)
@@ -129,12 +129,12 @@ def head(data, plan):
 def after(plan, head, step):
     """The card once ``step`` is committed on ``head`` (which must know
     its rows), and the head it makes."""
-    rows = list(head.rows) + [record_mod.row(step, len(head.rows) + 1)]
+    rows = list(head.rows) + [log.row(step, len(head.rows) + 1)]
     imported = len(head.rows) - head.count
     data = dump_cache(plan, rows[imported:], step['state'], head.through,
                       rows[:imported])
-    return data, record_mod.Head(step['state'], head.count + 1, step['id'],
-                                 [], rows, head.through)
+    return data, log.Head(step['state'], head.count + 1, step['id'],
+                          [], rows, head.through)
 
 
 def load_cache(data, plan):
@@ -143,38 +143,38 @@ def load_cache(data, plan):
     (the previous form holds settled rows only), and a version 1
     record's."""
     cache = _parsed(data, plan)
-    what = 'The record %s' % record_mod.PATH
+    what = 'The record %s' % log.PATH
     if cache.get('version') == 1:
-        rows, state = from_v1(record_mod.checked(cache, shapes.V1, what,
-                                                 plan), plan)
-        return [], state, None, record_mod.checked(rows, [shapes.ROW], what,
-                                                   plan)
-    if cache.get('version') != record_mod.VERSION:
+        rows, state = from_v1(log.checked(cache, schema.V1, what,
+                                          plan), plan)
+        return [], state, None, log.checked(rows, [schema.ROW], what,
+                                            plan)
+    if cache.get('version') != log.VERSION:
         raise exceptions.CommandError(
             'The record of plan %s (%s) has version %r; this client reads '
             'versions 1 and %d. Upgrade tripleoplanclient.' % (
-                plan, record_mod.PATH, cache.get('version'),
-                record_mod.VERSION))
+                plan, log.PATH, cache.get('version'),
+                log.VERSION))
     card = load(data, plan)
     if card is not None:
         imported = len(card.rows) - card.steps
         return (card.rows[imported:], card.state, card.through,
                 card.rows[:imported])
-    record_mod.checked(cache, shapes.CACHE, what, plan)
+    log.checked(cache, schema.CACHE, what, plan)
     paths = cache.get('paths')
     rows = cache.get('history') or []
 
     def lookup(ids):
         if not isinstance(ids, list) or not all(
                 type(i) is int and 0 <= i < len(paths) for i in ids):
-            raise record_mod.damaged(what, plan, 'an environment list is '
-                                     'not indices into "paths"')
+            raise log.damaged(what, plan, 'an environment list is '
+                              'not indices into "paths"')
         return [paths[i] for i in ids]
 
     if paths is not None:
         rows = [_lists(row, lookup) for row in rows]
-    return (record_mod.checked(rows, [shapes.ROW], what, plan),
-            cache.get('state') or record_mod.new_state(),
+    return (log.checked(rows, [schema.ROW], what, plan),
+            cache.get('state') or log.new_state(),
             cache.get('through'), cache.get('imported') or [])
 
 
@@ -189,12 +189,12 @@ def _lists(row, convert):
 
 def from_v1(record, plan):
     """``(rows, state)`` of a version 1 record (this client's first)."""
-    state = record_mod.new_state(record.get('templates'))
-    state.update(environments=list(record.get('environments') or []),
-                 files=dict(record.get('files') or {}),
-                 inputs=dict(record.get('inputs') or {}))
+    state = log.new_state(log.get('templates'))
+    state.update(environments=list(log.get('environments') or []),
+                 files=dict(log.get('files') or {}),
+                 inputs=dict(log.get('inputs') or {}))
     rows = []
-    for number, old in enumerate(record.get('history') or [], 1):
+    for number, old in enumerate(log.get('history') or [], 1):
         step = dict(old, id=str(old.get('id', number)), step=number)
         step.setdefault('outcome', {'status': 'UNKNOWN'})
         step.setdefault('time', None)
