@@ -189,12 +189,12 @@ def _lists(row, convert):
 
 def from_v1(record, plan):
     """``(rows, state)`` of a version 1 record (this client's first)."""
-    state = log.new_state(log.get('templates'))
-    state.update(environments=list(log.get('environments') or []),
-                 files=dict(log.get('files') or {}),
-                 inputs=dict(log.get('inputs') or {}))
+    state = log.new_state(record.get('templates'))
+    state.update(environments=list(record.get('environments') or []),
+                 files=dict(record.get('files') or {}),
+                 inputs=dict(record.get('inputs') or {}))
     rows = []
-    for number, old in enumerate(log.get('history') or [], 1):
+    for number, old in enumerate(record.get('history') or [], 1):
         step = dict(old, id=str(old.get('id', number)), step=number)
         step.setdefault('outcome', {'status': 'UNKNOWN'})
         step.setdefault('time', None)

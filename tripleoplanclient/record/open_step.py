@@ -20,7 +20,7 @@ from tripleoplanclient.record import log
 GRACE = 600
 
 
-def open_step(rows):
+def find(rows):
     """The newest stack step, when its outcome is not final yet."""
     for row in reversed(rows):
         if row.get('stack'):
@@ -44,7 +44,7 @@ def mend(store, plan, rows, stack, now=None):
 
     Returns the row still running (None when no step is open any more).
     """
-    row = open_step(rows)
+    row = find(rows)
     if row is None:
         return None
     began = log.seconds(row['time'])

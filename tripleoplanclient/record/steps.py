@@ -95,7 +95,7 @@ def create(store, plan, files, record, render=True):
     head = store.reader.head(plan, required=False) \
         if listing is not None else None
     refuse_created(plan, head)
-    log.check()
+    record.check()
     if listing is None:
         store.container.create_container(plan)
         listing = {}
@@ -262,7 +262,7 @@ def amend(store, plan, head, files, remove=(), record=None,
         # A workflow to follow: Mistral is asked first whether it has ours.
         # Else the one action request is the check (it names what to
         # install), and files it finds unrecorded are written again.
-        log.check()
+        record.check()
     change.keep(store, plan)
     store.container.write(plan, change.objects())
     return record(plan, 'plan_amend', amend_request(change, not no_render),
