@@ -10,16 +10,16 @@ its goal (<= 4 Swift requests and 1 Mistral request at any length), and
 of ``openstack overcloud plan show-history``; then what reproducing a
 past step costs at 1,000 steps (``--step`` of show-history and export,
 and restore), the storage the kept content takes next to a full copy of
-the plan per step, and the size of the card
+the plan per step, and the size of the index
 (``user-environments/environments.yaml``, every row readable on its own)
 next to the same rows with environment lists as indices into one table.
 The 998 steps in between are real amends through the project's own code
 (``record.steps.amend`` and the plan_amend action's body,
 ``mistral.lifecycle.amend``, run here), each replacing one of ten files,
 not through the CLI, to save twenty minutes of start-ups. Readers trust
-the card's rows without their step objects once Swift stamped them SETTLE
+the index's rows without their step objects once Swift stamped them SETTLE
 seconds ago, so the benchmark waits that long before reading the long
-history: the first read after the wait marks them settled on the card;
+history: the first read after the wait marks them settled on the index;
 the figures after it are what an operator sees.
 
 Needs the loopback Swift and Mistral (``python3 tools/loopback start
@@ -82,8 +82,8 @@ def against_goal(figure):
         else 'MISSED')
 
 
-def card_size(store, plan):
-    """The card's bytes, and what its rows would take with every
+def index_size(store, plan):
+    """The index's bytes, and what its rows would take with every
     environment list as indices into one table of paths (the previous
     release's cache form)."""
     import json
@@ -91,24 +91,24 @@ def card_size(store, plan):
     from tripleoplanclient.record import log
 
     data = store.container.get(plan, log.PATH)
-    card = json.loads(data)
+    loaded = json.loads(data)
     table = {}
 
     def as_indices(paths):
         return [table.setdefault(p, len(table)) for p in paths]
 
     rows = []
-    for row in card['history']:
+    for row in loaded['history']:
         row = dict(row, environments=as_indices(row['environments']))
         if 'environments' in (row.get('stack') or {}):
             row['stack'] = dict(row['stack'], environments=as_indices(
                 row['stack']['environments']))
         rows.append(row)
-    indexed = len(json.dumps(dict(card, history=rows, paths=list(table))))
-    print('card: %d bytes for %d rows (%d bytes a row); with environment '
+    indexed = len(json.dumps(dict(loaded, history=rows, paths=list(table))))
+    print('index: %d bytes for %d rows (%d bytes a row); with environment '
           'lists as indices into one table: %d bytes' % (
-              len(data), len(card['history']),
-              len(data) // len(card['history']), indexed))
+              len(data), len(loaded['history']),
+              len(data) // len(loaded['history']), indexed))
 
 
 def storage(store, plan, steps):
@@ -209,7 +209,7 @@ def main():
                                   index.SETTLE))
         time.sleep(index.SETTLE + 2)
         first = timed(history, env, log, plan)
-        bench_plan.row('show-history, first read (settles the card)',
+        bench_plan.row('show-history, first read (settles the index)',
                        first[0], first[1])
         # The median of three: one wall time is at the mercy of the machine.
         runs = sorted((timed(history, env, log, plan) for _ in range(3)),
@@ -241,7 +241,7 @@ def main():
             bench_plan.row('%s, %d steps' % (label, steps + 1), found[0],
                            found[1], _methods(found[2]))
         storage(store, plan, steps)
-        card_size(store, plan)
+        index_size(store, plan)
         for name, (small, large) in sorted(figures.items()):
             print('%s: %d requests with 2 steps, %d with %d; %.2f s and '
                   '%.2f s (x%.2f)' % (name, small[0], large[0], steps - 1,

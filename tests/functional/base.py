@@ -362,7 +362,7 @@ class FunctionalTest(unittest.TestCase):
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'
         rows, head = plan_store.PlanStore(lambda: swift_client.Connection(
-            preauthurl=url, preauthtoken=token)).history(plan)
+            preauthurl=url, preauthtoken=token)).reader.history(plan)
         return dict(head.state, history=rows)
 
 

@@ -67,10 +67,10 @@ class TestRecordedSources(base.PlanTest):
         token = token.strip()
         plans = plan_store.PlanStore(lambda: swift_client.Connection(
             preauthurl=self.env['LOOPBACK_SWIFT_URL'], preauthtoken=token))
-        head = plans.head(self.plan)
+        head = plans.reader.head(self.plan)
         step = log.make_step('amend', {'files': entries})
         step.update(user='admin', project='admin')
-        plans.commit(self.plan, step, head)
+        plans.writer.write_step(self.plan, step, head)
 
     def stored(self):
         """Every object of the plan: name -> bytes."""

@@ -73,7 +73,7 @@ class TestLifecycleParity(base.FunctionalTest):
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'
         return plan_store.PlanStore(lambda: swift_client.Connection(
-            preauthurl=url, preauthtoken=token)).view(
+            preauthurl=url, preauthtoken=token)).container.view(
                 plan, state['tree']).full()
 
     def test_create_amend_list_delete_like_the_cli(self):

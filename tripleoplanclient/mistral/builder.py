@@ -163,9 +163,9 @@ def build(action, change, command, added=(), changed=(), removed=(),
                          command=command, **details)
 
 
-def commit(store, plan, step, head, objects=None):
-    """Commit ``step`` on ``head`` as the caller, after ``objects``
-    (written in the same pass); returns the step as committed."""
+def write_step(store, plan, step, head, objects=None):
+    """Write ``step`` on ``head`` as the caller, after ``objects``
+    (written in the same pass); returns the step as written."""
     return store.writer.write_step(plan, step, head, objects)
 
 

@@ -122,7 +122,7 @@ def create(store, req, cache, execution=None):
     render = renderer(store, cache, execution) if req['render'] else None
     builder.render_step(render, plan, step, inputs,
                         tree_mod.View.of_full(full))
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     return _answer(plan, step)
 
 
@@ -131,8 +131,8 @@ def amend(store, req, cache, execution=None):
     (those the request names, written already); render when a rendering
     input changed. UNCHANGED when the record has it all already.
 
-    Two Swift requests: the card (the head) and one archive (the step and
-    the card). Swift is not asked again whether the files landed: the
+    Two Swift requests: the index (the head) and one archive (the step and
+    the index). Swift is not asked again whether the files landed: the
     client's own writes were checked by Swift (MD5), and a render or a
     deploy checks each file it reads against its recorded MD5."""
     plan = layout.check_name(req['container'])
@@ -148,7 +148,7 @@ def amend(store, req, cache, execution=None):
             else None
         builder.render_step(render, plan, step, change.render_inputs,
                             change.view)
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     return _answer(plan, step)
 
 

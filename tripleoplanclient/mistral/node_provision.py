@@ -146,7 +146,7 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
             return protocol.result(plan, None, head.state)
         change = {'environments': {'add': [], 'remove': [path]},
                   'files': {}, 'inputs': {}, 'tree': {}}
-        step = builder.commit(store, plan, builder.build(
+        step = builder.write_step(store, plan, builder.build(
             action, change, command), head)
         return protocol.result(plan, step, step['state'])
     data = deployed_environment.dump(plan, deployed_environment.environment(
@@ -159,7 +159,7 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
     change = {'environments': {'add': [] if path in environments
                                else [path], 'remove': []},
               'files': {}, 'inputs': {}, 'tree': {path: md5}}
-    step = builder.commit(store, plan, builder.build(
+    step = builder.write_step(store, plan, builder.build(
         action, change, command, added=[] if old is not None else [path],
         changed=[path] if old is not None and old != data else []),
         head, objects)

@@ -91,7 +91,7 @@ def step(store, past, command):
     copies.copy_objects(store.container, plan, {p: sources[p] for p in write},
                         {p: full[p] for p in write})
     store.container.delete_objects(plan, remove)
-    return builder.commit(store, plan, built, head)
+    return builder.write_step(store, plan, built, head)
 
 
 def restore(store, heat, req):

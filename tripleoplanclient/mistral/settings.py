@@ -59,7 +59,7 @@ def set_capabilities(store, plan, req):
     if log.amended(environments, added, removed, first) != after:
         change = {'environments': {'set': after}}
     change.update(files={}, inputs={}, tree={})
-    step = builder.commit(store, plan.name, builder.build(
+    step = builder.write_step(store, plan.name, builder.build(
         'capabilities', change,
         command_line.command(req, 'tripleoplan.capabilities_set')), plan.head)
     return dict(protocol.result(plan.name, step, step['state']),
@@ -171,7 +171,7 @@ def set_parameters(store, plan, heat, req, execution=None):
               'parameters': sorted(n for n in checked),
               parameter_file.KEY: parameter_file.change(
                   plan.state, base, data, checked)}
-    step = builder.commit(store, plan.name, builder.build(
+    step = builder.write_step(store, plan.name, builder.build(
         'parameters', change,
         command_line.command(req, 'tripleoplan.parameters_set', hidden),
         added=[] if old is not None else [path],

@@ -8,7 +8,7 @@ step is built against the plan's newest record (``builder``), rendered
 when a rendering input changed, committed IN_PROGRESS before Heat is
 asked for anything, and then the stack is created or updated
 (``deploy.deploy``). A step that changes nothing since a stack step
-that succeeded, on a stack untouched since, is told from the card alone
+that succeeded, on a stack untouched since, is told from the index alone
 and recorded done in one write (``_untouched``). An outcome known here
 (Heat refused, nothing to do) is written here; a stack operation's end
 is written by whoever sees it: the client following the events, else the
@@ -114,7 +114,7 @@ def basis(req, state, environments):
 
 
 def _untouched(req, head, change, stack, environments):
-    """The card's row of the plan's newest step when the step of ``req``
+    """The index's row of the plan's newest step when the step of ``req``
     changes nothing and leaves the stack as that step did: a stack step
     that succeeded on the same basis, the stack COMPLETE and not updated
     since. None otherwise (Heat's fields are then assembled and
@@ -138,7 +138,7 @@ def _untouched(req, head, change, stack, environments):
 
 def _unchanged(store, plan, step, head, stack, row, execution):
     """Record the step as done without Heat: the step, its final outcome
-    and the card in one write (``commit.Commit.commit``)."""
+    and the index in one write (``writer.HistoryWriter.write_step``)."""
     found = dict(step['stack'], operation='NONE', id=stack.id,
                  status=stack.stack_status, updated=status.updated(stack),
                  fingerprint=row['stack'].get('fingerprint'))
@@ -149,7 +149,7 @@ def _unchanged(store, plan, step, head, stack, row, execution):
                            stack_status=stack.stack_status)
     outcome = log.dump({'outcome': dict(step['outcome']),
                         'stack': dict(found)})
-    builder.commit(store, plan, step, head, {
+    builder.write_step(store, plan, step, head, {
         log.outcome_path(step['id']): outcome})
     return answer(plan, step, {
         'operation': 'NONE', 'stack_id': stack.id,
@@ -220,7 +220,7 @@ def run(store, heat, req, cache, execution=None):
         builder.render_step(lifecycle.renderer(store, cache, execution),
                             plan, step, change.render_inputs, change.view)
     if step['outcome']['status'] != 'SUCCESS':
-        return answer(plan, builder.commit(store, plan, step, head))
+        return answer(plan, builder.write_step(store, plan, step, head))
     environments = layout.stack_environments(change.environments,
                                              lifecycle_env)
     step['stack'] = {'operation': 'UPDATE' if stack is not None
@@ -232,7 +232,7 @@ def run(store, heat, req, cache, execution=None):
     if row is not None:
         return _unchanged(store, plan, step, head, stack, row, execution)
     step['outcome']['status'] = 'IN_PROGRESS'
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     inner = {'container': plan, 'swift_url': req['swift_url'],
              'heat_url': req['heat_url'], 'environments': environments,
              'plan_environment': step['state']['inputs'].get(

@@ -1,7 +1,7 @@
 """``openstack overcloud plan show``: the plan at a glance.
 
-Read from the plan's card (``record.card``: one Swift GET; the log only
-when the card is missing or of an older form) and, when there is Heat, one
+Read from the plan's index (``record.index``: one Swift GET; the log only
+when the index is missing or of an older form) and, when there is Heat, one
 look at the stack. Nothing is written: a step nobody saw end is shown
 open, ``show-history`` mends it.
 

@@ -132,7 +132,7 @@ def is_md5(value):
 
 def name_problem(name, record=True):
     """Why no request may name object ``name``, or None: the one rule
-    for every object name sent to Swift (``plan.swift_door`` and ``plan.bulk``
+    for every object name sent to Swift (``plan.container`` and ``plan.bulk``
     ask it before any request).
 
     A plain relative path (see path_problem), and under RECORD_DIR only a

@@ -10,10 +10,10 @@ object or from its kept copy.
 
 Secrets never leave here: a parameter is secret when its name says so
 (``masking.secret_key``), the plan keeps it under ``passwords:``, or a
-template of either step declares it hidden (``library.hidden``: every file
-that may be a template is read for that, once per content); its values
-show as ``***``, and so do the lines of any file that set such a key, the
-block under them and any known secret value (``mask_lines``).
+template of either step declares it hidden (``plan.hidden_parameters``:
+every file that may be a template is read for that, once per content);
+its values show as ``***``, and so do the lines of any file that set such
+a key, the block under them and any known secret value (``mask_lines``).
 """
 
 import difflib

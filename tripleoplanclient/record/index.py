@@ -1,16 +1,17 @@
-"""``user-environments/environments.yaml``: the plan's card, as a GUI or a
+"""``user-environments/environments.yaml``: the plan's index, as a GUI or a
 script reads it, current after every step.
 
-Each step's writer (``commit.Commit.commit``) writes it in the same
-request as the step object, built from what it read of it (the head) plus
-its own step: the environment list, the inputs, the templates release,
-and the history with the new step's row last. The step log stays the
-truth: two writers at once each write the card they saw, so the last to
-land may lack the other's step until a reader of the log mends it
-(``Journal.history``). ``through`` names the newest row that reader found
-settled (final, and stamped by Swift long enough ago that no write still
-in flight can come before it): our readers trust the rows up to it without
-reading their step objects; the rows after it are provisional.
+Each step's writer (``writer.HistoryWriter.write_step``) writes it in the
+same request as the step object, built from what it read of it (the head)
+plus its own step: the environment list, the inputs, the templates
+release, and the history with the new step's row last. The step log stays
+the truth: two writers at once each write the index they saw, so the last
+to land may lack the other's step until a reader of the log mends it
+(``reader.HistoryReader.history``). ``through`` names the newest row that
+reader found settled (final, and stamped by Swift long enough ago that no
+write still in flight can come before it): our readers trust the rows up
+to it without reading their step objects; the rows after it are
+provisional.
 
 One JSON document (so also YAML), one line per top-level key and one per
 history row. Older forms still read: a version 1 record (the first
@@ -27,7 +28,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import schema
 from tripleoplanclient.record import log
 
-# What reading a card may raise: whatever it is, our readers can do
+# What reading an index may raise: whatever it is, our readers can do
 # without it (the log tells all).
 UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
 
@@ -36,15 +37,15 @@ UNREADABLE = (exceptions.CommandError, LookupError, TypeError, ValueError)
 # are settled, so a settled prefix never has to be reordered.
 SETTLE = 120
 
-# What a step's writer reads of the card: the head it builds on.
-CARD = schema.Fields({'version': int, 'steps': int, 'state': schema.STATE,
-                      'history': [schema.ROW]},
-                     {'through': schema.TEXT})
+# What a step's writer reads of the index: the head it builds on.
+INDEX = schema.Fields({'version': int, 'steps': int,
+                       'state': schema.STATE, 'history': [schema.ROW]},
+                      {'through': schema.TEXT})
 
-# The card read: every history row, how many step objects they account
+# The index read: every history row, how many step objects they account
 # for (the rows before are a version 1 record's), the state after the
 # last row, and the id of the newest settled row.
-Card = collections.namedtuple('Card', 'rows steps state through')
+Index = collections.namedtuple('Index', 'rows steps state through')
 
 
 def settled(rows, entries, date):
@@ -65,7 +66,7 @@ def settled(rows, entries, date):
 
 
 def dump_cache(plan, rows, state, through, imported):
-    """The card: ``rows`` (one per step object, in the log's order) after
+    """The index: ``rows`` (one per step object, in the log's order) after
     ``imported`` (a version 1 record's), ``state`` after the last of them,
     ``through`` the id of the newest settled row (None: none)."""
     fields = [('version', log.VERSION), ('plan', plan),
@@ -96,13 +97,13 @@ def _parsed(data, plan):
 
 
 def load(data, plan):
-    """The ``Card`` in ``data``, None when it is of an older form; a clear
+    """The ``Index`` in ``data``, None when it is of an older form; a clear
     error when it is damaged."""
     found = _parsed(data, plan)
     if 'steps' not in found or found.get('version') != log.VERSION:
         return None
     what = 'The record %s' % log.PATH
-    log.checked(found, CARD, what, plan)
+    log.checked(found, INDEX, what, plan)
     rows, steps = found['history'], found['steps']
     ids = [r['id'] for r in rows[len(rows) - steps:]] if \
         0 <= steps <= len(rows) else None
@@ -110,24 +111,24 @@ def load(data, plan):
     if ids is None or (through is not None and through not in ids):
         raise log.damaged(what, plan, '"steps" or "through" does not '
                           'match its history')
-    return Card(rows, steps, found['state'], through)
+    return Index(rows, steps, found['state'], through)
 
 
 def head(data, plan):
-    """What a step builds on (``log.Head``), from the card alone; None
+    """What a step builds on (``log.Head``), from the index alone; None
     when it is of an older form."""
-    card = load(data, plan)
-    if card is None:
+    found = load(data, plan)
+    if found is None:
         return None
-    imported = card.rows[:len(card.rows) - card.steps]
+    imported = found.rows[:len(found.rows) - found.steps]
     return log.Head(
-        card.state, card.steps,
-        card.rows[-1]['id'] if card.steps else None,
-        [] if card.steps else imported, card.rows, card.through)
+        found.state, found.steps,
+        found.rows[-1]['id'] if found.steps else None,
+        [] if found.steps else imported, found.rows, found.through)
 
 
 def after(plan, head, step):
-    """The card once ``step`` is committed on ``head`` (which must know
+    """The index once ``step`` is committed on ``head`` (which must know
     its rows), and the head it makes."""
     rows = list(head.rows) + [log.row(step, len(head.rows) + 1)]
     imported = len(head.rows) - head.count
@@ -138,7 +139,7 @@ def after(plan, head, step):
 
 
 def load_cache(data, plan):
-    """The card (any form) as ``(rows, the state after them, through,
+    """The index (any form) as ``(rows, the state after them, through,
     imported)``: the rows of step objects, up to ``through`` settled
     (the previous form holds settled rows only), and a version 1
     record's."""
@@ -155,11 +156,11 @@ def load_cache(data, plan):
             'versions 1 and %d. Upgrade tripleoplanclient.' % (
                 plan, log.PATH, cache.get('version'),
                 log.VERSION))
-    card = load(data, plan)
-    if card is not None:
-        imported = len(card.rows) - card.steps
-        return (card.rows[imported:], card.state, card.through,
-                card.rows[:imported])
+    found = load(data, plan)
+    if found is not None:
+        imported = len(found.rows) - found.steps
+        return (found.rows[imported:], found.state, found.through,
+                found.rows[:imported])
     log.checked(cache, schema.CACHE, what, plan)
     paths = cache.get('paths')
     rows = cache.get('history') or []

@@ -18,8 +18,8 @@ does guarantee:
 
 The outcome of a stack operation is known only later: it goes in its own
 object, ``user-environments/outcomes/<id>.yaml``, written by whoever sees
-the end. ``user-environments/environments.yaml`` is the plan's card for
-GUIs and scripts, written with every step (``card``); it never decides
+the end. ``user-environments/environments.yaml`` is the plan's index for
+GUIs and scripts, written with every step (``index``); it never decides
 anything our readers cannot check against the log. Version 1 records
 (one ``environments.yaml`` with numbered steps) are read as they are and
 carried into the first version 2 step.
@@ -58,7 +58,7 @@ FINAL = ('SUCCESS', 'FAILED', 'INTERRUPTED')
 # What a writer saw: the state after the last step, how many steps there
 # were, the last one's id, the history of a version 1 record (to carry
 # into the first version 2 step), and, when known, every history row and
-# the id of the newest settled one (to write the card: ``card``).
+# the id of the newest settled one (to write the index: ``index``).
 Head = collections.namedtuple('Head', 'state count last_id imported rows '
                               'through', defaults=(None, None))
 
@@ -237,7 +237,7 @@ def damaged(what, plan, detail):
 
 def load_object(data, what, plan, spec=None):
     """A YAML mapping stored by the record (of ``spec``'s shape, see
-    ``shapes``), or a clear error. Read by ``content.StoredLoader``:
+    ``schema``), or a clear error. Read by ``content.StoredLoader``:
     aliases bounded (older clients wrote PyYAML's), at most
     ``content.MAX_STORED_BYTES``."""
     try:

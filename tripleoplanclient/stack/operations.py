@@ -160,7 +160,7 @@ def read_history(store, plan, listed):
 
 
 def read_record(store, plan):
-    """``(listed, history)`` as ``prepare`` takes them: from the card
+    """``(listed, history)`` as ``prepare`` takes them: from the index
     alone (one request, ``listed`` None) when it holds the whole history,
     the recorded tree and no open stack step; else the listing and
     ``read_history()``."""

@@ -2,7 +2,7 @@
 the caller's project (the shipped playbooks, installed in one pass) and
 a plan's own ``custom-validations/``, which add or override by id.
 
-Works on a ``record.store.PlanStore`` (as the caller).
+Works on a ``record.plan_store.PlanStore`` (as the caller).
 """
 
 from tripleoplanclient.common import content

@@ -88,14 +88,21 @@ def _playbook(where, value):
                 play['tasks'])).encode()
 
 
-class _Store(object):
-    """Only what ``render._last_render`` reads of a plan store."""
+class _Container(object):
+    """Only what ``render._last_render`` reads of a plan's container."""
 
     def __init__(self, data):
         self.data = data
 
     def get(self, plan, name):
         return self.data
+
+
+class _Store(object):
+    """A plan store holding only that container."""
+
+    def __init__(self, data):
+        self.container = _Container(data)
 
 
 SETTINGS = hypothesis.settings(max_examples=25, deadline=None)

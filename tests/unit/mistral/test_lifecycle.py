@@ -230,7 +230,7 @@ class TestAmend(LifecycleTestCase):
 
     def test_a_file_not_written_is_refused_where_it_is_read(self):
         # The amend asks Swift nothing about the claimed files (its budget:
-        # the card and one archive); an action that reads a file checks
+        # the index and one archive); an action that reads a file checks
         # it against the recorded MD5 and names it.
         self.ask('plan_amend', container='p', add=['user-files/y.yaml'],
                  tree={'user-files/y.yaml': content.md5(b'{}\n')})

@@ -268,7 +268,7 @@ class HiddenTest(SettingsTestCase):
 
     def everything_but_the_parameters_file(self):
         # (and its copies under their MD5, which the record names as the
-        # home of each value: library.parameter_file)
+        # home of each value: plan.parameter_file)
         names = self.store.reader.history('p')[1].state[
             'parameter_values']['names']
         copies = {tree.kept_name(m) for m in names.values()}

@@ -1,5 +1,5 @@
-"""A deploy that changes nothing, told from the card (``mistral.
-stack_step``): the step, its final outcome and the card in one write, the
+"""A deploy that changes nothing, told from the index (``mistral.
+stack_step``): the step, its final outcome and the index in one write, the
 stack looked up by its recorded id, no plan object read; anything else
 (a stack touched since) goes to Heat as before, the event marker taken
 just before the update."""
@@ -43,14 +43,14 @@ class TestUnchanged(test_stack_step.StackStepTestCase):
         self.assertEqual(('NONE', 'SUCCESS', 'NONE'), (
             answer['operation'], step['outcome']['status'],
             step['stack']['operation']))
-        # the card read, the stack by its id, one archive: no listing, no
-        # outcome or plan object read, no second card write
+        # the index read, the stack by its id, one archive: no listing, no
+        # outcome or plan object read, no second index write
         self.assertEqual([
             ('GET', 'swift.test', 'p/' + log.PATH),
             ('GET', 'heat.test', 'stacks/p/' + STACK_ID),
             ('PUT', 'swift.test', 'p')], self.requests(before))
         self.assertEqual(1, self.create.call_count)
-        # on record with its outcome, the card current
+        # on record with its outcome, the index current
         self.assertEqual('SUCCESS', self.outcome(step['id'])['outcome'][
             'status'])
         rows = index.head(self.swift.objects[log.PATH][0], 'p').rows

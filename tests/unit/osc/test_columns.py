@@ -101,7 +101,7 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
         shown = self.shown(plan_commands.ExportPlan, 'p',
                            *self.output('now.tar.gz'))
         self.assertEqual((2, self.step_id), (shown['step'], shown['id']))
-        # reading the step writes nothing (not even the card's mend)
+        # reading the step writes nothing (not even the index's mend)
         self.assertEqual([], [r for r in self.swift.requests[before:]
                               if r[0] not in ('GET', 'HEAD', 'LIST')])
 

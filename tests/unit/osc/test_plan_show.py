@@ -88,9 +88,9 @@ class TestShowPlan(fakes.HttpTestCase):
                        'creation_time': '2026-11-25T09:00:00Z',
                        'updated_time': '2026-11-25T10:00:00Z'}})
 
-    def test_a_plan_never_deployed_from_its_card_alone(self):
+    def test_a_plan_never_deployed_from_its_index_alone(self):
         result = self.show()
-        # The card, one GET; no listing, no step object, no Heat.
+        # The index, one GET; no listing, no step object, no Heat.
         self.assertEqual([('GET', log.PATH)], self.swift.requests)
         self.assertEqual([], self.heat_requests())
         self.assertEqual('p', result['plan'])

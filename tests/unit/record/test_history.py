@@ -51,7 +51,7 @@ class TestWriteStep(RecordTestCase):
         self.swift.requests.clear()
         head = self.store.reader.head('p')
         step = self.amend(head, 'one.yaml')
-        # The card, one archive (file, step, card).
+        # The index, one archive (file, step, index).
         self.assertEqual([('GET', log.PATH), ('ARCHIVE', None)],
                          self.swift.requests)
         self.assertEqual(b'x: 1\n', self.swift.objects['one.yaml'][0])
@@ -182,7 +182,7 @@ class TestHistory(RecordTestCase):
 class TestLaggingListing(RecordTestCase):
     """A container replica that missed updates lists the log behind."""
 
-    def test_a_step_the_card_names_is_read_by_head(self):
+    def test_a_step_the_index_names_is_read_by_head(self):
         self.created()
         step = self.amend(self.store.reader.head('p'), 'one.yaml')
         rows, head = self.store.reader.history('p')
@@ -192,18 +192,18 @@ class TestLaggingListing(RecordTestCase):
         self.assertEqual(head.state, again[1].state)
         self.assertEqual(rows, again[0])
         self.assertIn(('HEAD', step['name']), self.swift.requests)
-        # The card stays as it was: nothing mended backwards.
+        # The index stays as it was: nothing mended backwards.
         self.assertNotIn(('PUT', log.PATH), self.swift.requests)
 
-    def test_a_stale_card_replica_hides_no_step(self):
-        # the listing and a card replica both behind: the card is read as
+    def test_a_stale_index_replica_hides_no_step(self):
+        # the listing and an index replica both behind: the index is read as
         # the newest replica has it
         self.created()
-        old_card = self.swift.objects[log.PATH][0]
+        old_index = self.swift.objects[log.PATH][0]
         step = self.amend(self.store.reader.head('p'), 'one.yaml')
         rows, head = self.store.reader.history('p')
         self.swift.lagging = {step['name']: 1}
-        self.swift.stale = {log.PATH: old_card}
+        self.swift.stale = {log.PATH: old_index}
         again = fakes.plan_store().reader.history('p')
         self.assertEqual(head.state, again[1].state)
         self.assertEqual(rows, again[0])
@@ -220,18 +220,18 @@ class TestLaggingListing(RecordTestCase):
     def test_a_named_step_that_is_gone_is_left_out(self):
         self.created()
         step = self.amend(self.store.reader.head('p'), 'one.yaml')
-        card = self.swift.objects[log.PATH]
-        del self.swift.objects[step['name']]   # taken back, card left
+        index = self.swift.objects[log.PATH]
+        del self.swift.objects[step['name']]   # taken back, index left
         rows, head = fakes.plan_store().reader.history('p')
         self.assertEqual(['base.yaml'], head.state['environments'])
         self.assertEqual(1, len(rows))
-        self.assertNotEqual(card, self.swift.objects[log.PATH])
+        self.assertNotEqual(index, self.swift.objects[log.PATH])
 
-    def test_a_card_naming_other_objects_names_no_step(self):
+    def test_a_index_naming_other_objects_names_no_step(self):
         self.created()
-        card = yaml.safe_load(self.swift.objects[log.PATH][0])
-        card['history'][0]['name'] = 'templates/overcloud.yaml'
-        self.swift.store(log.PATH, json.dumps(card).encode())
+        index = yaml.safe_load(self.swift.objects[log.PATH][0])
+        index['history'][0]['name'] = 'templates/overcloud.yaml'
+        self.swift.store(log.PATH, json.dumps(index).encode())
         self.swift.requests.clear()
         fakes.plan_store().reader.history('p')
         self.assertEqual([], [r for r in self.swift.requests

@@ -1,4 +1,4 @@
-"""user-environments/environments.yaml, the card: written by every step's
+"""user-environments/environments.yaml, the index: written by every step's
 writer, read by a GUI with a plain YAML loader, mended by readers of the
 log."""
 
@@ -29,8 +29,8 @@ class CardTestCase(fakes.HttpTestCase):
         head = head or self.store.reader.head('p', required=False)
         return self.store.writer.write_step('p', step, head)
 
-    def card(self):
-        """The card as a GUI reads it: a plain YAML loader."""
+    def index(self):
+        """The index as a GUI reads it: a plain YAML loader."""
         return yaml.safe_load(self.swift.objects[log.PATH][0])
 
     def create(self):
@@ -47,7 +47,7 @@ class TestWrittenWithEveryStep(CardTestCase):
 
     def test_current_right_after_each_step_without_a_reader(self):
         first = self.create()
-        found = self.card()
+        found = self.index()
         self.assertEqual(['base.yaml'], found['environments'])
         self.assertEqual({'roles_data': 'roles_data.yaml'}, found['inputs'])
         self.assertEqual('/tht', found['templates'])
@@ -57,7 +57,7 @@ class TestWrittenWithEveryStep(CardTestCase):
             for r in found['history']])
         self.swift.requests.clear()
         second = self.commit(make(add=['one.yaml']))
-        found = self.card()
+        found = self.index()
         self.assertEqual(['base.yaml', 'one.yaml'], found['environments'])
         last = found['history'][-1]
         self.assertEqual((2, second['id'], 'amend'),
@@ -77,7 +77,7 @@ class TestWrittenWithEveryStep(CardTestCase):
             log.Head(log.new_state(), 0, None, []), {'a.yaml': b'x'})
         self.assertEqual([('ARCHIVE', None)], self.swift.requests)
         self.assertEqual([step['id']],
-                         [r['id'] for r in self.card()['history']])
+                         [r['id'] for r in self.index()['history']])
 
     def test_one_line_per_key_and_per_row(self):
         self.create()
@@ -88,7 +88,7 @@ class TestWrittenWithEveryStep(CardTestCase):
         self.assertTrue(lines[0].startswith('{"version": 2'))
         json.loads(self.swift.objects[log.PATH][0])
 
-    def test_the_head_is_the_card_alone(self):
+    def test_the_head_is_the_index_alone(self):
         self.create()
         step = self.commit(make(add=['one.yaml']))
         self.swift.requests.clear()
@@ -97,20 +97,20 @@ class TestWrittenWithEveryStep(CardTestCase):
         self.assertEqual((2, step['id']), (head.count, head.last_id))
         self.assertEqual(step['state'], head.state)
 
-    def test_a_final_outcome_goes_on_the_card(self):
+    def test_a_final_outcome_goes_on_the_index(self):
         self.create()
         step = make('deploy', status='IN_PROGRESS')
         step['stack'] = {'operation': 'CREATE'}
         self.commit(step)
         self.assertEqual('IN_PROGRESS',
-                         self.card()['history'][-1]['outcome']['status'])
+                         self.index()['history'][-1]['outcome']['status'])
         self.store.writer.write_outcome('p', step['id'], {'status': 'SUCCESS'},
                                         {'updated': 'u'})
-        row = self.card()['history'][-1]
+        row = self.index()['history'][-1]
         self.assertEqual(('SUCCESS', 'u'),
                          (row['outcome']['status'], row['stack']['updated']))
 
-    def test_a_refused_member_takes_the_card_back_too(self):
+    def test_a_refused_member_takes_the_index_back_too(self):
         self.create()
         self.swift_info()
         before = self.swift.objects[log.PATH]
@@ -123,23 +123,23 @@ class TestWrittenWithEveryStep(CardTestCase):
         self.assertIn(log.PATH, [n for m, n in self.swift.requests
                                  if m == 'DELETE'])
         self.assertNotEqual(before, self.swift.objects.get(log.PATH))
-        # The next writer reads the log (and writes the card again).
+        # The next writer reads the log (and writes the index again).
         head = self.store.reader.head('p')
         self.assertEqual(1, head.count)
-        self.assertEqual(['base.yaml'], self.card()['environments'])
+        self.assertEqual(['base.yaml'], self.index()['environments'])
 
 
 class TestConcurrentWriters(CardTestCase):
 
-    def test_a_card_left_behind_is_harmless_and_mended_by_a_reader(self):
+    def test_a_index_left_behind_is_harmless_and_mended_by_a_reader(self):
         self.create()
         head = self.store.reader.head('p')
         a = self.commit(make(add=['a.yaml']), head)
         b = self.commit(make(add=['b.yaml']), head)
-        # The last to land wrote what it saw: a's step is not on the card.
+        # The last to land wrote what it saw: a's step is not on the index.
         self.assertEqual(['base.yaml', 'b.yaml'],
-                         self.card()['environments'])
-        # A writer on that card: its step says what it saw; readers
+                         self.index()['environments'])
+        # A writer on that index: its step says what it saw; readers
         # replay it from the log.
         c = self.commit(make(add=['c.yaml']))
         self.assertEqual((2, b['id']), (c['seen'], c['base']))
@@ -149,8 +149,8 @@ class TestConcurrentWriters(CardTestCase):
         every = ['base.yaml', 'a.yaml', 'b.yaml', 'c.yaml']
         self.assertEqual(every, head.state['environments'])
         self.assertEqual(every, rows[-1]['environments'])
-        # Mended: the card says what the log says.
-        found = self.card()
+        # Mended: the index says what the log says.
+        found = self.index()
         self.assertEqual(every, found['environments'])
         self.assertEqual([r['id'] for r in rows],
                          [r['id'] for r in found['history']])
@@ -177,7 +177,7 @@ class TestConcurrentWriters(CardTestCase):
 class TestOlderForms(CardTestCase):
 
     def old_cache(self, rows, state, through):
-        """The card as the previous release wrote it: settled rows only,
+        """The index as the previous release wrote it: settled rows only,
         environment lists as indices into "paths"."""
         table = {}
 
@@ -190,7 +190,7 @@ class TestOlderForms(CardTestCase):
                            'state': state, 'imported': [],
                            'paths': list(table), 'history': rows}).encode()
 
-    def test_the_previous_cache_is_read_and_rewritten_as_a_card(self):
+    def test_the_previous_cache_is_read_and_rewritten_as_a_index(self):
         self.create()
         step = self.commit(make(add=['one.yaml']))
         rows, _ = self.store.reader.history('p')
@@ -202,9 +202,9 @@ class TestOlderForms(CardTestCase):
         again, head = self.store.reader.history('p', )
         self.assertEqual(rows, again)
         self.assertEqual(step['id'], head.last_id)
-        self.assertEqual(2, self.card()['steps'])
+        self.assertEqual(2, self.index()['steps'])
 
-    def test_a_damaged_card_leaves_the_head_to_the_log(self):
+    def test_a_damaged_index_leaves_the_head_to_the_log(self):
         self.create()
         step = self.commit(make(add=['one.yaml']))
         for data in (b'{"version": 2, "steps": "x"}', b'[', b'steps: 9\n'):
@@ -212,7 +212,7 @@ class TestOlderForms(CardTestCase):
             head = self.store.reader.head('p')
             self.assertEqual((2, step['id']), (head.count, head.last_id))
             self.assertEqual(['base.yaml', 'one.yaml'],
-                             self.card()['environments'])
+                             self.index()['environments'])
 
 
 class TestFormat(fakes.HttpTestCase):
@@ -228,8 +228,8 @@ class TestFormat(fakes.HttpTestCase):
                                 [])
         self.swift.store(log.PATH, data)
         self.swift.requests.clear()
-        # The state on the card is not the truth (a writer's view): the
-        # steps after "through" are read, and the card mended.
+        # The state on the index is not the truth (a writer's view): the
+        # steps after "through" are read, and the index mended.
         again, head = store.reader.history('p')
         self.assertEqual(rows, again)
         self.assertEqual(['0.yaml', '1.yaml', '2.yaml'],

@@ -206,9 +206,9 @@ class TestTreeState(PastTestCase):
         self.create()
         self.swift.requests.clear()
         self.amend([self.write('one.yaml', b'{}\n')])
-        # The client: the card (the head), the file. The action: the card
+        # The client: the index (the head), the file. The action: the index
         # again (a step builds on the newest), one archive: the step and
-        # the card after it.
+        # the index after it.
         self.assertEqual([('GET', log.PATH), 'PUT', ('GET', log.PATH),
                           'ARCHIVE'], [r if r[0] == 'GET' else r[0]
                                        for r in self.swift.requests])

@@ -144,7 +144,7 @@ class TestCraftedSources(SourcesTestCase):
 
     def test_a_crafted_source_cannot_write_to_the_terminal(self):
         source = '/tmp/\x1b]0;owned\x07\x1b[2J/x.yaml'
-        # (a plan path with one is a damaged record: plan.shapes)
+        # (a plan path with one is a damaged record: plan.schema)
         self.craft({'user-files/y.yaml': {'source': source,
                                           'md5': '0' * 32}})
         lines = sources.told(self.prepare().unread)
@@ -227,7 +227,7 @@ class TestWhoRecorded(SourcesTestCase):
                 if ident:
                     self.assertNotIn(ident, stored)
         self.assertEqual(0o600, os.stat(origin.key_path()).st_mode & 0o777)
-        # The record's objects keep their shape (plan.shapes).
+        # The record's objects keep their shape (plan.schema).
         self.assertTrue(yaml.safe_load(self.swift.objects[
             sorted(n for n in self.swift.objects
                    if n.startswith(log.LOG_PREFIX))[-1]][0]))

@@ -1,7 +1,7 @@
 """``overcloud deploy`` that changes nothing, client and deploy action
 together (the command class; the action's body behind the fake Mistral):
-the client reads the card alone and looks the stack up by its recorded
-id; the step is on record with its outcome, the card current."""
+the client reads the index alone and looks the stack up by its recorded
+id; the step is on record with its outcome, the index current."""
 
 import datetime
 import io
@@ -70,13 +70,13 @@ class TestRedeploy(fakes.HttpTestCase):
             '/', 1)[-1]) for r in self.m.request_history[before:]
             if r.netloc in ('swift.test', 'heat.test')]
 
-    def test_the_card_and_the_stack_by_its_id(self):
+    def test_the_index_and_the_stack_by_its_id(self):
         # requests-mock gives paths lower case
-        card_get = ('GET', 'swift.test', 'p/' + log.PATH)
+        index_get = ('GET', 'swift.test', 'p/' + log.PATH)
         by_id = ('GET', 'heat.test', 'stacks/p/' + STACK_ID)
-        self.assertEqual([card_get, by_id,              # the client
-                          card_get, by_id,              # the action
-                          ('PUT', 'swift.test', 'p')],  # step+outcome+card
+        self.assertEqual([index_get, by_id,              # the client
+                          index_get, by_id,              # the action
+                          ('PUT', 'swift.test', 'p')],  # step+outcome+index
                          self.counted())
         self.assertEqual(0, self.update.call_count)
         rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
