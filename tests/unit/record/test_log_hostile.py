@@ -179,7 +179,7 @@ class TestHostileRecord(unittest.TestCase):
 
 
 class TestHostileRecordInSwift(fakes.HttpTestCase):
-    """The same through PlanStore.history and head, as commands read."""
+    """The same through the reader's history and head, as commands read."""
 
     def setUp(self):
         super().setUp()
