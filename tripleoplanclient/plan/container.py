@@ -65,8 +65,6 @@ class PlanContainer(object):
     :param sleep: how to wait (tests give no real sleep)
     """
 
-    LISTING_LIMIT = LISTING_LIMIT
-
     def __init__(self, connect, progress=None, workers=10, sleep=time.sleep):
         self._connect = connect
         self.progress = progress or (lambda line: None)
