@@ -368,12 +368,12 @@ class FunctionalTest(unittest.TestCase):
         state after the last step (environments, files, inputs...)."""
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.record import store
+        from tripleoplanclient.record import plan_store
 
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'
-        rows, head = store.PlanStore(lambda: swift_client.Connection(
-            preauthurl=url, preauthtoken=token)).history(plan)
+        rows, head = plan_store.PlanStore(lambda: swift_client.Connection(
+            preauthurl=url, preauthtoken=token)).reader.history(plan)
         return dict(head.state, history=rows)
 
 

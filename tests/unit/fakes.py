@@ -76,8 +76,8 @@ def swift_connection(url=SWIFT):
 
 
 def plan_store(url=SWIFT, **kwargs):
-    from tripleoplanclient.record import store
-    return store.PlanStore(lambda: swift_connection(url), **kwargs)
+    from tripleoplanclient.record import plan_store
+    return plan_store.PlanStore(lambda: swift_connection(url), **kwargs)
 
 
 def heat_client():

@@ -190,8 +190,8 @@ def connection(url, auth=None):
 
 def plan_store(url, auth=None):
     """The project's PlanStore on ``url``."""
-    from tripleoplanclient.record import store as store_mod
-    return store_mod.PlanStore(connection(url, auth))
+    from tripleoplanclient.record import plan_store
+    return plan_store.PlanStore(connection(url, auth))
 
 
 def run(cmd, env):
@@ -328,7 +328,7 @@ def main():
 
     mark = log.mark()
     start = time.monotonic()
-    _, listing = store.listing(ours)
+    _, listing = store.container.listing(ours)
     added, changed = steps.sync(store, ours, files.objects, listing)
     t_sync = time.monotonic() - start
     r_sync, _, m_sync = log.since(mark)
@@ -357,9 +357,9 @@ def main():
     row('(openstack CLI start-up alone)', '-', time.monotonic() - start)
 
     for plan in (ours, rendered, gui, naive):
-        _, names = store.listing(plan)
+        _, names = store.container.listing(plan)
         if names is not None:
-            store.delete(plan, names)
+            store.container.delete(plan, names)
     shutil.rmtree(tmp, ignore_errors=True)
 
 

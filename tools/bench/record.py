@@ -10,16 +10,16 @@ its goal (<= 4 Swift requests and 1 Mistral request at any length), and
 of ``openstack overcloud plan show-history``; then what reproducing a
 past step costs at 1,000 steps (``--step`` of show-history and export,
 and restore), the storage the kept content takes next to a full copy of
-the plan per step, and the size of the card
+the plan per step, and the size of the index
 (``user-environments/environments.yaml``, every row readable on its own)
 next to the same rows with environment lists as indices into one table.
 The 998 steps in between are real amends through the project's own code
 (``record.steps.amend`` and the plan_amend action's body,
 ``mistral.lifecycle.amend``, run here), each replacing one of ten files,
 not through the CLI, to save twenty minutes of start-ups. Readers trust
-the card's rows without their step objects once Swift stamped them SETTLE
+the index's rows without their step objects once Swift stamped them SETTLE
 seconds ago, so the benchmark waits that long before reading the long
-history: the first read after the wait marks them settled on the card;
+history: the first read after the wait marks them settled on the index;
 the figures after it are what an operator sees.
 
 Needs the loopback Swift and Mistral (``python3 tools/loopback start
@@ -83,33 +83,33 @@ def against_goal(figure):
         else 'MISSED')
 
 
-def card_size(store, plan):
-    """The card's bytes, and what its rows would take with every
+def index_size(store, plan):
+    """The index's bytes, and what its rows would take with every
     environment list as indices into one table of paths (the previous
     release's cache form)."""
     import json
 
-    from tripleoplanclient.record import record
+    from tripleoplanclient.record import log
 
-    data = store.get(plan, record.PATH)
-    card = json.loads(data)
+    data = store.container.get(plan, log.PATH)
+    loaded = json.loads(data)
     table = {}
 
-    def index(paths):
+    def as_indices(paths):
         return [table.setdefault(p, len(table)) for p in paths]
 
     rows = []
-    for row in card['history']:
-        row = dict(row, environments=index(row['environments']))
+    for row in loaded['history']:
+        row = dict(row, environments=as_indices(row['environments']))
         if 'environments' in (row.get('stack') or {}):
-            row['stack'] = dict(row['stack'], environments=index(
+            row['stack'] = dict(row['stack'], environments=as_indices(
                 row['stack']['environments']))
         rows.append(row)
-    indexed = len(json.dumps(dict(card, history=rows, paths=list(table))))
-    print('card: %d bytes for %d rows (%d bytes a row); with environment '
+    indexed = len(json.dumps(dict(loaded, history=rows, paths=list(table))))
+    print('index: %d bytes for %d rows (%d bytes a row); with environment '
           'lists as indices into one table: %d bytes' % (
-              len(data), len(card['history']),
-              len(data) // len(card['history']), indexed))
+              len(data), len(loaded['history']),
+              len(data) // len(loaded['history']), indexed))
 
 
 def storage(store, plan, steps):
@@ -118,7 +118,7 @@ def storage(store, plan, steps):
     from tripleoplanclient.plan import layout
     from tripleoplanclient.plan import tree
 
-    _, listing = store.listing(plan)
+    _, listing = store.container.listing(plan)
     kinds = {}
     for name, entry in listing.items():
         kind = ('kept content' if name.startswith(tree.KEPT_PREFIX) else
@@ -147,11 +147,11 @@ def main():
     log = bench_plan.AccessLog(env['LOOPBACK_SWIFT_ACCESS_LOG'])
     url = env['LOOPBACK_SWIFT_URL']
 
-    from tripleoplanclient import protocol
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
     from tripleoplanclient.plan import files as files_mod
-    from tripleoplanclient.record import card
+    from tripleoplanclient import protocol
+    from tripleoplanclient.record import index
     from tripleoplanclient.record import steps as steps_mod
 
     store = bench_plan.plan_store(url)
@@ -193,7 +193,7 @@ def main():
         record_here.check = lambda: None
 
         started = time.monotonic()
-        head = store.head(plan)
+        head = store.reader.head(plan)
         for i in range(steps - 3):
             # As an operator's amends go: one of ten files, new content.
             path = 'user-files/bench/env-%02d.yaml' % (i % 10)
@@ -207,10 +207,10 @@ def main():
             head = steps_mod.head_after(result)
         print('%d more steps committed in %.1f s; waiting %d s until Swift\'s'
               ' stamps settle' % (steps - 3, time.monotonic() - started,
-                                  card.SETTLE))
-        time.sleep(card.SETTLE + 2)
+                                  index.SETTLE))
+        time.sleep(index.SETTLE + 2)
         first = timed(history, env, log, plan)
-        bench_plan.row('show-history, first read (settles the card)',
+        bench_plan.row('show-history, first read (settles the index)',
                        first[0], first[1])
         # The median of three: one wall time is at the mercy of the machine.
         runs = sorted((timed(history, env, log, plan) for _ in range(3)),
@@ -242,7 +242,7 @@ def main():
             bench_plan.row('%s, %d steps' % (label, steps + 1), found[0],
                            found[1], _methods(found[2]))
         storage(store, plan, steps)
-        card_size(store, plan)
+        index_size(store, plan)
         for name, (small, large) in sorted(figures.items()):
             print('%s: %d requests with 2 steps, %d with %d; %.2f s and '
                   '%.2f s (x%.2f)' % (name, small[0], large[0], steps - 1,

@@ -95,12 +95,12 @@ def render_times(tht):
         warm()
         t_warm = best(3, warm)
 
-        from tripleoplanclient.plan import confined
+        from tripleoplanclient.plan import render_process
 
         def child():
             # As the render action does: forked, bounded (its cost).
             start = time.monotonic()
-            confined.render(files, files.__getitem__, ROLES, NETWORKS)
+            render_process.render(files, files.__getitem__, ROLES, NETWORKS)
             return time.monotonic() - start
         t_child = best(3, child)
     finally:

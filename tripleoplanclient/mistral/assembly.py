@@ -183,7 +183,7 @@ def open_plan(store, req, cache=None):
     (``req['tree']``), read through ``cache`` (as for
     ``render.render_plan``); a PlanObjects."""
     plan = req['container']
-    headers, listing = store.listing(plan)
+    headers, listing = store.container.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
     # What the step recorded, not what a replica lists right now.

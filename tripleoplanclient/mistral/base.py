@@ -28,7 +28,7 @@ def plan_store(context, url, session=None):
     its token, or on ``session`` (a trust)."""
     from swiftclient import client as swift_client
 
-    from tripleoplanclient.record import store as store_mod
+    from tripleoplanclient.record import plan_store as plan_store_mod
 
     caller = auth.Caller(context)
     local = threading.local()
@@ -50,7 +50,7 @@ def plan_store(context, url, session=None):
         # the login name this service runs as is known.
         return caller.actor() or {'user': _login()}
 
-    return store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
+    return plan_store_mod.PlanStore(connect, progress=LOG.info, actor=actor)
 
 
 def _login():

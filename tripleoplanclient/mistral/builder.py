@@ -7,15 +7,16 @@ and remove, the inputs, and a templates change. Here those fields are
 checked (untrusted input: nothing is recorded when one is bad), Swift is
 asked that it holds what the request says was written, the step is
 decided against the plan's newest record (``steps.Change``) and
-committed as the caller (``store.commit``). The client decides only what
-to upload; what to record is decided here, whoever the client is.
+written as the caller (``store.writer.write_step``). The client decides
+only what to upload; what to record is decided here, whoever the client
+is.
 """
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import schema
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 
 # Above this many claimed objects, one listing costs less than asking
@@ -91,12 +92,12 @@ def landed(store, plan, tree, listing=None):
     of every replica (a listing may lag behind a write just made)."""
     written = {p: m for p, m in tree.items() if m is not None}
     if listing is None and len(written) > _LISTING_FROM:
-        _, listing = store.listing(plan)
+        _, listing = store.container.listing(plan)
     doubtful = [p for p, md5 in written.items()
                 if (listing or {}).get(p, {}).get('hash') != md5]
     if not doubtful:
         return
-    newest = store.newest_md5s(plan, doubtful)
+    newest = store.container.newest_md5s(plan, doubtful)
     wrong = sorted(p for p in doubtful if newest[p] != written[p])
     if wrong:
         raise exceptions.CommandError(
@@ -130,7 +131,7 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
                            ', '.join(environments) or 'empty'))
     if landed_check:
         landed(store, plan, tree)
-    view = store.view(plan, head.state.get('tree'))
+    view = store.container.view(plan, head.state.get('tree'))
     written = {p: m for p, m in tree.items() if m is not None}
     out = steps.Change(head.state, Described(
         written, {p: e['source'] for p, e in files.items()}, add,
@@ -141,11 +142,11 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
     if deletions:
         for field, spec, what in (
                 ('templates', str, 'text'),
-                ('release', shapes.RELEASE, '{version, digest}')):
+                ('release', schema.RELEASE, '{version, digest}')):
             value = req[field]
             try:
-                shapes.check(value, (None, spec))
-            except shapes.Damaged:
+                schema.check(value, (None, spec))
+            except schema.Damaged:
                 raise exceptions.CommandError(
                     'Bad request for plan %s: %s must be %s. Nothing was '
                     'recorded.' % (plan, field, what))
@@ -157,15 +158,15 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
 def build(action, change, command, added=(), changed=(), removed=(),
           **details):
     """A step (not yet committed) of a change given as the record's
-    ``change`` mapping (see ``record.apply``)."""
-    return record_mod.make_step(action, change, added, changed, removed,
-                                command=command, **details)
+    ``change`` mapping (see ``log.apply``)."""
+    return log.make_step(action, change, added, changed, removed,
+                         command=command, **details)
 
 
-def commit(store, plan, step, head, objects=None):
-    """Commit ``step`` on ``head`` as the caller, after ``objects``
-    (written in the same pass); returns the step as committed."""
-    return store.commit(plan, step, head, objects)
+def write_step(store, plan, step, head, objects=None):
+    """Write ``step`` on ``head`` as the caller, after ``objects``
+    (written in the same pass); returns the step as written."""
+    return store.writer.write_step(plan, step, head, objects)
 
 
 class Described(object):
@@ -189,7 +190,7 @@ class Described(object):
 
 def step(change, action, **details):
     """The step (not yet committed) that ``change`` (``steps.Change``)
-    makes, as ``action``; ``details``: as for ``record.make_step``."""
+    makes, as ``action``; ``details``: as for ``log.make_step``."""
     recorded = {'environments': {'add': list(change.files.environments),
                                  'remove': change.remove},
                 'files': steps.manifest(change.files, change.md5s,
@@ -201,8 +202,8 @@ def step(change, action, **details):
         recorded['templates'] = change.templates
     if change.release:
         recorded['release'] = change.release
-    return record_mod.make_step(action, recorded, change.added,
-                                change.changed, change.deleted, **details)
+    return log.make_step(action, recorded, change.added,
+                         change.changed, change.deleted, **details)
 
 
 def render_step(render, plan, step, inputs, view=None):
@@ -241,7 +242,7 @@ def adopt(store, plan, step, state, listing=None):
     if state.get('tree') is not None or not state.get('created'):
         return
     if listing is None:
-        _, listing = store.listing(plan)
+        _, listing = store.container.listing(plan)
     name, data, md5 = tree_mod.snapshot(tree_mod.of_listing(listing or {}))
-    store.write(plan, {name: data})
+    store.container.write(plan, {name: data})
     step['change']['tree_base'] = md5

@@ -5,7 +5,7 @@ again here whoever sent it (the same for every writer: ``settings``,
 import re
 
 from tripleoplanclient.common import masking
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 # What a Heat parameter's name looks like (NAME=VALUE of parameters set).
 _PARAMETER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*\Z')
@@ -40,4 +40,4 @@ def command(req, action, hidden=None):
     for arg in argv:
         name = parameter_assignment(arg, hidden)
         out.append(arg if name is None else '%s=%s' % (name, masking.MASK))
-    return record_mod.sanitize_argv(out, parsers=())
+    return log.sanitize_argv(out, parsers=())

@@ -9,7 +9,7 @@ was never ours (any client of the workflow that names a step).
 """
 
 from tripleoplanclient.common import status
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 
 def recorded_step(req, started):
@@ -25,7 +25,7 @@ def follow(store, heat, req, started):
         # No stack operation began (the step failed before Heat).
         return {'done': True}
     if ((started.get('step') or {}).get('outcome') or {}).get(
-            'status') in record_mod.FINAL:
+            'status') in log.FINAL:
         # The deploy task knew the end (nothing changed) and wrote it.
         return {'done': True, 'recorded_by': 'mistral'}
     # By the stack's id: one request (by its name, Heat redirects).
@@ -38,7 +38,7 @@ def follow(store, heat, req, started):
         if stack is not None and \
                 stack.stack_status.endswith(status.BUSY_SUFFIX):
             return {'done': False, 'stack_status': stack.stack_status}
-    if store.get(plan, record_mod.outcome_path(step_id)) is not None:
+    if store.container.get(plan, log.outcome_path(step_id)) is not None:
         return {'done': True, 'recorded_by': 'client'}
     if started.get('operation') == 'NONE':
         # Nothing ran: usually the deploy task recorded it already.
@@ -54,9 +54,10 @@ def follow(store, heat, req, started):
         # reason to look again.
         outcome = {'status': 'UNKNOWN',
                    'reason': 'stack %s is gone' % started.get('stack_id')}
-        if store.listing(plan, prefix=record_mod.OUTCOME_PREFIX)[1] \
+        if store.container.listing(plan, prefix=log.OUTCOME_PREFIX)[1] \
                 is not None:
-            store.write_outcome(plan, step_id, outcome, found, final=False)
+            store.writer.write_outcome(plan, step_id, outcome, found,
+                                       final=False)
         return {'done': True, 'status': outcome['status']}
     outcome = {'status': 'SUCCESS' if stack.stack_status.endswith(
         '_COMPLETE') else 'FAILED', 'stack_status': stack.stack_status,
@@ -67,7 +68,7 @@ def follow(store, heat, req, started):
         found['status'] = stack.stack_status
     # A client that saw the same end while Heat was asked keeps its own
     # record, untouched: written only if no outcome is stored by then.
-    if not store.write_outcome(plan, step_id, outcome, found,
-                               only_if_new=True):
+    if not store.writer.write_outcome(plan, step_id, outcome, found,
+                                      only_if_new=True):
         return {'done': True, 'recorded_by': 'client'}
     return {'done': True, 'status': outcome['status']}

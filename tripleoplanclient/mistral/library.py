@@ -26,10 +26,10 @@ from tripleoplanclient.common import masking
 from tripleoplanclient.library import capabilities as capabilities_mod
 from tripleoplanclient.library import capability_parts
 from tripleoplanclient.library import derived_capabilities
-from tripleoplanclient.library import hidden as hidden_mod
 from tripleoplanclient.library import parameters as parameters_mod
 from tripleoplanclient.library import roles as roles_mod
 from tripleoplanclient.mistral import assembly
+from tripleoplanclient.plan import hidden_parameters
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as plan_tree
 
@@ -44,7 +44,7 @@ class Plan(object):
 
     def __init__(self, store, req, cache=None):
         self.name = req['container']
-        self.head = store.head(self.name)       # what a new step builds on
+        self.head = store.reader.head(self.name)  # what a new step builds on
         self.state = self.head.state
         self.objects = assembly.open_plan(
             store, dict(req, tree=self.state.get('tree')), cache)
@@ -209,12 +209,12 @@ def unquoted(message, objects, environments, plan_environment, fields):
     for text in [fields['template']] + list(fields['files'].values()):
         if not isinstance(text, str):
             text = json.dumps(text)
-        hidden |= hidden_mod.declared(text.encode('utf-8'), 'template')
+        hidden |= hidden_parameters.declared(text.encode('utf-8'), 'template')
     try:
         values = merged_defaults(objects, environments, plan_environment)
     except exceptions.CommandError:     # a file Heat could not read either
         values = {}
-    return masking.scrub(message, hidden_mod.values_of(
+    return masking.scrub(message, hidden_parameters.values_of(
         values, {n for n in values if n in hidden or
                  masking.secret_key(n)}))
 

@@ -7,11 +7,10 @@ Mistral. The request names what was written (``tree``: path -> MD5) and
 what to make of it: the create action checks that Swift holds exactly that,
 decides the step against the plan's newest record (``builder``),
 generates the passwords of a new plan, renders here when the step needs
-it, and records the step as the caller (``store.commit``). A client that
-dies after asking still gets its step on record.
+it, and records the step as the caller (``store.writer.write_step``). A
+client that dies after asking still gets its step on record.
 """
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
 from tripleoplanclient.mistral import builder
@@ -19,7 +18,8 @@ from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient import protocol
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 
 
@@ -49,7 +49,7 @@ def _answer(plan, step):
     render = step.get('render') or {}
     out['render'] = {k: render[k] for k in (
         'state', 'outputs', 'written', 'removed', 'info') if k in render}
-    # What a next step of the same client builds on (record.Head).
+    # What a next step of the same client builds on (log.Head).
     out['seen'], out['state'] = step['seen'], step['state']
     return out
 
@@ -62,20 +62,20 @@ def create(store, req, cache, execution=None):
     from tripleoplanclient.plan import templates
 
     plan = layout.check_name(req['container'])
-    headers, listing = store.listing(plan)
+    headers, listing = store.container.listing(plan)
     if listing is None:
         raise exceptions.CommandError(
             'Plan %s has no container: write the plan\'s files to a '
             'container of that name first ("openstack overcloud plan '
             'create" does), then ask again.' % plan)
-    head = store.head(plan, required=False) if layout.is_plan(headers) \
+    head = store.reader.head(plan, required=False) if layout.is_plan(headers) \
         else None
     steps.refuse_created(plan, head)
     environments, inputs = builder.paths(plan, req, 'environments'), \
         builder.inputs(plan, req)
     names = passwords.named(req['passwords'], plan)
     if head is None:
-        head = record_mod.Head(record_mod.new_state(), 0, None, [])
+        head = log.Head(log.new_state(), 0, None, [])
     full = builder.claimed(plan, req) if req['tree'] is not None else \
         tree_mod.of_listing(listing)
     if not full:
@@ -85,7 +85,7 @@ def create(store, req, cache, execution=None):
     manifest = builder.manifest(plan, req, full)
     builder.landed(store, plan, full, listing)
     if not layout.is_plan(headers):
-        store.create_container(plan)        # marks the container a plan
+        store.container.create_container(plan)  # marks the container a plan
     objects = plan_objects.PlanObjects(store, plan, {
         p: {'name': p, 'hash': m} for p, m in full.items()}, cache)
     if names is None:
@@ -99,7 +99,7 @@ def create(store, req, cache, execution=None):
         # value at the deploy's validation, as for a password taken out
         # of plan-environment.yaml. Every value is still generated here.
         searched = [p for p in full if passwords.searched(p)]
-        names = passwords.needed(dict(zip(searched, store.map(
+        names = passwords.needed(dict(zip(searched, store.container.map(
             objects.read, searched))))
     path = layout.PLAN_ENVIRONMENT
     stored = objects.read(path) if path in full else None
@@ -110,7 +110,7 @@ def create(store, req, cache, execution=None):
             layout.USER_FILES)}, objects.read)
     full[path] = cache.put(data)
     name, snapshot, base = tree_mod.snapshot(full)
-    store.write(plan, {path: data, name: snapshot})
+    store.container.write(plan, {path: data, name: snapshot})
     step = builder.build(
         'create', {'environments': {'set': environments},
                    'files': manifest,
@@ -122,7 +122,7 @@ def create(store, req, cache, execution=None):
     render = renderer(store, cache, execution) if req['render'] else None
     builder.render_step(render, plan, step, inputs,
                         tree_mod.View.of_full(full))
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     return _answer(plan, step)
 
 
@@ -131,12 +131,12 @@ def amend(store, req, cache, execution=None):
     (those the request names, written already); render when a rendering
     input changed. UNCHANGED when the record has it all already.
 
-    Two Swift requests: the card (the head) and one archive (the step and
-    the card). Swift is not asked again whether the files landed: the
+    Two Swift requests: the index (the head) and one archive (the step and
+    the index). Swift is not asked again whether the files landed: the
     client's own writes were checked by Swift (MD5), and a render or a
     deploy checks each file it reads against its recorded MD5."""
     plan = layout.check_name(req['container'])
-    head = store.head(plan)
+    head = store.reader.head(plan)
     change = builder.change(store, plan, req, head, landed_check=False)
     if change.empty:
         return protocol.result(plan, None, head.state)
@@ -148,7 +148,7 @@ def amend(store, req, cache, execution=None):
             else None
         builder.render_step(render, plan, step, change.render_inputs,
                             change.view)
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     return _answer(plan, step)
 
 
@@ -158,7 +158,7 @@ def plans(store):
     return {'plans': [
         {'name': name, 'objects': int(h.get('x-container-object-count', 0)),
          'bytes': int(h.get('x-container-bytes-used', 0))}
-        for name, h in store.plans()]}
+        for name, h in store.container.plans()]}
 
 
 def delete(store, heat, req):
@@ -173,7 +173,7 @@ def delete(store, heat, req):
     found = {}
     for plan in names:
         plan = layout.check_name(plan)
-        headers, listing = store.listing(plan)
+        headers, listing = store.container.listing(plan)
         if listing is None or not layout.is_plan(headers):
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
@@ -182,7 +182,7 @@ def delete(store, heat, req):
             raise exceptions.CommandError(
                 'Stack %s exists: delete the stack before its plan. Nothing '
                 'was deleted.' % plan)
-        unsafe = store.unsafe(plan)
+        unsafe = store.container.unsafe(plan)
         if unsafe:
             # Left alone by the listing: a DELETE of such a name would
             # reach another object (another container's, through "..").
@@ -198,7 +198,7 @@ def delete(store, heat, req):
         found[plan] = listing
     if not req['check_only']:
         for plan, listing in found.items():
-            store.delete(plan, listing)
+            store.container.delete(plan, listing)
     return {'plans': [{'name': p, 'objects': len(listing)}
                       for p, listing in found.items()],
             'deleted': not req['check_only']}

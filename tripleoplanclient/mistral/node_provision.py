@@ -38,7 +38,7 @@ def provision(ironic, store, req, project=None):
     plan = layout.check_name(req['container'])
     roles = baremetal_file.read(req['roles'])
     _path(req)
-    store.head(plan)            # a plan that exists, before any node moves
+    store.reader.head(plan)     # a plan that exists, before any node moves
     answer = provision_mod.provision(ironic, plan, roles,
                                      req['ctlplane_cidr'], project)
     answer['follow'] = sorted(
@@ -52,7 +52,7 @@ def unprovision(ironic, store, req):
     """Undeploy the plan's nodes (all, or ``instances``: hostnames)."""
     plan = layout.check_name(req['container'])
     _path(req)
-    store.head(plan)
+    store.reader.head(plan)
     current = provision_mod.plan_nodes(ironic, plan)
     names = req['instances']
     if names is not None and (not isinstance(names, list) or not all(
@@ -131,7 +131,7 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
     """The deployed-server environment of ``hosts`` written to ``path``
     and put in the environment list (taken out of it when no host is
     left), as a step; the step's summary (UNCHANGED: nothing written)."""
-    head = store.head(plan)
+    head = store.reader.head(plan)
     environments = head.state['environments']
     roles = dict(roles)
     for host in hosts:
@@ -144,12 +144,12 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
             return protocol.result(plan, None, head.state)
         change = {'environments': {'add': [], 'remove': [path]},
                   'files': {}, 'inputs': {}, 'tree': {}}
-        step = builder.commit(store, plan, builder.build(
+        step = builder.write_step(store, plan, builder.build(
             action, change, command), head)
         return protocol.result(plan, step, step['state'])
     data = deployed_environment.dump(plan, deployed_environment.environment(
         plan, roles, hosts, cidr))
-    old = store.get(plan, path)
+    old = store.container.get(plan, path)
     if old == data and path in environments:
         return protocol.result(plan, None, head.state)
     md5 = content.md5(data)
@@ -157,7 +157,7 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
     change = {'environments': {'add': [] if path in environments
                                else [path], 'remove': []},
               'files': {}, 'inputs': {}, 'tree': {path: md5}}
-    step = builder.commit(store, plan, builder.build(
+    step = builder.write_step(store, plan, builder.build(
         action, change, command, added=[] if old is not None else [path],
         changed=[path] if old is not None and old != data else []),
         head, objects)

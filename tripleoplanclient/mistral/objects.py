@@ -19,7 +19,7 @@ import threading
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import schema
 from tripleoplanclient.plan import tree as plan_tree
 
 MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
@@ -86,8 +86,8 @@ def recorded(store, plan, listing, tree, cache):
     if tree is None:
         return listing
     try:
-        shapes.check(tree, shapes.RECORDED_TREE)
-    except shapes.Damaged as exc:
+        schema.check(tree, schema.RECORDED_TREE)
+    except schema.Damaged as exc:
         # Its paths and MD5s name objects to read: none may leave the plan.
         raise exceptions.CommandError(
             'Bad request for plan %s: its tree is not a recorded tree (%s). '
@@ -97,7 +97,7 @@ def recorded(store, plan, listing, tree, cache):
     def load(md5):
         data = cache.get(md5)
         if data is None:
-            data = store.get(plan, plan_tree.snapshot_name(md5))
+            data = store.container.get(plan, plan_tree.snapshot_name(md5))
             if data is not None:
                 cache.put(data)
         return data
@@ -136,13 +136,13 @@ class PlanObjects(object):
             with self._lock:
                 self.hits += 1
             return data
-        data = self.store.get(self.plan, path)
+        data = self.store.container.get(self.plan, path)
         if path == layout.PLAN_PARAMETERS and layout.is_md5(
                 entry['hash']) and (data is None or content.md5(data) !=
                                     entry['hash']):
             # Replaced since (a step written side by side, a mended file):
             # every parameters file is kept under its MD5 too.
-            kept = self.store.get(self.plan, plan_tree.kept_name(
+            kept = self.store.container.get(self.plan, plan_tree.kept_name(
                 entry['hash']))
             if kept is not None and content.md5(kept) == entry['hash']:
                 data = kept

@@ -18,16 +18,17 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import limits
 from tripleoplanclient.mistral import objects as plan_objects
-from tripleoplanclient.plan import confined
+from tripleoplanclient.plan import copies
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import render_process
 from tripleoplanclient.plan import rendering
-from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import schema
 from tripleoplanclient.plan import tree as plan_tree
 
 LOG = logging.getLogger(__name__)
 # The manifest as a render writes it: inputs and outputs, path -> MD5.
-_MANIFEST = shapes.Fields({}, {'inputs': shapes.DATA,
-                               'outputs': (None, shapes.Map(str, shapes.MD5))})
+_MANIFEST = schema.Fields({}, {'inputs': schema.DATA,
+                               'outputs': (None, schema.Map(str, schema.MD5))})
 
 
 def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
@@ -40,7 +41,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
     listing for those paths. ``cache``: content already read, for this
     plan only (``objects.ContentCache.scoped``); none kept without.
     """
-    headers, listing = store.listing(plan)
+    headers, listing = store.container.listing(plan)
     if listing is None or not layout.is_plan(headers):
         raise exceptions.CommandError('Plan %s does not exist.' % plan)
     cache = plan_objects.ContentCache() if cache is None else cache
@@ -53,13 +54,14 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
                         render.networks, render.ignored)
     changed, stale = render.changed, render.stale
     # What earlier steps rendered stays reproducible.
-    store.keep(plan, {p: listing[p]['hash'] for p in list(changed) + stale
-                      if p in listing}, plan_tree.kept(listing))
-    store.write(plan, changed)
+    copies.keep(store.container, plan, {
+        p: listing[p]['hash'] for p in list(changed) + stale
+        if p in listing}, plan_tree.kept(listing))
+    store.container.write(plan, changed)
     for data in changed.values():     # the deploy that follows reads them
         cache.put(data)
-    store.delete_objects(plan, stale)
-    store.write(plan, {layout.RENDER_MANIFEST: yaml.dump(
+    store.container.delete_objects(plan, stale)
+    store.container.write(plan, {layout.RENDER_MANIFEST: yaml.dump(
         {'inputs': render.fingerprint, 'outputs': render.hashes},
         Dumper=content.PlainDumper).encode('utf-8')})
     return _summary(render.hashes, changed, stale, render.roles,
@@ -124,8 +126,8 @@ def changes(store, objects, inputs=None, workers=8):
 
     try:
         # In a child process, bounded in output, time and memory.
-        outputs = confined.render(listing, read, roles, networks,
-                                  limits.render_limits())
+        outputs = render_process.render(listing, read, roles, networks,
+                                        limits.render_limits())
     except rendering.RenderError as exc:
         raise exceptions.CommandError(str(exc))
 
@@ -152,15 +154,15 @@ def _last_render(store, plan, listing):
     if name not in listing:
         return {}, []
     try:
-        last = content.parse(store.get(plan, name) or b'',
+        last = content.parse(store.container.get(plan, name) or b'',
                              content.StoredLoader, content.MAX_STORED_BYTES)
         if not isinstance(last, dict):
-            raise shapes.Damaged('it is not a YAML mapping')
-        shapes.check(last, _MANIFEST)
+            raise schema.Damaged('it is not a YAML mapping')
+        schema.check(last, _MANIFEST)
     except (yaml.YAMLError, ValueError, TypeError, AttributeError,
-            RecursionError, shapes.Damaged) as exc:
+            RecursionError, schema.Damaged) as exc:
         # (libyaml raises AttributeError on "!!timestamp x")
-        why = str(exc) if isinstance(exc, shapes.Damaged) else \
+        why = str(exc) if isinstance(exc, schema.Damaged) else \
             content.problem(exc) if isinstance(
                 exc, content.StructureError) else 'it is not YAML text'
         LOG.warning('plan %s: %s is damaged: %s', plan, name, why)

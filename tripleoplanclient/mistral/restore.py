@@ -11,14 +11,15 @@ client.
 
 import re
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import command_line
+from tripleoplanclient.plan import copies
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import outcomes
+from tripleoplanclient import protocol
+from tripleoplanclient.record import open_step
 from tripleoplanclient.record import past as past_mod
 
 # A step number, or a step id (record.new_id: 12 hex digits; any short
@@ -50,7 +51,8 @@ def step(store, past, command):
     def load(md5):
         # Then and now often share their snapshot: it is read once.
         if md5 not in snapshots:
-            snapshots[md5] = store.get(plan, tree_mod.snapshot_name(md5))
+            snapshots[md5] = store.container.get(
+                plan, tree_mod.snapshot_name(md5))
         return snapshots[md5]
 
     full = tree_mod.View(then.get('tree'), load, plan).full()
@@ -83,12 +85,13 @@ def step(store, past, command):
         added=[p for p in write if p not in listing],
         changed=[p for p in write if p in listing], removed=remove,
         restored={'step': past.row['step'], 'id': past.row['id']})
-    store.keep(plan, {p: listing[p]['hash'] for p in write + remove
-                      if p in listing}, tree_mod.kept(listing))
-    store.copy_objects(plan, {p: sources[p] for p in write},
-                       {p: full[p] for p in write})
-    store.delete_objects(plan, remove)
-    return builder.commit(store, plan, built, head)
+    copies.keep(store.container, plan, {
+        p: listing[p]['hash'] for p in write + remove
+        if p in listing}, tree_mod.kept(listing))
+    copies.copy_objects(store.container, plan, {p: sources[p] for p in write},
+                        {p: full[p] for p in write})
+    store.container.delete_objects(plan, remove)
+    return builder.write_step(store, plan, built, head)
 
 
 def restore(store, heat, req):
@@ -103,7 +106,7 @@ def restore(store, heat, req):
     past = history.at(wanted)
     # Refused while a stack operation of the plan runs (a step nobody saw
     # end is mended from Heat first), as before any other plan step.
-    outcomes.check_idle(store, plan, history.rows, status.lookup(
+    open_step.check_idle(store, plan, history.rows, status.lookup(
         heat, plan, req['heat_url']))
     done = step(store, past, command_line.command(
         req, 'tripleoplan.plan_restore'))

@@ -8,21 +8,29 @@ problem named, and nothing is written.
 
 import logging
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
 from tripleoplanclient.library import capabilities as capabilities_mod
-from tripleoplanclient.library import parameter_file
 from tripleoplanclient.library import parameter_values
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import library
 from tripleoplanclient.plan import layout
+from tripleoplanclient.plan import parameter_file
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient import protocol
+from tripleoplanclient.record import log
 
 LOG = logging.getLogger(__name__)
+
+# Looks at the log after a parameters step, while steps written at the
+# same time keep the file behind (each mend is followed by a fresh look,
+# so that the last mend holds every step written before it).
+ROUNDS = 6
+# Seconds before the n-th look (times n): a lagging container replica
+# catches up from its peers meanwhile.
+PAUSE = 0.1
 
 
 def set_capabilities(store, plan, req):
@@ -48,10 +56,10 @@ def set_capabilities(store, plan, req):
     first = [e for e in [caps.get('root_environment')] if e in added]
     if first:
         change['environments']['first'] = first
-    if record_mod.amended(environments, added, removed, first) != after:
+    if log.amended(environments, added, removed, first) != after:
         change = {'environments': {'set': after}}
     change.update(files={}, inputs={}, tree={})
-    step = builder.commit(store, plan.name, builder.build(
+    step = builder.write_step(store, plan.name, builder.build(
         'capabilities', change,
         command_line.command(req, 'tripleoplan.capabilities_set')), plan.head)
     return dict(protocol.result(plan.name, step, step['state']),
@@ -69,7 +77,7 @@ def _staged(store, plan, name):
             'Bad parameters_set request: staged %r is not an object name '
             'under %s in plan %s. Nothing was set.'
             % (name, layout.STAGED_PARAMETERS, plan.name))
-    data = store.get(plan.name, name)
+    data = store.container.get(plan.name, name)
     if data is None:
         raise exceptions.CommandError(
             'Plan %s has no object %s: write the values there (a YAML '
@@ -79,7 +87,7 @@ def _staged(store, plan, name):
         return parameter_values.parse_file(data, '%s of plan %s' % (
             name, plan.name))
     finally:
-        store.delete_objects(plan.name, [name])
+        store.container.delete_objects(plan.name, [name])
 
 
 def _refuse_inline(plan, req, given, hidden):
@@ -163,16 +171,47 @@ def set_parameters(store, plan, heat, req, execution=None):
               'parameters': sorted(n for n in checked),
               parameter_file.KEY: parameter_file.change(
                   plan.state, base, data, checked)}
-    step = builder.commit(store, plan.name, builder.build(
+    step = builder.write_step(store, plan.name, builder.build(
         'parameters', change,
         command_line.command(req, 'tripleoplan.parameters_set', hidden),
         added=[] if old is not None else [path],
         changed=[path] if old is not None else []),
         plan.head, objects)
     try:
-        parameter_file.settle(store, plan.name, step['id'])
+        settle(store, plan.name, step['id'])
     except exceptions.CommandError as exc:
         # The step is on record: the next reader mends the file.
         LOG.warning('plan %s: parameters file not mended: %s', plan.name,
                     exc)
     return protocol.result(plan.name, step, step['state'])
+
+
+def settle(store, plan, step_id=None):
+    """After a parameters step (``step_id``): look at the log until no
+    step lands unseen, mending the file (``parameter_file.current``,
+    through ``history``) and putting back the file the record names when
+    a mend made with an older look overwrote it.
+
+    A look counts only once it shows the step itself: a container replica
+    that missed updates (a node down) lists the log behind, and the
+    reader's view of the log only grows from look to look."""
+    container = store.container
+    seen = None
+    for attempt in range(ROUNDS):
+        if attempt:
+            container.pause(PAUSE * attempt)
+        _, head = store.reader.history(plan)
+        tree = head.state.get('tree')
+        named = container.view(plan, tree).md5(
+            parameter_file.PATH) if tree else None
+        if named and container.newest_md5s(
+                plan, [parameter_file.PATH])[parameter_file.PATH] != named:
+            data = container.get(plan, tree_mod.kept_name(named))
+            if data is not None and content.md5(data) == named:
+                container.write(plan, {parameter_file.PATH: data})
+        if step_id is not None and step_id not in (
+                r['id'] for r in head.rows or ()):
+            continue
+        if head.count == seen:
+            return
+        seen = head.count

@@ -8,7 +8,7 @@ step is built against the plan's newest record (``builder``), rendered
 when a rendering input changed, committed IN_PROGRESS before Heat is
 asked for anything, and then the stack is created or updated
 (``deploy.deploy``). A step that changes nothing since a stack step
-that succeeded, on a stack untouched since, is told from the card alone
+that succeeded, on a stack untouched since, is told from the index alone
 and recorded done in one write (``_untouched``). An outcome known here
 (Heat refused, nothing to do) is written here; a stack operation's end
 is written by whoever sees it: the client following the events, else the
@@ -27,7 +27,7 @@ from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import deploy as deploy_mod
 from tripleoplanclient.mistral import lifecycle
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 from tripleoplanclient.stack import preconditions
 
 ACTIONS = ('deploy', 'update', 'upgrade')
@@ -70,7 +70,7 @@ def _held(store, plan, change, path):
     if path in change.deleted:
         return False
     return bool(change.view.md5(path) if change.view.known else (
-        store.listing(plan)[1] or {}).get(path))
+        store.container.listing(plan)[1] or {}).get(path))
 
 
 def last_stack(store, plan, state):
@@ -80,11 +80,11 @@ def last_stack(store, plan, state):
     step_id = state.get('stack')
     if not step_id:
         return None
-    name = record_mod.outcome_path(step_id)
-    data = store.get(plan, name)
+    name = log.outcome_path(step_id)
+    data = store.container.get(plan, name)
     if data is None:
         return None
-    found = record_mod.load_outcome(data, name, plan)
+    found = log.load_outcome(data, name, plan)
     if (found.get('outcome') or {}).get('status') != 'SUCCESS':
         return None
     stack = found.get('stack') or {}
@@ -104,7 +104,7 @@ def basis(req, state, environments):
 
 
 def _untouched(req, head, change, stack, environments):
-    """The card's row of the plan's newest step when the step of ``req``
+    """The index's row of the plan's newest step when the step of ``req``
     changes nothing and leaves the stack as that step did: a stack step
     that succeeded on the same basis, the stack COMPLETE and not updated
     since. None otherwise (Heat's fields are then assembled and
@@ -128,7 +128,7 @@ def _untouched(req, head, change, stack, environments):
 
 def _unchanged(store, plan, step, head, stack, row, execution):
     """Record the step as done without Heat: the step, its final outcome
-    and the card in one write (``commit.Commit.commit``)."""
+    and the index in one write (``writer.HistoryWriter.write_step``)."""
     found = dict(step['stack'], operation='NONE', id=stack.id,
                  status=stack.stack_status, updated=status.updated(stack),
                  fingerprint=row['stack'].get('fingerprint'))
@@ -137,10 +137,10 @@ def _unchanged(store, plan, step, head, stack, row, execution):
     step['stack'] = found
     step['outcome'].update(status='SUCCESS', stack_id=stack.id,
                            stack_status=stack.stack_status)
-    outcome = record_mod.dump({'outcome': dict(step['outcome']),
-                               'stack': dict(found)})
-    builder.commit(store, plan, step, head, {
-        record_mod.outcome_path(step['id']): outcome})
+    outcome = log.dump({'outcome': dict(step['outcome']),
+                        'stack': dict(found)})
+    builder.write_step(store, plan, step, head, {
+        log.outcome_path(step['id']): outcome})
     return answer(plan, step, {
         'operation': 'NONE', 'stack_id': stack.id,
         'status': stack.stack_status, 'updated': found['updated'],
@@ -170,7 +170,7 @@ def _ended(store, plan, step, outcome, found=None):
     """Write the step's outcome known here (final) into the step too."""
     step['outcome'] = dict(step['outcome'], **outcome)
     step['stack'].update(found or {})
-    store.write_outcome(plan, step['id'], step['outcome'], found or {})
+    store.writer.write_outcome(plan, step['id'], step['outcome'], found or {})
 
 
 def run(store, heat, req, cache, execution=None):
@@ -182,7 +182,7 @@ def run(store, heat, req, cache, execution=None):
     """
     plan = layout.check_name(req['container'])
     _check(plan, req)
-    head = store.head(plan)
+    head = store.reader.head(plan)
     stack = status.recorded(heat, plan, head.rows, req['heat_url'])
     refused = preconditions.refusal(
         plan, req['action'], stack=stack is not None,
@@ -210,19 +210,19 @@ def run(store, heat, req, cache, execution=None):
         builder.render_step(lifecycle.renderer(store, cache, execution),
                             plan, step, change.render_inputs, change.view)
     if step['outcome']['status'] != 'SUCCESS':
-        return answer(plan, builder.commit(store, plan, step, head))
+        return answer(plan, builder.write_step(store, plan, step, head))
     environments = layout.stack_environments(change.environments,
                                              lifecycle_env)
     step['stack'] = {'operation': 'UPDATE' if stack is not None
                      else 'CREATE', 'environments': environments,
-                     'basis': basis(req, record_mod.apply(head.state, step),
+                     'basis': basis(req, log.apply(head.state, step),
                                     environments)}
     row = None if lifecycle_env else _untouched(req, head, change, stack,
                                                 environments)
     if row is not None:
         return _unchanged(store, plan, step, head, stack, row, execution)
     step['outcome']['status'] = 'IN_PROGRESS'
-    builder.commit(store, plan, step, head)
+    builder.write_step(store, plan, step, head)
     inner = {'container': plan, 'swift_url': req['swift_url'],
              'heat_url': req['heat_url'], 'environments': environments,
              'plan_environment': step['state']['inputs'].get(

@@ -53,9 +53,9 @@ class Command(command.Command):
         """This run's arguments (after ``openstack``) to record, every
         secret value masked as ``openstack`` read them: by OSC's global
         option parser (abbreviations included), then this command's."""
-        from tripleoplanclient.record import record
+        from tripleoplanclient.record import log
 
-        return record.masked_argv(sys.argv[1:], (
+        return log.masked_argv(sys.argv[1:], (
             getattr(self.app, 'parser', None),
             self.get_parser(self.cmd_name or 'openstack')))
 
@@ -106,10 +106,10 @@ class Command(command.Command):
         return self.app.client_manager.tripleoplan
 
     def plan_store(self, read_only=False):
-        from tripleoplanclient.record import store
-        return store.PlanStore(self.clients.object_store,
-                               progress=self.progress, read_only=read_only,
-                               actor=self.actor)
+        from tripleoplanclient.record import plan_store
+        return plan_store.PlanStore(self.clients.object_store,
+                                    progress=self.progress,
+                                    read_only=read_only, actor=self.actor)
 
     def origin(self, plan):
         """Who records and reads the local sources of ``plan``'s user

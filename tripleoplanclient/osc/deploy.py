@@ -224,10 +224,10 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         deploy begins with, while it is all that is known)."""
         from osc_lib.cli import format_columns
 
-        from tripleoplanclient.record import record as record_mod
+        from tripleoplanclient.record import log
         outcome = step['outcome']
         stack = step.get('stack') or {}
-        envs = record_mod.heat_environments(dict(
+        envs = log.heat_environments(dict(
             step, environments=step['state']['environments']))
         return (
             plan, step['id'], step['action'], stack.get('operation'),

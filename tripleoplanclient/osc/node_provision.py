@@ -146,7 +146,7 @@ class ProvisionNodes(_ProvisionCommand):
         from tripleoplanclient import protocol
 
         path = parsed_args.environment_path or protocol.PROVISION_ENVIRONMENT
-        data = self.plan_store(read_only=True).get(plan, path)
+        data = self.plan_store(read_only=True).container.get(plan, path)
         if data is None:
             return
         try:

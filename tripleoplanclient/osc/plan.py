@@ -130,7 +130,7 @@ class AmendPlan(exit_status.ResultCommand, command.ShowOne):
                 'Nothing to amend: give -e, --remove-environment, '
                 '--upload-file, --environment-directory, -r, -n or -p.')
         store = self.plan_store()
-        head = store.head(plan)
+        head = store.reader.head(plan)
         files = base.plan_files(parsed_args, head.state['templates'],
                                 origin=self.origin(plan))
         remove = steps.resolve_removals(
@@ -162,29 +162,29 @@ class ShowPlanHistory(base.Command, command.Lister):
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.record import record as record_mod
+        from tripleoplanclient.record import log
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
-        rows, _ = store.history(plan)
+        rows, _ = store.reader.history(plan)
         self.mend(store, plan, rows)
         return HISTORY_COLUMNS, (
             (r['step'], r['id'], r['time'], r['action'], r.get('user'),
              r.get('project'), r.get('templates'),
-             format_columns.ListColumn(record_mod.heat_environments(r)),
+             format_columns.ListColumn(log.heat_environments(r)),
              format_columns.DictColumn(r['outcome'])) for r in rows)
 
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
         there to ask (the history is shown either way)."""
         from tripleoplanclient.common import status
-        from tripleoplanclient.record import outcomes
+        from tripleoplanclient.record import open_step
 
         heat = self.clients.orchestration()
-        if heat is None or outcomes.open_step(rows) is None:
+        if heat is None or open_step.find(rows) is None:
             return
         try:
-            outcomes.mend(store, plan, rows, status.lookup(
+            open_step.mend(store, plan, rows, status.lookup(
                 heat, plan, self.clients.endpoint('orchestration')))
         except exceptions.CommandError as exc:
             self.progress('Step outcome not checked with Heat: %s' % exc)
@@ -218,7 +218,7 @@ class DiffPlan(base.Command, command.ShowOne):
     def take_action(self, parsed_args):
         from osc_lib.cli import format_columns
 
-        from tripleoplanclient.library import hidden
+        from tripleoplanclient.plan import hidden_parameters
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import diff
 
@@ -228,7 +228,7 @@ class DiffPlan(base.Command, command.ShowOne):
                               parsed_args.to_step,
                               with_diff=not parsed_args.no_diff,
                               progress=self.progress,
-                              known=hidden.Known.default())
+                              known=hidden_parameters.Known.default())
         self.progress('Plan %s, step %d to step %d: %d environment files '
                       'added, %d removed; %d files added, %d removed, %d '
                       'changed; %d parameters changed.' % (
@@ -316,6 +316,7 @@ class ExportPlan(base.Command, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
+        from tripleoplanclient.plan import export
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import past
 
@@ -333,7 +334,7 @@ class ExportPlan(base.Command, command.ShowOne):
             count = _write_atomically(
                 output, lambda f: past.export(store, at, f))
         else:
-            listed = headers, listing = store.listing(plan)
+            listed = headers, listing = store.container.listing(plan)
             if listing is None or not layout.is_plan(headers):
                 raise exceptions.CommandError(
                     'Plan %s does not exist; see "openstack overcloud plan '
@@ -343,9 +344,9 @@ class ExportPlan(base.Command, command.ShowOne):
                               listed) or {}
             # Names the listing left alone are named by the export's
             # refusal: an export is the whole plan or nothing.
-            members = list(listing) + list(store.unsafe(plan))
-            _write_atomically(output,
-                              lambda f: store.export(plan, members, f))
+            members = list(listing) + list(store.container.unsafe(plan))
+            _write_atomically(output, lambda f: export.export(
+                store.container, plan, members, f))
             count = len(listing)
         # The same columns with or without --step (scripts use -c).
         return EXPORT_COLUMNS, (plan, row.get('step'), row.get('id'), output,

@@ -1,7 +1,7 @@
 """``openstack overcloud plan show``: the plan at a glance.
 
-Read from the plan's card (``record.card``: one Swift GET; the log only
-when the card is missing or of an older form) and, when there is Heat, one
+Read from the plan's index (``record.index``: one Swift GET; the log only
+when the index is missing or of an older form) and, when there is Heat, one
 look at the stack. Nothing is written: a step nobody saw end is shown
 open, ``show-history`` mends it.
 
@@ -47,10 +47,10 @@ class ShowPlan(base.Command, command.ShowOne):
 
         from tripleoplanclient.plan import layout
         from tripleoplanclient.plan import templates as templates_mod
-        from tripleoplanclient.record import outcomes
+        from tripleoplanclient.record import open_step
 
         plan = layout.check_name(parsed_args.plan)
-        head = self.plan_store(read_only=True).head(plan)
+        head = self.plan_store(read_only=True).reader.head(plan)
         rows = list(head.rows or head.imported or ())
         state = head.state
         values = {
@@ -62,7 +62,7 @@ class ShowPlan(base.Command, command.ShowOne):
             'inputs': format_columns.DictColumn(state.get('inputs') or {}),
             'steps': len(rows),
             'last_step': _dict_or_none(_step(rows[-1] if rows else None)),
-            'open_step': _dict_or_none(_step(outcomes.open_step(rows))),
+            'open_step': _dict_or_none(_step(open_step.find(rows))),
             'stack': format_columns.DictColumn(self.stack(plan, rows)),
         }
         return COLUMNS, tuple(values[c] for c in COLUMNS)

@@ -222,8 +222,8 @@ class RunValidations(_RunCommand):
 
         from tripleoplanclient.validations import results
         try:
-            self.plan_store().create_container(results.CONTAINER,
-                                               headers=results.USAGE)
+            self.plan_store().container.create_container(results.CONTAINER,
+                                                         headers=results.USAGE)
         except exceptions.CommandError as exc:
             if '403' not in str(exc):
                 raise

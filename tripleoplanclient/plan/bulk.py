@@ -108,7 +108,7 @@ def not_allowed(what, plan):
 
 def _plain(plan, names):
     """Refuse before any request a name that is no plain object name
-    (``plan.swift_door`` checks every name first; this is the last door)."""
+    (``plan.container`` checks every name first; this is the last door)."""
     bad = [n for n in names if layout.unsafe_name(n)]
     if bad:
         raise exceptions.CommandError(

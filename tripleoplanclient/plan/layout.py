@@ -46,7 +46,7 @@ _CONTROL = re.compile(r'[\x00-\x1f\x7f]')
 # Content names: a tree's base and a kept copy are named by an MD5.
 _MD5 = re.compile(r'[0-9a-f]{32}\Z')
 # The only names requested under RECORD_DIR: those the record's own writer
-# (plan.writes for record.record and plan.tree) gives its objects.
+# (record.writer, for record.log and plan.tree) gives its objects.
 _RECORD_NAME = re.compile(re.escape(RECORD_DIR) + (
     r'(environments\.yaml|rendered\.yaml'
     r'|log/\d{8}T\d{12}Z-[0-9a-f]{12}\.yaml'
@@ -132,7 +132,7 @@ def is_md5(value):
 
 def name_problem(name, record=True):
     """Why no request may name object ``name``, or None: the one rule
-    for every object name sent to Swift (``plan.swift_door`` and ``plan.bulk``
+    for every object name sent to Swift (``plan.container`` and ``plan.bulk``
     ask it before any request).
 
     A plain relative path (see path_problem), and under RECORD_DIR only a

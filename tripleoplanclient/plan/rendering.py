@@ -20,7 +20,8 @@ a source or an include is parsed and compiled once, not once per output.
 Templates are the plan author's and run inside Mistral's executor, shared
 by every plan: they render in a sandbox (``template_sandbox``), with
 bounds on what one operation may build and on the render's output
-(``LIMITS.output``); ``confined`` runs a render bounded in time and memory.
+(``LIMITS.output``); ``render_process`` runs a render bounded in time and
+memory.
 """
 
 import collections
@@ -47,7 +48,7 @@ _MIB = 1024 * 1024
 class Limits(collections.namedtuple('Limits', 'output seconds memory')):
     """Bounds of one render as a whole: bytes of output of all its
     templates, seconds of wall time, bytes of memory it may add (time and
-    memory hold when ``confined`` renders)."""
+    memory hold when ``render_process`` renders)."""
 
 
 # The defaults; Mistral's configuration may change them (mistral.limits).

@@ -15,7 +15,7 @@ with ``_``, no function or frame internals):
   ``indent``) may hold at most ``MAX_PRODUCT`` items, checked before it is
   built, and all ``range()`` calls of one render at most ``RANGE_BUDGET``
   items, so the common runaway template gets a precise message. The render
-  as a whole is bounded in ``confined``.
+  as a whole is bounded in ``render_process``.
 """
 
 import functools

@@ -16,7 +16,7 @@ import json
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import schema
 
 SNAPSHOT_PREFIX = layout.RECORD_DIR + 'trees/'
 KEPT_PREFIX = layout.RECORD_DIR + 'kept/'
@@ -83,9 +83,9 @@ class View(object):
         self._full = None
 
     @classmethod
-    def of_store(cls, store, plan, tree):
-        return cls(tree, lambda md5: store.get(plan, snapshot_name(md5)),
-                   plan)
+    def of_container(cls, container, plan, tree):
+        return cls(tree, lambda md5: container.get(
+            plan, snapshot_name(md5)), plan)
 
     @classmethod
     def of_full(cls, full):
@@ -114,10 +114,10 @@ class View(object):
                     # Named by its MD5: other bytes there are no snapshot
                     # (a tree another PUT made up).
                     if content.md5(data) != self.tree['base']:
-                        raise shapes.Damaged('not the content named')
-                    full = shapes.check(json.loads(data), shapes.SNAPSHOT)
+                        raise schema.Damaged('not the content named')
+                    full = schema.check(json.loads(data), schema.SNAPSHOT)
                 except (TypeError, ValueError, RecursionError,
-                        shapes.Damaged):
+                        schema.Damaged):
                     full = None
                 if not isinstance(full, dict):
                     raise exceptions.CommandError(

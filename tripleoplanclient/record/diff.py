@@ -10,10 +10,10 @@ object or from its kept copy.
 
 Secrets never leave here: a parameter is secret when its name says so
 (``masking.secret_key``), the plan keeps it under ``passwords:``, or a
-template of either step declares it hidden (``library.hidden``: every file
-that may be a template is read for that, once per content); its values
-show as ``***``, and so do the lines of any file that set such a key, the
-block under them and any known secret value (``mask_lines``).
+template of either step declares it hidden (``plan.hidden_parameters``:
+every file that may be a template is read for that, once per content);
+its values show as ``***``, and so do the lines of any file that set such
+a key, the block under them and any known secret value (``mask_lines``).
 """
 
 import difflib
@@ -21,7 +21,7 @@ import difflib
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
-from tripleoplanclient.library import hidden as hidden_mod
+from tripleoplanclient.plan import hidden_parameters
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import passwords
 from tripleoplanclient.plan import tree as tree_mod
@@ -108,7 +108,7 @@ def _read(store, plan, sides_paths):
         found = past.readable(side.at, side.full, paths)
         for path in paths:
             names.setdefault(side.full[path], found[path])
-    data = store.get_many(plan, names.values())
+    data = store.container.get_many(plan, names.values())
     by_md5 = {}
     for md5, name in names.items():
         if content.md5(data[name]) != md5:
@@ -297,8 +297,8 @@ def _sides(store, history, rows):
 
     def load(md5):
         if md5 not in snapshots:
-            snapshots[md5] = store.get(history.plan,
-                                       tree_mod.snapshot_name(md5))
+            snapshots[md5] = store.container.get(history.plan,
+                                                 tree_mod.snapshot_name(md5))
         return snapshots[md5]
 
     return [_Side(at, tree_mod.View(at.state.get('tree'), load,
@@ -325,9 +325,9 @@ def _hidden(plan, sides, templates, known, progress):
     (every value hidden) when some file that may be one is unreadable."""
     missing = sorted({p for _, gone in templates for p in gone})
     if missing:
-        progress(hidden_mod.unknown(plan, missing))
+        progress(hidden_parameters.unknown(plan, missing))
         return None
-    return hidden_mod.in_trees([s.full for s in sides], {
+    return hidden_parameters.in_trees([s.full for s in sides], {
         side.full[p]: (p, side.data[p])
         for side, (paths, _) in zip(sides, templates) for p in paths}, known)
 
@@ -338,7 +338,7 @@ def compare(store, plan, first=None, second=None, with_diff=True,
     (numbers or ids; see ``_steps`` for the defaults), as ``{column:
     value}`` (``COLUMNS``). ``with_diff``: false reads no file content
     but that of the files parameters come from (``diff`` is empty).
-    ``known``: a ``hidden.Known`` (None: one for this call)."""
+    ``known``: a ``hidden_parameters.Known`` (None: one for this call)."""
     progress = progress or (lambda line: None)
     history = past.History(store, plan)
     old_row, new_row = _steps(history, first, second, progress)
@@ -350,8 +350,8 @@ def compare(store, plan, first=None, second=None, with_diff=True,
     shown = with_diff and bool(added or removed or changed)
     params = old.fingerprint() != new.fingerprint()
     # Something to show: the templates say what is hidden.
-    known = known or hidden_mod.Known()
-    templates = [hidden_mod.readable(side.full, side.at.listing, known)
+    known = known or hidden_parameters.Known()
+    templates = [hidden_parameters.readable(side.full, side.at.listing, known)
                  if shown or params else ((), ()) for side in (old, new)]
     _read(store, plan, [
         _wanted(old, changed + removed if shown else (), shown, params,

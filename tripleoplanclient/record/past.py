@@ -9,8 +9,9 @@ with times taken from step N, so it is the same file whenever it is made.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import export as plan_export
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 
 class At(object):
@@ -62,12 +63,12 @@ class History(object):
     def __init__(self, store, plan):
         self.store = store
         self.plan = plan
-        self.listed = store.listing(plan)
-        self.entries = record_mod.ordered(
+        self.listed = store.container.listing(plan)
+        self.entries = log.ordered(
             (self.listed[1] or {}).values())
-        self.steps = store.steps(plan, self.entries)
-        self.rows, self.head = store.history(plan, self.listed,
-                                             steps=self.steps)
+        self.steps = store.reader.steps(plan, self.entries)
+        self.rows, self.head = store.reader.history(plan, self.listed,
+                                                    steps=self.steps)
 
     def find(self, which):
         return find(self.plan, self.rows, which)
@@ -84,7 +85,8 @@ class History(object):
                 'steps %d to %d can be shown, exported, compared or '
                 'restored.' % (plan, row['step'],
                                len(rows) - len(entries) + 1, len(rows)))
-        state = self.store.state_after(plan, entries, index + 1, self.steps)
+        state = self.store.reader.state_after(plan, entries, index + 1,
+                                              self.steps)
         return At(plan, rows, row, state, entries[:index + 1],
                   self.listed[1], self.head)
 
@@ -97,13 +99,13 @@ def at(store, plan, which):
 
 def newest(store, plan, listed):
     """The history row of the plan's newest step, read with its listing
-    ``listed`` (``store.listing()``); None while the plan has no record
-    (a create cut short)."""
+    ``listed`` (``store.container.listing()``); None while the plan has no
+    record (a create cut short)."""
     listing = listed[1] or {}
-    if record_mod.PATH not in listing and not any(
-            record_mod.id_of(name) for name in listing):
+    if log.PATH not in listing and not any(
+            log.id_of(name) for name in listing):
         return None
-    rows, _ = store.history(plan, listed)
+    rows, _ = store.reader.history(plan, listed)
     return rows[-1] if rows else None
 
 
@@ -111,7 +113,7 @@ def files(store, past):
     """``[(path, md5, environment position or None, local source)]`` of
     every file of the plan after the step, and every environment file
     (listed even when the tree lacks it, with no MD5)."""
-    full = store.view(past.plan, past.state.get('tree')).full()
+    full = store.container.view(past.plan, past.state.get('tree')).full()
     known = past.state['files']
     position = {p: i for i, p in enumerate(past.state['environments'], 1)}
     paths = sorted(set(full) | set(position))
@@ -141,9 +143,9 @@ def readable(past, full, paths):
 def export(store, past, fileobj):
     """Write the plan as it stood after the step to ``fileobj`` (tar.gz);
     returns the number of members."""
-    full = store.view(past.plan, past.state.get('tree')).full()
+    full = store.container.view(past.plan, past.state.get('tree')).full()
     members = readable(past, full, full)
     members.update((e['name'], e['name']) for e in past.entries)
-    store.export(past.plan, members, fileobj,
-                 mtime=record_mod.seconds(past.row['time']))
+    plan_export.export(store.container, past.plan, members, fileobj,
+                       mtime=log.seconds(past.row['time']))
     return len(members)

@@ -10,9 +10,10 @@ what to record.
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.plan import copies
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 
 def manifest(files, md5s, paths):
@@ -57,11 +58,12 @@ def sync(store, plan, objects, listing, extra=None):
     added, changed = _diff(
         lambda p: listing[p]['hash'] if p in listing else None,
         {p: content.md5(d) for p, d in objects.items()})
-    store.keep(plan, {p: listing[p]['hash'] for p in changed},
-               tree_mod.kept(listing))
+    copies.keep(store.container, plan,
+                {p: listing[p]['hash'] for p in changed},
+                tree_mod.kept(listing))
     batch = {p: objects[p] for p in added + changed}
     batch.update(extra or {})
-    store.write(plan, batch)
+    store.container.write(plan, batch)
     return added, changed
 
 
@@ -85,16 +87,17 @@ def create(store, plan, files, record, render=True):
     render and record the step (``mistral.lifecycle.create``). Returns the
     action's summary of the step.
     """
-    headers, listing = store.listing(plan)
+    headers, listing = store.container.listing(plan)
     if listing is not None and not layout.is_plan(headers):
         raise exceptions.CommandError(
             'Container %s exists and is not a plan; choose another plan '
             'name.' % plan)
-    head = store.head(plan, required=False) if listing is not None else None
+    head = store.reader.head(plan, required=False) \
+        if listing is not None else None
     refuse_created(plan, head)
     record.check()
     if listing is None:
-        store.create_container(plan)
+        store.container.create_container(plan)
         listing = {}
     objects = dict(files.objects)
     fields = dict(create_request(files), render=render)
@@ -137,17 +140,17 @@ def create_request(files):
 
 def after(head, step):
     """What the next step builds on once ``step`` is committed."""
-    return record_mod.Head(step['state'], head.count + 1, step['id'], [],
-                           None if head.rows is None else list(head.rows) + [
-                               record_mod.row(step, len(head.rows) + 1)],
-                           head.through)
+    return log.Head(step['state'], head.count + 1, step['id'], [],
+                    None if head.rows is None else list(head.rows) + [
+                               log.row(step, len(head.rows) + 1)],
+                    head.through)
 
 
 def head_after(result):
     """What the next step builds on once the step an action answered
     (``mistral.lifecycle``) is committed."""
-    return record_mod.Head(result['state'], result['seen'] + 1,
-                           result['id'], [])
+    return log.Head(result['state'], result['seen'] + 1,
+                    result['id'], [])
 
 
 def resolve_removals(files, current, names):
@@ -215,7 +218,7 @@ class Change(object):
         self.deleted = sorted(deleted)
         self.replaced.update((p, stored(p)) for p in self.deleted
                              if stored(p))
-        self.environments = record_mod.amended(
+        self.environments = log.amended(
             state['environments'], files.environments, remove)
         self.inputs = dict(files.inputs)
         self.empty = not self.noted and not self.deleted and \
@@ -233,12 +236,12 @@ class Change(object):
 
     def keep(self, store, plan):
         """Keep the content the step is about to replace."""
-        store.keep(plan, self.replaced, self.kept)
+        copies.keep(store.container, plan, self.replaced, self.kept)
 
     def write(self, store, plan):
         self.keep(store, plan)
-        store.write(plan, self.objects())
-        store.delete_objects(plan, self.deleted)
+        store.container.write(plan, self.objects())
+        store.container.delete_objects(plan, self.deleted)
 
 
 def amend(store, plan, head, files, remove=(), record=None,
@@ -250,7 +253,7 @@ def amend(store, plan, head, files, remove=(), record=None,
     it replaces kept first). Returns the action's summary of the step, or
     None when nothing changed (nothing is written then).
     """
-    view = store.view(plan, head.state.get('tree'))
+    view = store.container.view(plan, head.state.get('tree'))
     change = Change(head.state, files, remove, view=view)
     if change.empty:
         return None
@@ -261,7 +264,7 @@ def amend(store, plan, head, files, remove=(), record=None,
         # install), and files it finds unrecorded are written again.
         record.check()
     change.keep(store, plan)
-    store.write(plan, change.objects())
+    store.container.write(plan, change.objects())
     return record(plan, 'plan_amend', amend_request(change, not no_render),
                   renders=renders)
 

@@ -6,7 +6,7 @@ outcome the command saw recorded (whoever sees the end writes it).
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 from tripleoplanclient.stack import preconditions
 
@@ -117,9 +117,9 @@ def execute(services, options, prepared, recorded=None):
 def _record_outcome(services, plan, step, stack, quiet=False):
     step['stack'].update(stack)
     try:
-        services.store.write_outcome(
+        services.store.writer.write_outcome(
             plan, step['id'], step['outcome'], stack,
-            final=step['outcome']['status'] in record_mod.FINAL)
+            final=step['outcome']['status'] in log.FINAL)
     except Exception as exc:
         if not quiet:
             raise

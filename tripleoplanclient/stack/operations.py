@@ -24,10 +24,10 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import templates as templates_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
+from tripleoplanclient.record import open_step
 from tripleoplanclient.record import sources
 from tripleoplanclient.record import steps
-from tripleoplanclient.record import outcomes
 from tripleoplanclient.stack import preconditions
 
 LIFECYCLE_DIR = layout.LIFECYCLE_DIR
@@ -40,7 +40,7 @@ _PREVIEW_WAIT = 900
 class Services(object):
     """What the steps talk to, built by the command.
 
-    :param store: record.store.PlanStore
+    :param store: record.plan_store.PlanStore
     :param heat: heatclient v1 client (None: no Heat configured)
     :param workflows: workflows.executions.Workflows
     :param renderer: workflows.plans.PlanRenderer or None (--no-render)
@@ -146,35 +146,35 @@ class Prepared(object):
 def read_history(store, plan, listed):
     """``(rows, head)`` of an existing plan, else ``(None, None)``.
 
-    ``listed``: the plan's listing (``store.listing()``), read once for
-    the record and for the comparison of files.
+    ``listed``: the plan's listing (``store.container.listing()``), read
+    once for the record and for the comparison of files.
     """
     headers, listing = listed
     if listing is None or not layout.is_plan(headers):
         return None, None
     try:
-        return store.history(plan, listed)
+        return store.reader.history(plan, listed)
     except exceptions.CommandError:
-        if record_mod.PATH in listing or any(
-                n.startswith(record_mod.LOG_PREFIX) for n in listing):
+        if log.PATH in listing or any(
+                n.startswith(log.LOG_PREFIX) for n in listing):
             raise           # a damaged record is not a missing plan
         return None, None
 
 
 def read_record(store, plan):
-    """``(listed, history)`` as ``prepare`` takes them: from the card
+    """``(listed, history)`` as ``prepare`` takes them: from the index
     alone (one request, ``listed`` None) when it holds the whole history,
     the recorded tree and no open stack step; else the listing and
     ``read_history()``."""
-    head = store.head(plan, required=False)
+    head = store.reader.head(plan, required=False)
     if head is None:
         return None, (None, None)       # no plan: prepare lists if it may
     if head.rows is not None and \
             len(head.rows) >= head.count and head.state['created'] and \
             head.state.get('tree') is not None and \
-            outcomes.open_step(head.rows) is None:
+            open_step.find(head.rows) is None:
         return None, (head.rows, head)
-    listed = store.listing(plan)
+    listed = store.container.listing(plan)
     return listed, read_history(store, plan, listed)
 
 
@@ -195,7 +195,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
             history[1] is None or files.release != history[1].state.get(
                 'release'))):
         # A new templates release: its old tree is read from the listing.
-        listed = listed or store.listing(plan)
+        listed = listed or store.container.listing(plan)
         history = history or read_history(store, plan, listed)
     rows, head = history
     stack = _stack(services, plan, rows)
@@ -203,7 +203,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
     created = head is not None and head.state['created']
     refused = preconditions.refusal(
         plan, action, stack=stack is not None,
-        idle=lambda: outcomes.check_idle(store, plan, rows, stack),
+        idle=lambda: open_step.check_idle(store, plan, rows, stack),
         created=created, creates=with_templates, removes=bool(remove))
     if refused is not None:
         raise refused
@@ -211,7 +211,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
         return Prepared(action, plan, files, remove, stack, rows, head, None,
                         with_templates=True)
     state = head.state
-    view = store.view(plan, state.get('tree'))
+    view = store.container.view(plan, state.get('tree'))
     remove = steps.resolve_removals(files, state['environments'], remove)
     deleted = ()
     if with_templates:
@@ -236,7 +236,7 @@ def prepare(services, action, plan, files, remove=(), stage=None,
         # Something to write: decided against what Swift holds, so that a
         # file a failed step left there is sent again when the local one
         # differs. Nothing to write is known from the record alone.
-        listing = store.listing(plan)[1]
+        listing = store.container.listing(plan)[1]
         change = steps.Change(state, files, remove, listing, view, deleted)
     if with_templates and files.release != state.get('release'):
         change.release = files.release
@@ -261,12 +261,12 @@ def _sync_tree(store, plan, files, state, view, listing):
     rendered = {}
     if layout.RENDER_MANIFEST in listing:
         rendered = content.load_yaml(
-            store.get(plan, layout.RENDER_MANIFEST) or b'{}',
+            store.container.get(plan, layout.RENDER_MANIFEST) or b'{}',
             'plan %s %s' % (plan, layout.RENDER_MANIFEST)) or {}
     deleted = templates_mod.removed(
         stored, files, state, (rendered.get('outputs') or {})
         if isinstance(rendered, dict) else {})
-    env = store.get(plan, layout.PLAN_ENVIRONMENT) \
+    env = store.container.get(plan, layout.PLAN_ENVIRONMENT) \
         if layout.PLAN_ENVIRONMENT in stored else None
     have = passwords.stored(env)
     new = [n for n in passwords.needed(files.objects) if n not in have]
@@ -328,7 +328,7 @@ def preview(services, options, prepared):
         plan_environment=inputs.get('plan_environment'),
         tree=prepared.head.state.get('tree'),
         unchanged=None if options.force or prepared.lifecycle else
-        record_mod.last_stack(prepared.rows or []),
+        log.last_stack(prepared.rows or []),
         timeout=int(max(1, round(options.timeout))),
         deleted=change.deleted,
         render={'roles_data': inputs.get('roles_data'),

@@ -2,7 +2,7 @@
 the caller's project (the shipped playbooks, installed in one pass) and
 a plan's own ``custom-validations/``, which add or override by id.
 
-Works on a ``record.store.PlanStore`` (as the caller).
+Works on a ``record.plan_store.PlanStore`` (as the caller).
 """
 
 from tripleoplanclient.common import content
@@ -22,13 +22,13 @@ def install(store, files):
     container, creating it; only the new or changed ones are sent (the
     listing's hashes). Objects the package does not ship stay.
     ``{written: [name], unchanged: n}``."""
-    _, listing = store.listing(CONTAINER)
+    _, listing = store.container.listing(CONTAINER)
     if listing is None:
-        store.create_container(CONTAINER, headers=USAGE)
+        store.container.create_container(CONTAINER, headers=USAGE)
         listing = {}
     changed = {name: data for name, data in files.items()
                if (listing.get(name) or {}).get('hash') != content.md5(data)}
-    store.write(CONTAINER, changed)
+    store.container.write(CONTAINER, changed)
     return {'written': sorted(changed),
             'unchanged': len(files) - len(changed)}
 
@@ -38,12 +38,12 @@ def collect(store, plan=None):
     with ``plan``, its ``custom-validations/`` (overriding by id). Each
     validation is ``metadata.read``'s, with ``source`` (``installed`` or
     ``plan``), ``object`` (container, name) and ``text`` (bytes)."""
-    _, listing = store.listing(CONTAINER)
+    _, listing = store.container.listing(CONTAINER)
     if listing is None:
         raise exceptions.CommandError(
             'No validations are installed in this project (no %s '
             'container): %s first.' % (CONTAINER, _INSTALL))
-    texts = store.get_many(CONTAINER, [
+    texts = store.container.get_many(CONTAINER, [
         n for n in listing if n == GROUPS or metadata.validation_id(n)])
     try:
         groups = metadata.read_groups(texts.pop(GROUPS, b'') or b'{}')
@@ -53,7 +53,7 @@ def collect(store, plan=None):
     sources = [(CONTAINER, name, 'installed', data)
                for name, data in texts.items()]
     if plan is not None:
-        headers, found = store.listing(plan, prefix=CUSTOM)
+        headers, found = store.container.listing(plan, prefix=CUSTOM)
         if found is None:
             raise exceptions.CommandError(
                 'Plan %s does not exist; see "openstack overcloud plan '
@@ -61,7 +61,7 @@ def collect(store, plan=None):
         own = [n for n in found if metadata.validation_id(n) and
                '/' not in n[len(CUSTOM):]]
         sources += [(plan, name, 'plan', data) for name, data in
-                    sorted(store.get_many(plan, own).items())]
+                    sorted(store.container.get_many(plan, own).items())]
     out = {}
     for container, name, source, data in sources:
         vid = metadata.validation_id(name)

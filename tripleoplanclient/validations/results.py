@@ -36,25 +36,27 @@ def _json(data):
 
 def create(store, run):
     """Write a new run (``{run, plan, validations, ...}``)."""
-    if store.listing(CONTAINER, prefix='-')[1] is None:
-        store.create_container(CONTAINER, headers=USAGE)
+    if store.container.listing(CONTAINER, prefix='-')[1] is None:
+        store.container.create_container(CONTAINER, headers=USAGE)
     save_run(store, run)
 
 
 def save_run(store, run):
-    store.write(CONTAINER, {'%s/%s' % (run['run'], RUN): _json(run)})
+    store.container.write(CONTAINER, {'%s/%s' % (run['run'], RUN): _json(run)})
 
 
 def save_result(store, run_id, vid, result):
-    store.write(CONTAINER, {'%s/%s.json' % (run_id, vid): _json(result)})
+    store.container.write(CONTAINER, {
+        '%s/%s.json' % (run_id, vid): _json(result)})
 
 
 def request_stop(store, run_id):
-    store.write(CONTAINER, {'%s/%s' % (run_id, STOP): now().encode()})
+    store.container.write(CONTAINER, {
+        '%s/%s' % (run_id, STOP): now().encode()})
 
 
 def stop_requested(store, run_id):
-    return store.get(CONTAINER, '%s/%s' % (run_id, STOP)) is not None
+    return store.container.get(CONTAINER, '%s/%s' % (run_id, STOP)) is not None
 
 
 def _checked_id(run_id):
@@ -68,8 +70,10 @@ def _checked_id(run_id):
 
 def load_run(store, run_id):
     """The run's record; CommandError when this project has none."""
-    data = store.get(CONTAINER, '%s/%s' % (_checked_id(run_id), RUN)) \
-        if store.listing(CONTAINER, prefix='-')[1] is not None else None
+    data = store.container.get(
+        CONTAINER, '%s/%s' % (_checked_id(run_id), RUN)) \
+        if store.container.listing(CONTAINER, prefix='-')[1] is not None \
+        else None
     if data is None:
         raise exceptions.CommandError(
             'No validation run %s in this project; see "openstack '
@@ -79,7 +83,8 @@ def load_run(store, run_id):
 
 def load_result(store, run_id, vid):
     """One validation's whole result in a run, or None."""
-    data = store.get(CONTAINER, '%s/%s.json' % (_checked_id(run_id), vid))
+    data = store.container.get(CONTAINER, '%s/%s.json' % (
+        _checked_id(run_id), vid))
     return json.loads(data) if data is not None else None
 
 
@@ -89,7 +94,7 @@ def runs(store, plan=None, limit=None):
     read newest first in batches of ``limit`` until that many are found
     (the plan is in the run's JSON, not in the listing); ``more``: older
     ones were left unread."""
-    _, listing = store.listing(CONTAINER)
+    _, listing = store.container.listing(CONTAINER)
     names = [n for n, e in sorted(
         (listing or {}).items(), reverse=True,
         key=lambda item: (item[1].get('last_modified') or '', item[0]))
@@ -98,7 +103,7 @@ def runs(store, plan=None, limit=None):
     found = []
     while names and not (limit and len(found) >= limit):
         read, names = names[:batch], names[batch:]
-        data = store.get_many(CONTAINER, read)
+        data = store.container.get_many(CONTAINER, read)
         # newest first, as listed: the last batch is cut at ``limit``
         found += [r for r in (json.loads(data[n]) for n in read)
                   if plan is None or r.get('plan') == plan]

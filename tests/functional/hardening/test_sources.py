@@ -59,18 +59,18 @@ class TestRecordedSources(base.PlanTest):
         name, with the files and sources it likes."""
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.record import record
-        from tripleoplanclient.record import store
+        from tripleoplanclient.record import log
+        from tripleoplanclient.record import plan_store
 
         token, _ = self.openstack('token', 'issue', '-f', 'value', '-c',
                                   'id', env=self.member_env)
         token = token.strip()
-        plans = store.PlanStore(lambda: swift_client.Connection(
+        plans = plan_store.PlanStore(lambda: swift_client.Connection(
             preauthurl=self.env['LOOPBACK_SWIFT_URL'], preauthtoken=token))
-        head = plans.head(self.plan)
-        step = record.make_step('amend', {'files': entries})
+        head = plans.reader.head(self.plan)
+        step = log.make_step('amend', {'files': entries})
         step.update(user='admin', project='admin')
-        plans.commit(self.plan, step, head)
+        plans.writer.write_step(self.plan, step, head)
 
     def stored(self):
         """Every object of the plan: name -> bytes."""

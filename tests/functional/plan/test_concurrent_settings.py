@@ -97,12 +97,12 @@ class TestConcurrentSettings(base.PlanTest):
         from heatclient import client as heat_client
         from swiftclient import client as swift_client
 
-        from tripleoplanclient import protocol
         from tripleoplanclient.common import exceptions
         from tripleoplanclient.mistral import library
         from tripleoplanclient.mistral import objects
         from tripleoplanclient.mistral import settings
-        from tripleoplanclient.record import store as store_mod
+        from tripleoplanclient import protocol
+        from tripleoplanclient.record import plan_store
 
         swift_url = self.env['LOOPBACK_SWIFT_URL']
         heat_url = self.env['LOOPBACK_HEAT_URL']
@@ -119,7 +119,7 @@ class TestConcurrentSettings(base.PlanTest):
                         preauthurl=swift_url, preauthtoken=token)
                 return local.conn
 
-            store = store_mod.PlanStore(connect)
+            store = plan_store.PlanStore(connect)
             req = protocol.read(name, protocol.request(
                 name, container=plan, swift_url=swift_url, **dict(
                     requests[i], **({'heat_url': heat_url}

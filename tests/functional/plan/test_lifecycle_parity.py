@@ -58,11 +58,11 @@ class TestLifecycleParity(base.FunctionalTest):
     def tree(self, plan, state):
         from swiftclient import client as swift_client
 
-        from tripleoplanclient.record import store
+        from tripleoplanclient.record import plan_store
         url = self.env['LOOPBACK_SWIFT_URL']
         token = self.session.get_token() if self.session else 'functional'
-        return store.PlanStore(lambda: swift_client.Connection(
-            preauthurl=url, preauthtoken=token)).view(
+        return plan_store.PlanStore(lambda: swift_client.Connection(
+            preauthurl=url, preauthtoken=token)).container.view(
                 plan, state['tree']).full()
 
     def test_create_amend_list_delete_like_the_cli(self):

@@ -120,12 +120,12 @@ class TestPastSteps(deploy_base.DeployTest):
         """The plan's objects once a listing shows step ``step_id`` and
         its outcome object: a replica's listing may lag a write just
         made."""
-        from tripleoplanclient.record import record
+        from tripleoplanclient.record import log
         deadline = time.monotonic() + timeout
         while True:
             found = self.snapshot(self.plan)
-            if (record.outcome_path(step_id, final) in found and any(
-                    n.startswith(record.LOG_PREFIX) and
+            if (log.outcome_path(step_id, final) in found and any(
+                    n.startswith(log.LOG_PREFIX) and
                     n.endswith('-%s.yaml' % step_id) for n in found)) or \
                     time.monotonic() > deadline:
                 return found

@@ -16,7 +16,7 @@ import unittest
 import yaml
 
 from tests.functional import base
-from tripleoplanclient.plan import confined
+from tripleoplanclient.plan import render_process
 
 
 ISOLATION = 'network-data-samples/default-network-isolation.yaml'
@@ -35,7 +35,8 @@ class TestSameAsTHT(unittest.TestCase):
     def compare(self, roles, networks):
         before = base.read_tree(self.tree)
         # As Mistral renders: in a child process, within the default bounds.
-        ours = confined.render(before, before.__getitem__, roles, networks)
+        ours = render_process.render(before, before.__getitem__, roles,
+                                     networks)
         ran = subprocess.run(
             [sys.executable, os.path.join(self.tree, 'tools',
                                           'process-templates.py'),

@@ -48,17 +48,17 @@ class TestDeployStory(deploy_base.DeployTest):
         self.assertEqual(stack['updated_time'], self.stack()['updated_time'])
         # On record with its final outcome, the card current: what a GUI
         # or script downloads says so right away.
-        from tripleoplanclient.record import card
-        from tripleoplanclient.record import record as record_mod
+        from tripleoplanclient.record import index
+        from tripleoplanclient.record import log
         step = self.record()['history'][-1]
         self.assertEqual(('deploy', 'SUCCESS', 'NONE'), (
             step['action'], step['outcome']['status'],
             step['stack']['operation']))
         outcome = yaml.safe_load(self.swift.get(
-            self.plan, record_mod.outcome_path(step['id'])))
+            self.plan, log.outcome_path(step['id'])))
         self.assertEqual('SUCCESS', outcome['outcome']['status'])
-        last = card.head(self.swift.get(self.plan, record_mod.PATH),
-                         self.plan).rows[-1]
+        last = index.head(self.swift.get(self.plan, log.PATH),
+                          self.plan).rows[-1]
         self.assertEqual((step['id'], 'SUCCESS', 'NONE'), (
             last['id'], last['outcome']['status'],
             last['stack']['operation']))

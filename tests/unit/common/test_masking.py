@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.unit import fakes
 from tripleoplanclient.common import masking
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 # A value no generated argument holds by chance (lower case only there).
 SECRET = 'S3CRET'
@@ -34,7 +34,7 @@ def short_parser():
 
 
 def line(argv, parsers):
-    return record.sanitize_argv(argv, parsers)
+    return log.sanitize_argv(argv, parsers)
 
 
 class TestMasking(unittest.TestCase):

@@ -20,7 +20,7 @@ from tripleoplanclient.mistral import render
 from tripleoplanclient.nodes import nodes_json
 from tripleoplanclient.osc import node_provision
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 from tripleoplanclient.validations import metadata
 
 ANCHOR = 'YAML anchor'
@@ -88,14 +88,21 @@ def _playbook(where, value):
                 play['tasks'])).encode()
 
 
-class _Store(object):
-    """Only what ``render._last_render`` reads of a plan store."""
+class _Container(object):
+    """Only what ``render._last_render`` reads of a plan's container."""
 
     def __init__(self, data):
         self.data = data
 
     def get(self, plan, name):
         return self.data
+
+
+class _Store(object):
+    """A plan store holding only that container."""
+
+    def __init__(self, data):
+        self.container = _Container(data)
 
 
 SETTINGS = hypothesis.settings(max_examples=25, deadline=None)
@@ -157,10 +164,10 @@ class TestEveryLoaderRefusesBombs(unittest.TestCase):
         step[where] = '{x: %s}' % text if where == 'state' else text
         data = ''.join('%s: %s\n' % kv for kv in step.items()).encode()
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_step(data, 'p', 'n')
+            log.load_step(data, 'p', 'n')
         self.assertIn(EXPANDS, str(caught.exception))
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_outcome(b'outcome: ' + text.encode(), 'o', 'p')
+            log.load_outcome(b'outcome: ' + text.encode(), 'o', 'p')
         self.assertIn(EXPANDS, str(caught.exception))
 
     @SETTINGS
@@ -198,8 +205,8 @@ class TestSizes(unittest.TestCase):
 
     def test_each_format_has_its_cap(self):
         with self.assertRaises(exceptions.CommandError) as caught:
-            record.load_outcome(b'{}' + b' ' * content.MAX_STORED_BYTES,
-                                'o', 'p')
+            log.load_outcome(b'{}' + b' ' * content.MAX_STORED_BYTES,
+                             'o', 'p')
         self.assertIn('bytes, more than', str(caught.exception))
         big = b'# ' + b'x' * content.MAX_PLAYBOOK_BYTES + b'\n'
         self.assertIn('bytes, more than', metadata.read('v', big)['problem'])

@@ -8,7 +8,7 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient import protocol
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
             b'  AdminPassword: {type: string, hidden: true}\n'
@@ -27,7 +27,7 @@ class StackStepTestCase(fakes.PlanTestCase):
 
         def create(request, context):
             # what the record holds when Heat is asked
-            self.create_saw = record.id_of(self.steps()[-1]) if len(
+            self.create_saw = log.id_of(self.steps()[-1]) if len(
                 self.steps()) > 1 else None
             context.status_code = 201
             context.headers = fakes.JSON
@@ -56,8 +56,8 @@ class StackStepTestCase(fakes.PlanTestCase):
 
     def steps(self):
         return sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))
+                      if n.startswith(log.LOG_PREFIX))
 
     def outcome(self, step_id):
-        data = self.swift.objects.get(record.outcome_path(step_id))
+        data = self.swift.objects.get(log.outcome_path(step_id))
         return data and yaml.safe_load(data[0])

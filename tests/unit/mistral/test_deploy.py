@@ -34,7 +34,7 @@ class PlanTestCase(fakes.HttpTestCase):
         self.swift_plan(stored, is_plan=is_plan)
 
     def objects(self):
-        _, listing = self.store.listing('p')
+        _, listing = self.store.container.listing('p')
         return objects.PlanObjects(self.store, 'p', listing, self.cache)
 
     def object_gets(self):

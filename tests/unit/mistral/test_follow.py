@@ -5,7 +5,7 @@ from tests.unit import fakes
 from tests.unit import small_plan
 from tripleoplanclient import protocol
 from tripleoplanclient.mistral import follow
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT
 STARTED = {'stack_id': fakes.STACK_ID, 'operation': 'UPDATE',
@@ -34,7 +34,7 @@ class TestFollow(fakes.HttpTestCase):
 
     def outcome(self):
         import yaml
-        data = self.swift.objects.get(record.outcome_path('abc'))
+        data = self.swift.objects.get(log.outcome_path('abc'))
         return data and yaml.safe_load(data[0])
 
     def test_a_busy_stack_is_looked_at_again(self):
@@ -79,8 +79,8 @@ class TestFollow(fakes.HttpTestCase):
                 found['stack']['fingerprint'], found['stack']['updated']))
 
     def test_an_outcome_the_client_recorded_is_left_alone(self):
-        self.store.write_outcome('p', 'abc', {'status': 'FAILED',
-                                              'failed_resources': ['x']})
+        self.store.writer.write_outcome('p', 'abc', {
+            'status': 'FAILED', 'failed_resources': ['x']})
         # Heat is asked first (the round a busy stack costs), once.
         self.stack_is('UPDATE_COMPLETE')
         self.assertEqual('client', self.look()['recorded_by'])
@@ -91,7 +91,7 @@ class TestFollow(fakes.HttpTestCase):
     def test_a_client_outcome_that_lands_while_heat_is_asked_stays(self):
         def stack(request, context):
             # The client saw the same end meanwhile and recorded it.
-            self.swift.store(record.outcome_path('abc'), record.dump(
+            self.swift.store(log.outcome_path('abc'), log.dump(
                 {'outcome': {'status': 'SUCCESS', 'by': 'client'}}))
             context.headers = fakes.JSON
             return small_plan.stack('UPDATE_COMPLETE')
@@ -106,12 +106,12 @@ class TestFollow(fakes.HttpTestCase):
         # After every look of ours, before our PUT reaches Swift: only
         # Swift's If-None-Match check can see it.
         def put(request, context):
-            self.swift.store(record.outcome_path('abc'), record.dump(
+            self.swift.store(log.outcome_path('abc'), log.dump(
                 {'outcome': {'status': 'SUCCESS', 'by': 'client'}}))
             return self.swift._put(request, context)
 
         self.stack_is('UPDATE_COMPLETE')
-        self.m.put(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
+        self.m.put(fakes.SWIFT + '/p/' + log.outcome_path('abc'),
                    status_code=201, text=put)
         self.assertEqual('client', self.look()['recorded_by'])
         self.assertEqual('client', self.outcome()['outcome']['by'])
@@ -139,7 +139,7 @@ class TestGone(fakes.HttpTestCase):
 
     def test_a_deleted_stack_and_plan_end_the_following(self):
         self.m.get(fakes.SWIFT + '/p', status_code=404)
-        self.m.get(fakes.SWIFT + '/p/' + record.outcome_path('abc'),
+        self.m.get(fakes.SWIFT + '/p/' + log.outcome_path('abc'),
                    status_code=404)
         for path in ('/stacks/p', '/stacks/p/' + fakes.STACK_ID):
             self.m.get(HEAT + path, status_code=404, headers=fakes.JSON,

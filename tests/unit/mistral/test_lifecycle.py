@@ -8,12 +8,12 @@ import yaml
 from osc_lib import exceptions
 
 from tests.unit import fakes
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
+from tripleoplanclient import protocol
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 
 TEMPLATE = (b'heat_template_version: rocky\nparameters:\n'
@@ -38,7 +38,7 @@ class LifecycleTestCase(fakes.PlanTestCase):
 
     def steps(self):
         return sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))
+                      if n.startswith(log.LOG_PREFIX))
 
     def as_a_gui(self, objects):
         """Write ``objects`` to Swift, as a GUI does, then create."""
@@ -58,7 +58,7 @@ class TestCreate(LifecycleTestCase):
         self.assertEqual(('create', 'SUCCESS', 4),
                          (result['action'], result['status'],
                           result['added']))
-        gui = self.store.head('p').state
+        gui = self.store.reader.head('p').state
         env = yaml.safe_load(self.swift.objects[layout.PLAN_ENVIRONMENT][0])
         self.assertEqual(['AdminPassword'], sorted(env['passwords']))
         self.assertEqual(25, len(env['passwords']['AdminPassword']))
@@ -70,14 +70,14 @@ class TestCreate(LifecycleTestCase):
         files.add_environment(self.tht + '/environments/ntp.yaml')
         steps.create(self.store, 'c', files, fakes.Recorder(self.store),
                      render=False)
-        cli = self.store.head('c').state
+        cli = self.store.reader.head('c').state
         for key in ('environments', 'files', 'inputs', 'created', 'render'):
             self.assertEqual(cli[key], gui[key], key)
         self.assertEqual('18.0.0', gui['release']['version'])
         self.assertEqual(cli['release'], gui['release'])
         # The same tree but for the generated passwords.
-        gui_tree = self.store.view('p', gui['tree']).full()
-        cli_tree = self.store.view('c', cli['tree']).full()
+        gui_tree = self.store.container.view('p', gui['tree']).full()
+        cli_tree = self.store.container.view('c', cli['tree']).full()
         self.assertEqual(set(cli_tree), set(gui_tree))
         self.assertEqual(
             [layout.PLAN_ENVIRONMENT],
@@ -132,7 +132,7 @@ class TestCreate(LifecycleTestCase):
     def test_recorded_as_the_action_when_no_command_is_given(self):
         self.as_a_gui({'overcloud.yaml': TEMPLATE,
                        'environments/ntp.yaml': ENV})
-        rows, _ = self.store.history('p')
+        rows, _ = self.store.reader.history('p')
         self.assertEqual('mistral action tripleoplan.plan_create',
                          rows[0]['command'])
 
@@ -204,8 +204,8 @@ class TestAmend(LifecycleTestCase):
                           result['changed']))
         self.assertEqual(['environments/ntp.yaml', 'user-files/x.yaml'],
                          result['environments'])
-        self.assertEqual('/home/stack/x.yaml', self.store.head('p').state[
-            'files']['user-files/x.yaml']['source'])
+        self.assertEqual('/home/stack/x.yaml', self.store.reader.head(
+            'p').state['files']['user-files/x.yaml']['source'])
         count = len(self.steps())
         self.assertEqual('UNCHANGED', self.ask('plan_amend',
                                                **fields)['status'])
@@ -230,12 +230,12 @@ class TestAmend(LifecycleTestCase):
 
     def test_a_file_not_written_is_refused_where_it_is_read(self):
         # The amend asks Swift nothing about the claimed files (its budget:
-        # the card and one archive); an action that reads a file checks
+        # the index and one archive); an action that reads a file checks
         # it against the recorded MD5 and names it.
         self.ask('plan_amend', container='p', add=['user-files/y.yaml'],
                  tree={'user-files/y.yaml': content.md5(b'{}\n')})
-        head = self.store.head('p')
-        _, listing = self.store.listing('p')
+        head = self.store.reader.head('p')
+        _, listing = self.store.container.listing('p')
         read = plan_objects.PlanObjects(
             self.store, 'p', plan_objects.recorded(
                 self.store, 'p', listing, head.state['tree'],
@@ -251,7 +251,7 @@ class TestAmend(LifecycleTestCase):
 
     def test_an_unknown_plan_is_named(self):
         self.m.get(fakes.SWIFT + '/q', status_code=404)
-        self.m.get(fakes.SWIFT + '/q/' + record.PATH, status_code=404)
+        self.m.get(fakes.SWIFT + '/q/' + log.PATH, status_code=404)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'Plan q does not exist'):
             self.ask('plan_amend', container='q', remove=['a.yaml'])

@@ -34,7 +34,7 @@ class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
                                      name[5:])
 
     def history(self):
-        return self.store.history('p')[0]
+        return self.store.reader.history('p')[0]
 
     def test_provision_recorded_unchanged_then_unprovisioned(self):
         found = self.run_both('node_provision', roles=ROLES)

@@ -13,7 +13,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 ROLES = b'- name: Controller\n'
 
@@ -65,9 +65,9 @@ class TestStaleOutputs(RenderTestCase):
                          sorted(self.outputs()['outputs']))
 
     def test_a_manifest_naming_the_record_or_passwords_removes_neither(self):
-        log = sorted(n for n in self.swift.objects
-                     if n.startswith(record.LOG_PREFIX))
-        kept = {n: self.swift.objects[n][0] for n in log}
+        listed = sorted(n for n in self.swift.objects
+                        if n.startswith(log.LOG_PREFIX))
+        kept = {n: self.swift.objects[n][0] for n in listed}
         self.swift.store(layout.PLAN_ENVIRONMENT, b'passwords: {}\n')
         kept[layout.PLAN_ENVIRONMENT] = b'passwords: {}\n'
         self.manifest(dict(self.outputs(**{n: content.md5(d) for n, d in
@@ -87,7 +87,7 @@ class TestStaleOutputs(RenderTestCase):
                          'user-environments/../../victim/db.yaml':
                          content.md5(b'precious: 1\n')}},
                      {'base': None, 'changes': {
-                         record.PATH: content.md5(b'x')}}):
+                         log.PATH: content.md5(b'x')}}):
             before = len(self.m.request_history)
             with self.assertRaisesRegex(exceptions.CommandError,
                                         'Bad request for plan p: its tree'):

@@ -18,7 +18,7 @@ class RestoreTestCase(past_base.PastTestCase):
             protocol.action('plan_restore'))
 
     def newest(self):
-        rows, _ = self.store.history('p')
+        rows, _ = self.store.reader.history('p')
         return rows[-1]
 
 
@@ -27,7 +27,7 @@ class TestRequest(RestoreTestCase):
     def test_bad_fields_are_refused_by_name_and_nothing_is_written(self):
         self.story()
         fakes.stack_is(self.m, None)
-        self.store.history('p')            # the card mended, by a reader
+        self.store.reader.history('p')    # the index mended, by a reader
         before = dict(self.swift.objects)
         for fields, named in (
                 ({'step': {'id': 1}}, 'step must be a step number or id'),
@@ -51,7 +51,7 @@ class TestRequest(RestoreTestCase):
             'id': 's1', 'stack_name': 'p',
             'stack_status': 'UPDATE_IN_PROGRESS',
             'creation_time': '2026-01-01T00:00:00Z'}}, stack_id='s1')
-        self.store.history('p')            # the card mended, by a reader
+        self.store.reader.history('p')    # the index mended, by a reader
         before = dict(self.swift.objects)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'UPDATE_IN_PROGRESS.*Nothing was '
@@ -65,7 +65,7 @@ class TestStep(RestoreTestCase):
     def test_an_id_or_a_number_restores_as_the_caller_with_its_command(self):
         self.story()
         fakes.stack_is(self.m, None)
-        first = self.store.history('p')[0][0]
+        first = self.store.reader.history('p')[0][0]
         store = fakes.plan_store(actor=lambda: {'user': 'gui-user',
                                                 'project': 'demo'})
         answer = self.ask(store, step=first['id'], command=[
@@ -73,7 +73,7 @@ class TestStep(RestoreTestCase):
         self.assertEqual({'step': 1, 'id': first['id']}, answer['restored'])
         self.assertEqual(('restore', 'SUCCESS', 4),
                          (answer['action'], answer['status'],
-                          len(self.store.history('p')[0])))
+                          len(self.store.reader.history('p')[0])))
         row = self.newest()
         self.assertEqual(('gui-user', 'demo'), (row['user'], row['project']))
         self.assertEqual('openstack overcloud plan restore p --step %s'
@@ -86,7 +86,7 @@ class TestStep(RestoreTestCase):
     def test_a_snapshot_then_and_now_share_is_read_once(self):
         self.story()
         fakes.stack_is(self.m, None)
-        self.store.history('p')            # the card mended, by a reader
+        self.store.reader.history('p')    # the index mended, by a reader
         self.swift.requests.clear()
         self.ask(step='1')
         self.assertEqual(1, len([r for r in self.swift.requests

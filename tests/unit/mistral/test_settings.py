@@ -20,7 +20,7 @@ from tripleoplanclient.mistral import settings
 from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT
 
@@ -28,7 +28,7 @@ HEAT = fakes.HEAT
 class SettingsTestCase(library_base.LibraryTestCase):
 
     def history(self):
-        return self.store.history('p')[0]
+        return self.store.reader.history('p')[0]
 
     def set_capabilities(self, enable=(), disable=(), command=None):
         req = protocol.read('capabilities_set', protocol.request(
@@ -185,7 +185,7 @@ class ConcurrentTest(SettingsTestCase):
         self.side_by_side(['Needed=a'], ['Mode=b'], ['AdminPassword='])
         self.assertEqual({'Needed': 'a', 'Mode': 'b'}, self.stored())
         # the record names that file, and readers read it
-        state = self.store.history('p')[1].state
+        state = self.store.reader.history('p')[1].state
         self.assertEqual(content.md5(self.swift.objects[
             layout.PLAN_PARAMETERS][0]), state['tree']['changes'][
             layout.PLAN_PARAMETERS])
@@ -207,25 +207,25 @@ class ConcurrentTest(SettingsTestCase):
         for store, plan, given in zip(stores, plans, ('Needed=a', 'Mode=b')):
             req = self.req('parameters_set', assignments=[given])
             settings.set_parameters(store, plan, fakes.heat_client(), req)
-            self.swift.lag = (record.LOG_PREFIX, 2)
+            self.swift.lag = (log.LOG_PREFIX, 2)
         self.assertEqual({'Needed': 'a', 'Mode': 'b'}, self.stored())
 
     def test_a_step_one_look_saw_stays_in_the_view(self):
         self.set_parameters('Mode=c')
-        # Without the card (which names the steps: record.test_store),
+        # Without the index (which names the steps: record.test_plan_store),
         # only the listing tells.
-        del self.swift.objects[record.PATH]
-        head = self.store.history('p')[1]
-        del self.swift.objects[record.PATH]
+        del self.swift.objects[log.PATH]
+        head = self.store.reader.history('p')[1]
+        del self.swift.objects[log.PATH]
         last = max(n for n in self.swift.objects
-                   if n.startswith(record.LOG_PREFIX))
+                   if n.startswith(log.LOG_PREFIX))
         self.swift.lagging = {last: 1}
-        self.assertEqual(head.count, self.store.history('p')[1].count)
-        del self.swift.objects[record.PATH]
+        self.assertEqual(head.count, self.store.reader.history('p')[1].count)
+        del self.swift.objects[log.PATH]
         # Another process, whose first look the lagging replica answers:
         self.swift.lagging = {last: 1}
         self.assertEqual(head.count - 1,
-                         fakes.plan_store().history('p')[1].count)
+                         fakes.plan_store().reader.history('p')[1].count)
 
 
 class ConcurrentCapabilitiesTest(SettingsTestCase):
@@ -244,7 +244,8 @@ class ConcurrentCapabilitiesTest(SettingsTestCase):
                 if path != root else []))
             settings.set_capabilities(self.store, plan, req)
         self.assertEqual([root, 'registry.yaml', 'environments/mode-c.yaml'],
-                         self.store.history('p')[1].state['environments'])
+                         self.store.reader.history('p')[1].state[
+                             'environments'])
 
 
 class HiddenTest(SettingsTestCase):
@@ -267,8 +268,9 @@ class HiddenTest(SettingsTestCase):
 
     def everything_but_the_parameters_file(self):
         # (and its copies under their MD5, which the record names as the
-        # home of each value: library.parameter_file)
-        names = self.store.history('p')[1].state['parameter_values']['names']
+        # home of each value: plan.parameter_file)
+        names = self.store.reader.history('p')[1].state[
+            'parameter_values']['names']
         copies = {tree.kept_name(m) for m in names.values()}
         return json.dumps({n: d.decode('utf-8', 'replace') for n, (d, _) in
                            self.swift.objects.items()

@@ -38,7 +38,7 @@ class TestStackStep(stack_step_base.StackStepTestCase):
                          step['stack']['environments'])
         self.assertEqual(('CREATE', STACK_ID),
                          (answer['operation'], answer['stack_id']))
-        rows, head = self.store.history('p')
+        rows, head = self.store.reader.history('p')
         self.assertEqual((step['id'], 'mistral action tripleoplan.deploy'),
                          (rows[-1]['id'], rows[-1]['command']))
         self.assertEqual('/home/me/extra.yaml',
@@ -68,7 +68,8 @@ class TestStackStep(stack_step_base.StackStepTestCase):
         first = self.ask('deploy', container='p')['step']
         fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE'),
                        STACK_ID)
-        self.store.write_outcome('p', first['id'], {'status': 'SUCCESS'}, {
+        self.store.writer.write_outcome('p', first['id'], {
+            'status': 'SUCCESS'}, {
             'fingerprint': self.fingerprint(),
             'updated': '2024-05-01T12:00:00Z'})
         before = len(self.m.request_history)
@@ -91,7 +92,7 @@ class TestStackStep(stack_step_base.StackStepTestCase):
     def fingerprint(self):
         from tripleoplanclient.mistral import assembly
         from tripleoplanclient.mistral import objects
-        _, listing = self.store.listing('p')
+        _, listing = self.store.container.listing('p')
         return assembly.fingerprint(assembly.assemble(objects.PlanObjects(
             self.store, 'p', listing, objects.ContentCache()),
             fakes.SWIFT + '/p/', ['environments/env.yaml']))
@@ -154,10 +155,10 @@ class TestStackStep(stack_step_base.StackStepTestCase):
                             'new.yaml': content.md5(b'y: 2\n'),
                             'old.yaml': None})['step']
         self.assertEqual('IN_PROGRESS', step['outcome']['status'])
-        rows, head = self.store.history('p')
+        rows, head = self.store.reader.history('p')
         self.assertEqual((release, '/tht19'), (head.state['release'],
                                                head.state['templates']))
-        tree = self.store.view('p', head.state['tree']).full()
+        tree = self.store.container.view('p', head.state['tree']).full()
         self.assertIn('new.yaml', tree)
         self.assertNotIn('old.yaml', tree)
         self.assertEqual('19.0.0', rows[-1]['templates'])

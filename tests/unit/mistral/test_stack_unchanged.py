@@ -1,5 +1,5 @@
-"""A deploy that changes nothing, told from the card (``mistral.
-stack_step``): the step, its final outcome and the card in one write, the
+"""A deploy that changes nothing, told from the index (``mistral.
+stack_step``): the step, its final outcome and the index in one write, the
 stack looked up by its recorded id, no plan object read; anything else
 (a stack touched since) goes to Heat as before, the event marker taken
 just before the update."""
@@ -7,8 +7,8 @@ just before the update."""
 from tests.unit import fakes
 from tests.unit.mistral import stack_step_base
 from tests.unit import small_plan
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT
 STACK_ID = fakes.STACK_ID
@@ -21,7 +21,7 @@ class TestUnchanged(stack_step_base.StackStepTestCase):
         """A first deploy, its end recorded as the client records it."""
         fakes.stack_is(self.m, None)
         first = self.ask('deploy', container='p')
-        self.store.write_outcome('p', first['step']['id'], {
+        self.store.writer.write_outcome('p', first['step']['id'], {
             'status': 'SUCCESS', 'stack_id': STACK_ID,
             'stack_status': 'CREATE_COMPLETE'}, {
                 'id': STACK_ID, 'operation': 'CREATE', 'updated': UPDATED,
@@ -43,22 +43,23 @@ class TestUnchanged(stack_step_base.StackStepTestCase):
         self.assertEqual(('NONE', 'SUCCESS', 'NONE'), (
             answer['operation'], step['outcome']['status'],
             step['stack']['operation']))
-        # the card read, the stack by its id, one archive: no listing, no
-        # outcome or plan object read, no second card write
+        # the index read, the stack by its id, one archive: no listing, no
+        # outcome or plan object read, no second index write
         self.assertEqual([
-            ('GET', 'swift.test', 'p/' + record.PATH),
+            ('GET', 'swift.test', 'p/' + log.PATH),
             ('GET', 'heat.test', 'stacks/p/' + STACK_ID),
             ('PUT', 'swift.test', 'p')], self.requests(before))
         self.assertEqual(1, self.create.call_count)
-        # on record with its outcome, the card current
+        # on record with its outcome, the index current
         self.assertEqual('SUCCESS', self.outcome(step['id'])['outcome'][
             'status'])
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual((step['id'], 'SUCCESS', 'NONE', first[
             'fingerprint']), (rows[-1]['id'], rows[-1]['outcome'][
                 'status'], rows[-1]['stack']['operation'], rows[-1][
                 'stack']['fingerprint']))
-        self.assertEqual(step['id'], self.store.history('p')[0][-1]['id'])
+        self.assertEqual(step['id'],
+                         self.store.reader.history('p')[0][-1]['id'])
         # and the next one is recognised the same way
         again = self.ask('deploy', container='p')
         self.assertEqual('NONE', again['operation'])

@@ -6,7 +6,7 @@ import shutil
 
 from tests.unit import fakes
 from tripleoplanclient.mistral import validation_answers
-from tripleoplanclient.record import store as store_mod
+from tripleoplanclient.record import plan_store
 from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
@@ -14,7 +14,7 @@ from tripleoplanclient.validations import runner
 
 def swift_as(token):
     from swiftclient import client as swift_client
-    return store_mod.PlanStore(lambda: swift_client.Connection(
+    return plan_store.PlanStore(lambda: swift_client.Connection(
         preauthurl=fakes.SWIFT, preauthtoken=token, retries=0), workers=1)
 
 

@@ -14,7 +14,7 @@ from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_step as plan_step_commands
 from tripleoplanclient.osc import preview as preview_commands
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 from tripleoplanclient.stack import preview
 
 STACK_ID = fakes.STACK_ID
@@ -52,8 +52,8 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
         self.step_id = self.newest()
 
     def newest(self):
-        return record.id_of(max(n for n in self.swift.objects
-                                if n.startswith(record.LOG_PREFIX)))
+        return log.id_of(max(n for n in self.swift.objects
+                             if n.startswith(log.LOG_PREFIX)))
 
     def shown(self, cls, *argv):
         """What ``cls`` prints for ``argv`` with ``-f json``, parsed."""
@@ -68,7 +68,7 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
         if issubclass(cls, deploy_commands.StackCommand) and \
                 self.newest() != before:
             # The stack step ends (--no-wait): the next one may start.
-            fakes.plan_store().write_outcome('p', self.newest(), {
+            fakes.plan_store().writer.write_outcome('p', self.newest(), {
                 'status': 'SUCCESS', 'stack_status': 'UPDATE_COMPLETE',
                 'stack_id': STACK_ID}, {'id': STACK_ID, 'updated': CREATED})
         return json.loads(app.stdout.getvalue())
@@ -100,7 +100,7 @@ class TestColumnsWhateverTheOptions(fakes.HttpTestCase):
         shown = self.shown(plan_commands.ExportPlan, 'p',
                            *self.output('now.tar.gz'))
         self.assertEqual((2, self.step_id), (shown['step'], shown['id']))
-        # reading the step writes nothing (not even the card's mend)
+        # reading the step writes nothing (not even the index's mend)
         self.assertEqual([], [r for r in self.swift.requests[before:]
                               if r[0] not in ('GET', 'HEAD', 'LIST')])
 

@@ -84,7 +84,7 @@ class TestStackOutcomes(OutcomeTestCase):
             'creation_time': '2026-11-25T12:00:00Z'}})
 
     def last_step(self):
-        return fakes.plan_store().history('p')[0][-1]
+        return fakes.plan_store().reader.history('p')[0][-1]
 
     def test_a_failed_stack_is_1_with_its_row(self):
         self.heat_ends('CREATE_FAILED', 'Resource CREATE failed: boom')
@@ -160,7 +160,7 @@ class TestStackOutcomes(OutcomeTestCase):
             'id': STACK_ID, 'stack_name': 'p',
             'stack_status': 'CREATE_IN_PROGRESS',
             'creation_time': '2026-11-25T12:00:00Z'}}, STACK_ID)
-        steps = len(fakes.plan_store().history('p')[0])
+        steps = len(fakes.plan_store().reader.history('p')[0])
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
         self.assertEqual(exit_status.REFUSED, code, err)
@@ -168,7 +168,7 @@ class TestStackOutcomes(OutcomeTestCase):
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'REFUSED'},
             self.row(out))
-        self.assertEqual(steps, len(fakes.plan_store().history('p')[0]))
+        self.assertEqual(steps, len(fakes.plan_store().reader.history('p')[0]))
 
 
 class TestPlanOutcomes(OutcomeTestCase):

@@ -13,7 +13,7 @@ from osc_lib import exceptions
 from tests.unit import fakes
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_show
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 SWIFT = fakes.SWIFT
 HEAT = fakes.HEAT
@@ -70,12 +70,12 @@ class TestShowPlan(fakes.HttpTestCase):
                 if r.url.startswith(HEAT)]
 
     def deploy(self, status='SUCCESS'):
-        step = record.make_step('deploy', {}, argv=[],
-                                stack={'operation': 'CREATE'})
+        step = log.make_step('deploy', {}, argv=[],
+                             stack={'operation': 'CREATE'})
         step['outcome']['status'] = 'IN_PROGRESS'
-        self.store.commit('p', step, self.store.head('p'))
+        self.store.writer.write_step('p', step, self.store.reader.head('p'))
         if status != 'IN_PROGRESS':
-            self.store.write_outcome(
+            self.store.writer.write_outcome(
                 'p', step['id'], {'status': status, 'stack_id': STACK_ID},
                 {'id': STACK_ID, 'updated': '2026-11-25T10:00:00Z'})
         return step
@@ -88,10 +88,10 @@ class TestShowPlan(fakes.HttpTestCase):
                        'creation_time': '2026-11-25T09:00:00Z',
                        'updated_time': '2026-11-25T10:00:00Z'}})
 
-    def test_a_plan_never_deployed_from_its_card_alone(self):
+    def test_a_plan_never_deployed_from_its_index_alone(self):
         result = self.show()
-        # The card, one GET; no listing, no step object, no Heat.
-        self.assertEqual([('GET', record.PATH)], self.swift.requests)
+        # The index, one GET; no listing, no step object, no Heat.
+        self.assertEqual([('GET', log.PATH)], self.swift.requests)
         self.assertEqual([], self.heat_requests())
         self.assertEqual('p', result['plan'])
         self.assertEqual(self.tht, result['templates_source'])
@@ -114,7 +114,7 @@ class TestShowPlan(fakes.HttpTestCase):
         step = self.deploy()
         self.heat_stack('CREATE_COMPLETE')
         result = self.show()
-        self.assertEqual([('GET', record.PATH)], self.swift.requests)
+        self.assertEqual([('GET', log.PATH)], self.swift.requests)
         self.assertEqual(['%s/stacks/p/%s' % (HEAT, STACK_ID)],
                          [r.url for r in self.heat_requests()])
         self.assertEqual({'name': 'p', 'id': STACK_ID,
@@ -155,7 +155,7 @@ class TestShowPlan(fakes.HttpTestCase):
 
     def test_an_unknown_plan_is_a_clear_error(self):
         self.m.get(SWIFT + '/q', status_code=404)
-        self.m.get(SWIFT + '/q/' + record.PATH, status_code=404)
+        self.m.get(SWIFT + '/q/' + log.PATH, status_code=404)
         app = fakes.make_app({'object-store': SWIFT})
         app.stdout = io.StringIO()
         cmd = plan_show.ShowPlan(app, None)

@@ -11,7 +11,7 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 
 class TestRecordedCommandLine(fakes.HttpTestCase):
@@ -41,7 +41,7 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
             cmd.run(parsed)
         steps = [yaml.safe_load(data) for name, (data, _) in
                  self.swift.objects.items()
-                 if name.startswith(record.LOG_PREFIX)]
+                 if name.startswith(log.LOG_PREFIX)]
         self.assertEqual(1, len(steps))
         return steps[0]['command']
 
@@ -58,4 +58,4 @@ class TestRecordedCommandLine(fakes.HttpTestCase):
 
     def test_the_parsers_are_only_those_of_the_running_command(self):
         self.create('--os-username', 'admin')
-        self.assertFalse(hasattr(record, "_parsers"))
+        self.assertFalse(hasattr(log, "_parsers"))

@@ -14,8 +14,8 @@ from swiftclient import client as swift_client
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
-from tripleoplanclient.record import record
-from tripleoplanclient.record import store as store_mod
+from tripleoplanclient.record import log
+from tripleoplanclient.record import plan_store
 
 KEYSTONE = 'http://keystone.test/v3'
 SWIFT = 'http://swift.test/v1/AUTH_p1'
@@ -51,7 +51,7 @@ class TestExpiredToken(unittest.TestCase):
         self.conn = swift_client.Connection(
             session=session, retries=0,
             os_options={'object_storage_url': SWIFT})
-        self.store = store_mod.PlanStore(lambda: self.conn)
+        self.store = plan_store.PlanStore(lambda: self.conn)
 
     def tokens(self, mocked):
         return [r.headers['X-Auth-Token'].decode()
@@ -60,10 +60,10 @@ class TestExpiredToken(unittest.TestCase):
                 for r in mocked.request_history]
 
     def test_a_write_of_bytes_goes_through_with_a_new_token(self):
-        put = self.m.put(SWIFT + '/p/' + record.outcome_path('abc'), [
+        put = self.m.put(SWIFT + '/p/' + log.outcome_path('abc'), [
             {'status_code': 401}, {'status_code': 201}])
-        self.m.get(SWIFT + '/p/' + record.PATH, status_code=404)
-        self.store.write_outcome('p', 'abc', {'status': 'SUCCESS'})
+        self.m.get(SWIFT + '/p/' + log.PATH, status_code=404)
+        self.store.writer.write_outcome('p', 'abc', {'status': 'SUCCESS'})
         self.assertEqual(['tok1', 'tok2'], self.tokens(put))
         first, second = [r.body for r in put.request_history]
         self.assertEqual(first, second)

@@ -8,8 +8,8 @@ from swiftclient import client as swift_client
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
-from tripleoplanclient.record import record
-from tripleoplanclient.record import store as store_mod
+from tripleoplanclient.record import log
+from tripleoplanclient.record import plan_store
 
 SWIFT = 'http://swift.test/v1/AUTH_p1'
 NOT_ALLOWED = r'Swift refused %s on plan p \(HTTP 403\): not allowed'
@@ -27,11 +27,11 @@ class TestNotAllowed(unittest.TestCase):
                                             retries=0)
 
     def test_a_single_write(self):
-        self.m.put(SWIFT + '/p/' + record.outcome_path('o'), status_code=403)
-        store = store_mod.PlanStore(lambda: self.conn)
+        self.m.put(SWIFT + '/p/' + log.outcome_path('o'), status_code=403)
+        store = plan_store.PlanStore(lambda: self.conn)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     NOT_ALLOWED % 'put object'):
-            store.write_outcome('p', 'o', {'status': 'SUCCESS'})
+            store.writer.write_outcome('p', 'o', {'status': 'SUCCESS'})
 
     def test_a_bulk_upload(self):
         self.m.put(SWIFT + '/p?extract-archive=tar', json={

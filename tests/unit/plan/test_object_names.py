@@ -23,12 +23,14 @@ from tests.unit.plan import hostile_names
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
+from tripleoplanclient.plan import copies
+from tripleoplanclient.plan import export
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
 from tripleoplanclient.record import diff
+from tripleoplanclient.record import log
 from tripleoplanclient.record import past
-from tripleoplanclient.record import record
 from tripleoplanclient.record import steps
 
 ACCOUNT = hostile_names.ACCOUNT
@@ -43,10 +45,10 @@ class TestTheRule(hostile_names.NamesTestCase):
             self.assertTrue(layout.unsafe_name(name), name)
         for name in ('overcloud.yaml', 'a/b..c/d.yaml', '.hidden/x.yaml',
                      'a/%20b.yaml', 'user-files/home/me/env.yaml',
-                     record.PATH, layout.RENDER_MANIFEST,
+                     log.PATH, layout.RENDER_MANIFEST,
                      tree.kept_name('0' * 32),
                      tree.snapshot_name('a' * 32),
-                     record.outcome_path('0123456789ab', False)):
+                     log.outcome_path('0123456789ab', False)):
             self.assertIsNone(layout.name_problem(name), name)
 
     def test_under_the_record_only_its_own_names(self):
@@ -60,7 +62,7 @@ class TestTheRule(hostile_names.NamesTestCase):
             # A listing keeps them (a whole plan is deleted with them).
             self.assertIsNone(layout.unsafe_name(name))
         self.assertIn('holds the plan\'s record', layout.name_problem(
-            record.PATH, record=False))
+            log.PATH, record=False))
 
 
 class TestStore(hostile_names.NamesTestCase):
@@ -68,34 +70,37 @@ class TestStore(hostile_names.NamesTestCase):
     def test_a_listing_leaves_hostile_names_out_and_names_them(self):
         for name in HOSTILE:
             self.swift.store(name, b'evil')
-        _, listing = self.store.listing('p')
+        _, listing = self.store.container.listing('p')
         self.assertEqual([], [n for n in HOSTILE if n in listing])
         self.assertIn('overcloud.yaml', listing)
-        self.assertEqual(sorted(HOSTILE), sorted(self.store.unsafe('p')))
+        self.assertEqual(sorted(HOSTILE),
+                         sorted(self.store.container.unsafe('p')))
         for name in HOSTILE:
             self.assertEqual(1, len([line for line in self.lines
                                      if repr(name) in line]), name)
         # Reported once however often listed.
-        self.store.listing('p')
+        self.store.container.listing('p')
         self.assertEqual(len(HOSTILE), len([
             line for line in self.lines if 'left alone' in line]))
 
     def test_every_request_refuses_a_hostile_name_before_sending(self):
         store = self.store
         calls = {
-            'get': lambda n: store.get('p', n),
-            'get_many': lambda n: store.get_many('p', [n]),
-            'newest_md5s': lambda n: store.newest_md5s('p', [n]),
-            'write': lambda n: store.write('p', {n: b'x'}),
-            'write_many': lambda n: store.write('p', {n: b'x', 'ok': b'y'}),
-            'delete_objects': lambda n: store.delete_objects('p', [n, 'b']),
-            'delete_one': lambda n: store.delete_objects('p', [n]),
-            'copy_objects': lambda n: store.copy_objects(
-                'p', {n: 'overcloud.yaml'}, {n: '0' * 32}),
-            'copy_from': lambda n: store.copy_objects(
-                'p', {'x.yaml': n}, {'x.yaml': '0' * 32}),
-            'export': lambda n: store.export('p', {'x.yaml': n},
-                                             io.BytesIO()),
+            'get': lambda n: store.container.get('p', n),
+            'get_many': lambda n: store.container.get_many('p', [n]),
+            'newest_md5s': lambda n: store.container.newest_md5s('p', [n]),
+            'write': lambda n: store.container.write('p', {n: b'x'}),
+            'write_many': lambda n: store.container.write(
+                'p', {n: b'x', 'ok': b'y'}),
+            'delete_objects': lambda n: store.container.delete_objects(
+                'p', [n, 'b']),
+            'delete_one': lambda n: store.container.delete_objects('p', [n]),
+            'copy_objects': lambda n: copies.copy_objects(
+                store.container, 'p', {n: 'overcloud.yaml'}, {n: '0' * 32}),
+            'copy_from': lambda n: copies.copy_objects(
+                store.container, 'p', {'x.yaml': n}, {'x.yaml': '0' * 32}),
+            'export': lambda n: export.export(
+                store.container, 'p', {'x.yaml': n}, io.BytesIO()),
         }
         for name in HOSTILE:
             for what, call in calls.items():
@@ -109,7 +114,7 @@ class TestStore(hostile_names.NamesTestCase):
             # Kept content is tree content: a record name is none of it.
             before = self.requests()
             try:
-                store.keep('p', {name: '0' * 32})
+                copies.keep(store.container, 'p', {name: '0' * 32})
             except exceptions.CommandError as exc:
                 self.assertIn(repr(name), str(exc))
             self.assertEqual(before, self.requests(), name)
@@ -119,24 +124,26 @@ class TestStore(hostile_names.NamesTestCase):
         before = self.requests()
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'no request was sent'):
-            self.store.write_outcome('p', '../../../victim/db', {
+            self.store.writer.write_outcome('p', '../../../victim/db', {
                 'status': 'SUCCESS'})
         # Read as the follow task reads it, the id from its request.
         for step_id in ('../../../victim/db', 'a/b', '..%2f..%2fvictim'):
             with self.assertRaisesRegex(exceptions.CommandError,
                                         'no request was sent'):
-                self.store.get('p', record.outcome_path(step_id))
+                self.store.container.get('p', log.outcome_path(step_id))
         self.assertEqual(before, self.requests())
         self.assertStayedInPlan()
 
     def test_tree_paths_never_reach_the_record(self):
         step = sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))[0]
+                      if n.startswith(log.LOG_PREFIX))[0]
         for call, named in (
-                (lambda: self.store.delete_objects('p', [step, 'a']), step),
-                (lambda: self.store.copy_objects(
-                    'p', {step: 'overcloud.yaml'}, {step: '0' * 32}), step),
-                (lambda: self.store.write('p', {
+                (lambda: self.store.container.delete_objects(
+                    'p', [step, 'a']), step),
+                (lambda: copies.copy_objects(
+                    self.store.container, 'p', {step: 'overcloud.yaml'},
+                    {step: '0' * 32}), step),
+                (lambda: self.store.container.write('p', {
                     'user-environments/x.yaml': b'x', 'a': b'b'}),
                  'user-environments/x.yaml')):
             before = self.requests()
@@ -162,15 +169,15 @@ class TestRecordedTrees(hostile_names.NamesTestCase):
 
     def newest(self):
         name = sorted(n for n in self.swift.objects
-                      if n.startswith(record.LOG_PREFIX))[-1]
+                      if n.startswith(log.LOG_PREFIX))[-1]
         return name, yaml.safe_load(self.swift.objects[name][0])
 
     def rewrite(self, name, step):
         data, when = self.swift.objects[name]
-        self.swift.objects[name] = (record.dump(step), when)
+        self.swift.objects[name] = (log.dump(step), when)
 
     def amend(self):
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         files = files_mod.PlanFiles(head.state['templates'])
         files.add_environment(self.write('b.yaml', b'parameters: {b: 1}\n'))
         steps.amend(self.store, 'p', head, files, [],
@@ -185,7 +192,7 @@ class TestRecordedTrees(hostile_names.NamesTestCase):
             self.rewrite(name, step)
             for call in (
                     lambda: past.at(self.store, 'p', '1'),
-                    lambda: self.store.history('p'),
+                    lambda: self.store.reader.history('p'),
                     lambda: past.files(self.store,
                                        past.at(self.store, 'p', '1')),
                     lambda: diff.compare(self.store, 'p', '1', '1')):
@@ -197,14 +204,14 @@ class TestRecordedTrees(hostile_names.NamesTestCase):
 
     def test_a_restore_never_deletes_or_writes_the_record(self):
         self.amend()
-        log = sorted(n for n in self.swift.objects
-                     if n.startswith(record.LOG_PREFIX))
+        listed = sorted(n for n in self.swift.objects
+                        if n.startswith(log.LOG_PREFIX))
         name, step = self.newest()
         # The newest tree claims the first step object and the cache as
         # files: a restore of step 1 would delete them as added since.
         step['state']['tree']['changes'].update({
-            log[0]: content.md5(self.swift.objects[log[0]][0]),
-            record.PATH: None})
+            listed[0]: content.md5(self.swift.objects[listed[0]][0]),
+            log.PATH: None})
         step['change']['tree'] = dict(step['state']['tree']['changes'])
         self.rewrite(name, step)
         before = dict(self.swift.objects)
@@ -217,16 +224,16 @@ class TestRecordedTrees(hostile_names.NamesTestCase):
 
     def test_a_snapshot_listing_record_paths_is_damaged(self):
         name, step = self.newest()
-        log = sorted(n for n in self.swift.objects
-                     if n.startswith(record.LOG_PREFIX))
+        listed = sorted(n for n in self.swift.objects
+                        if n.startswith(log.LOG_PREFIX))
         snap, data, md5 = tree.snapshot({
             'overcloud.yaml': content.md5(b'heat: 1\n'),
-            log[0]: content.md5(self.swift.objects[log[0]][0])})
+            listed[0]: content.md5(self.swift.objects[listed[0]][0])})
         self.swift.store(snap, data)
         step['state']['tree'] = {'base': md5, 'changes': {}}
         step['change']['tree_base'] = md5
         self.rewrite(name, step)
-        self.store.history('p')        # the cache mended, by a reader
+        self.store.reader.history('p')        # the cache mended, by a reader
         before = dict(self.swift.objects)
         fakes.stack_is(self.m, None)
         with self.assertRaisesRegex(exceptions.CommandError,

@@ -13,6 +13,7 @@ from tests.unit import fakes
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import preview as preview_commands
+from tripleoplanclient.plan import export
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.record import past
@@ -38,7 +39,7 @@ class ReservedTestCase(fakes.PlanTestCase):
                      render=False)
         # A reader mends the record's cache once the steps settle: done
         # now, so that any later write is the command's.
-        self.store.history('p')
+        self.store.reader.history('p')
         self.before = dict(self.swift.objects)
 
     def passwords(self):
@@ -149,7 +150,8 @@ class TestExportMembers(ReservedTestCase):
     def test_the_store_checks_members_before_reading_any(self):
         gets = len([r for r in self.swift.requests if r[0] == 'GET'])
         with self.assertRaisesRegex(exceptions.CommandError, "'/abs/x'"):
-            self.store.export('p', {'/abs/x': 'overcloud.yaml'}, io.BytesIO())
+            export.export(self.store.container, 'p',
+                          {'/abs/x': 'overcloud.yaml'}, io.BytesIO())
         self.assertEqual(gets, len([r for r in self.swift.requests
                                     if r[0] == 'GET']))
 

@@ -9,7 +9,7 @@ from tests.unit import fakes
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import templates
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 
 
 class TestRemoved(unittest.TestCase):
@@ -24,7 +24,7 @@ class TestRemoved(unittest.TestCase):
             'overcloud.yaml', 'gone.yaml', layout.PLAN_ENVIRONMENT,
             layout.PLAN_PARAMETERS, layout.USER_FILES + 'tmp/mine.yaml')}
         self.assertEqual(['gone.yaml'], templates.removed(
-            stored, files, record.new_state(), rendered=()))
+            stored, files, log.new_state(), rendered=()))
 
 
 class TestReserved(unittest.TestCase):

@@ -29,7 +29,7 @@ class PastTestCase(fakes.PlanTestCase):
                             render=False)
 
     def amend(self, envs=(), uploads=(), remove=()):
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         files = files_mod.PlanFiles(head.state['templates'])
         for path in envs:
             files.add_environment(path)

@@ -10,13 +10,13 @@ from tests.unit import fakes
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
-from tripleoplanclient.library import hidden
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient.plan import hidden_parameters
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
 from tripleoplanclient.record import diff
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 
 TEMPLATE = (b'heat_template_version: rocky\n'
@@ -47,7 +47,7 @@ class DiffTestCase(fakes.PlanTestCase):
                             fakes.Recorder(self.store), render=False)
 
     def amend(self, envs=(), uploads=(), remove=(), inputs=()):
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         files = files_mod.PlanFiles(head.state['templates'])
         for path in envs:
             files.add_environment(path)
@@ -63,15 +63,15 @@ class DiffTestCase(fakes.PlanTestCase):
     def deployed(self, status='SUCCESS'):
         """A deploy step as the deploy command records it, its stack
         operation ended with ``status`` (no Heat here)."""
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         change = steps.Change(head.state, files_mod.PlanFiles(
-            head.state['templates']), view=self.store.view(
+            head.state['templates']), view=self.store.container.view(
                 'p', head.state['tree']))
         step = builder.step(change, 'deploy', argv=[])
         step['stack'] = {'operation': 'CREATE',
                          'environments': change.environments}
         step['outcome']['status'] = status
-        return self.store.commit('p', step, head)
+        return self.store.writer.write_step('p', step, head)
 
     def story(self):
         """1 create -e a.yaml; 2 deploy; 3 amend a.yaml (changed), -e
@@ -203,7 +203,7 @@ class TestCompare(DiffTestCase):
 
     def test_steps_by_id_and_the_same_step_twice(self):
         self.story()
-        rows, _ = self.store.history('p')
+        rows, _ = self.store.reader.history('p')
         by_id = self.compare(rows[1]['id'], rows[2]['id'])
         self.assertEqual(self.compare('2', '3'), by_id)
         same = self.compare('3', '3')
@@ -333,20 +333,20 @@ class TestRequests(DiffTestCase):
 
     def test_a_diff_reads_the_record_and_only_what_differs(self):
         self.story()
-        self.store.history('p')         # show-history mends the cache
+        self.store.reader.history('p')         # show-history mends the cache
         # From step 3 to 5: the files are the same (only the list
         # changed): one listing, the cache, the two step objects, one
         # snapshot (the trees share it), the plan environment, the
         # two environment files (one content each) and the files that
         # may be templates (which parameters are hidden).
         made = self.requests('3', '5')
-        step = [e['name'] for e in record.ordered(
-            self.store.listing('p')[1].values())]
+        step = [e['name'] for e in log.ordered(
+            self.store.container.listing('p')[1].values())]
         self.assertEqual(('LIST', ''), made[0])
         self.assertEqual(sorted([
-            ('GET', record.PATH), ('GET', step[2]), ('GET', step[4]),
-            ('GET', tree.snapshot_name(self.store.head('p').state['tree'][
-                'base']))]), sorted(made[1:5]))
+            ('GET', log.PATH), ('GET', step[2]), ('GET', step[4]),
+            ('GET', tree.snapshot_name(self.store.reader.head(
+                'p').state['tree']['base']))]), sorted(made[1:5]))
         self.assertEqual(sorted([('GET', layout.PLAN_ENVIRONMENT),
                                  ('GET', self.path('a.yaml')),
                                  ('GET', self.path('b.yaml')),
@@ -373,21 +373,21 @@ class TestRequests(DiffTestCase):
     def test_what_templates_hide_is_read_once_per_content(self):
         self.story()
         path = os.path.join(self.dir, 'cache', 'hidden.json')
-        first = self.requests('2', '5', known=hidden.Known(path))
+        first = self.requests('2', '5', known=hidden_parameters.Known(path))
         self.assertIn(('GET', 'roles_data.yaml'), first)
         with open(path) as f:
             self.assertEqual(['AdminPassword'], json.load(f)[content.md5(
                 TEMPLATE)])
         # Another run: only what differs is read (for the diff itself).
-        again = self.requests('2', '5', known=hidden.Known(path))
+        again = self.requests('2', '5', known=hidden_parameters.Known(path))
         self.assertNotIn(('GET', 'roles_data.yaml'), again)
         self.assertEqual(len(first) - 1, len(again))
         # A cache that is no cache is ignored.
         with open(path, 'w') as f:
             f.write('[not, a, mapping')
-        self.assertEqual({}, hidden.Known(path).entries)
+        self.assertEqual({}, hidden_parameters.Known(path).entries)
         self.assertEqual(sorted(first), sorted(self.requests(
-            '2', '5', known=hidden.Known(path))))
+            '2', '5', known=hidden_parameters.Known(path))))
 
     def test_nothing_is_written_not_even_the_cache(self):
         self.story()
@@ -397,7 +397,7 @@ class TestRequests(DiffTestCase):
         self.assertEqual(before, self.swift.objects)
         # Without a cache, every step object is read once.
         self.assertEqual(5, len([r for r in made if r[1].startswith(
-            record.LOG_PREFIX)]))
+            log.LOG_PREFIX)]))
 
 
 class TestBadInput(DiffTestCase):
@@ -424,7 +424,7 @@ class TestBadInput(DiffTestCase):
 
     def test_a_damaged_record_is_named(self):
         self.story()
-        entries = record.ordered(self.store.listing('p')[1].values())
+        entries = log.ordered(self.store.container.listing('p')[1].values())
         self.swift.store(entries[2]['name'], b'- not a step\n')
         self.assert_refused('Step object %s of plan p is damaged'
                             % entries[2]['name'])

@@ -9,8 +9,8 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import tree
+from tripleoplanclient.record import log
 from tripleoplanclient.record import past
-from tripleoplanclient.record import record
 from tripleoplanclient.record import steps
 
 
@@ -34,7 +34,7 @@ class TestShowAndExport(past_base.PastTestCase):
         self.assertNotIn('user-files' + os.path.join(self.dir, 'b.yaml'),
                          first)
         # A step is found by its id as well as its number.
-        rows, _ = self.store.history('p')
+        rows, _ = self.store.reader.history('p')
         self.assertEqual(
             past.files(self.store, past.at(self.store, 'p', '1')),
             past.files(self.store, past.at(self.store, 'p', rows[0]['id'])))
@@ -61,7 +61,7 @@ class TestShowAndExport(past_base.PastTestCase):
             'user-files' + os.path.join(self.dir, 'env.yaml')])
         self.assertEqual(b'heat: 1\n', members['overcloud.yaml'])
         # The record up to step 2, and nothing after it.
-        steps_in = [n for n in members if n.startswith(record.LOG_PREFIX)]
+        steps_in = [n for n in members if n.startswith(log.LOG_PREFIX)]
         self.assertEqual(2, len(steps_in))
 
     def test_unknown_and_future_steps_are_refused(self):
@@ -85,10 +85,10 @@ class TestShowAndExport(past_base.PastTestCase):
     def test_steps_of_an_older_client_have_no_content(self):
         self.create()
         # A step written before trees were recorded.
-        step = record.make_step('amend', {}, argv=[])
-        head = self.store.head('p')
+        step = log.make_step('amend', {}, argv=[])
+        head = self.store.reader.head('p')
         head = head._replace(state=dict(head.state, tree=None))
-        self.store.commit('p', step, head)
+        self.store.writer.write_step('p', step, head)
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'never recorded'):
             self.exported('2')
@@ -112,8 +112,8 @@ class TestRestore(past_base.PastTestCase):
         # Content goes back by copies inside Swift: no file is uploaded.
         self.assertEqual([], [r for r in self.swift.requests
                               if r[0] == 'PUT' and not r[1].startswith(
-                                  record.LOG_PREFIX)])
-        rows, head = self.store.history('p')
+                                  log.LOG_PREFIX)])
+        rows, head = self.store.reader.history('p')
         self.assertEqual('restore', rows[-1]['action'])
         self.assertEqual(['user-files' + os.path.join(self.dir, 'env.yaml')],
                          head.state['environments'])
@@ -157,25 +157,26 @@ class TestTreeState(past_base.PastTestCase):
         self.create()
         self.swift.requests.clear()
         self.amend([self.write('one.yaml', b'{}\n')])
-        # The client: the card (the head), the file. The action: the card
+        # The client: the index (the head), the file. The action: the index
         # again (a step builds on the newest), one archive: the step and
-        # the card after it.
-        self.assertEqual([('GET', record.PATH), 'PUT', ('GET', record.PATH),
+        # the index after it.
+        self.assertEqual([('GET', log.PATH), 'PUT', ('GET', log.PATH),
                           'ARCHIVE'], [r if r[0] == 'GET' else r[0]
                                        for r in self.swift.requests])
 
     def test_a_file_a_stopped_command_left_is_recorded_not_sent(self):
         self.create()
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         path = self.write('left.yaml', b'{}\n')
         files = files_mod.PlanFiles(head.state['templates'])
         files.add_environment(path)
         plan_path = files.plan_path(path)
         # A command stopped after writing it, before recording its step.
         self.swift.store(plan_path, b'{}\n')
-        _, listing = self.store.listing('p')
+        _, listing = self.store.container.listing('p')
         change = steps.Change(head.state, files, listing=listing,
-                              view=self.store.view('p', head.state['tree']))
+                              view=self.store.container.view(
+                                  'p', head.state['tree']))
         self.assertEqual([], change.added + change.changed)
         step = builder.step(change, 'deploy', argv=[])
         self.assertEqual(content.md5(b'{}\n'),
@@ -188,7 +189,7 @@ class TestTreeState(past_base.PastTestCase):
                    for i in range(tree.COMPACT + 1)]
         step = self.amend(uploads=uploads)
         self.assertEqual({}, step['state']['tree']['changes'])
-        full = self.store.view('p', step['state']['tree']).full()
+        full = self.store.container.view('p', step['state']['tree']).full()
         self.assertEqual(content.md5(b'7'), full[
             'user-files' + os.path.join(self.dir, 'u/007')])
         self.assertEqual(content.md5(b'heat: 1\n'), full['overcloud.yaml'])
@@ -199,7 +200,7 @@ class TestOlderPlans(past_base.PastTestCase):
     def test_a_version_1_plan_gets_its_tree_on_its_next_step(self):
         import json
         self.swift.store('overcloud.yaml', b'heat: 1\n')
-        self.swift.store(record.PATH, json.dumps({
+        self.swift.store(log.PATH, json.dumps({
             'version': 1, 'environments': [], 'files': {}, 'inputs': {},
             'templates': self.templates, 'history': [
                 {'id': 1, 'action': 'create',

@@ -10,12 +10,12 @@ import os
 import yaml
 
 from tests.unit import fakes
-from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient.osc import preview as preview_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
+from tripleoplanclient.record import log
 from tripleoplanclient.record import origin
-from tripleoplanclient.record import record as record_mod
 from tripleoplanclient.record import sources
 from tripleoplanclient.stack import operations
 
@@ -49,13 +49,14 @@ class SourcesTestCase(fakes.PlanTestCase):
     def craft(self, entries, user='operator'):
         """A step written straight into the container, as anyone who can
         write it may: files with the sources it likes, in anyone's name."""
-        head = self.store.head('p')
-        step = record_mod.make_step('amend', {'files': entries})
+        head = self.store.reader.head('p')
+        step = log.make_step('amend', {'files': entries})
         step['user'] = user
-        self.store.commit('p', step, head)
+        self.store.writer.write_step('p', step, head)
 
     def prepare(self, user_id=OPERATOR, **origin_args):
-        files = files_mod.PlanFiles(self.store.head('p').state['templates'])
+        files = files_mod.PlanFiles(
+            self.store.reader.head('p').state['templates'])
         files.origin = origin.Origin('p', user_id, **origin_args)
         services = operations.Services(
             self.store, fakes.heat_client(), fakes.HEAT, fakes.SWIFT, None,
@@ -63,7 +64,7 @@ class SourcesTestCase(fakes.PlanTestCase):
         return operations.prepare(services, 'deploy', 'p', files)
 
     def recorded(self, path):
-        return self.store.head('p').state['files'][path]
+        return self.store.reader.head('p').state['files'][path]
 
     def assertNotRead(self, prepared, path, reason):
         """``path``'s recorded source is listed with ``reason`` and no
@@ -143,7 +144,7 @@ class TestCraftedSources(SourcesTestCase):
 
     def test_a_crafted_source_cannot_write_to_the_terminal(self):
         source = '/tmp/\x1b]0;owned\x07\x1b[2J/x.yaml'
-        # (a plan path with one is a damaged record: plan.shapes)
+        # (a plan path with one is a damaged record: plan.schema)
         self.craft({'user-files/y.yaml': {'source': source,
                                           'md5': '0' * 32}})
         lines = sources.told(self.prepare().unread)
@@ -226,7 +227,7 @@ class TestWhoRecorded(SourcesTestCase):
                 if ident:
                     self.assertNotIn(ident, stored)
         self.assertEqual(0o600, os.stat(origin.key_path()).st_mode & 0o777)
-        # The record's objects keep their shape (plan.shapes).
+        # The record's objects keep their shape (plan.schema).
         self.assertTrue(yaml.safe_load(self.swift.objects[
             sorted(n for n in self.swift.objects
-                   if n.startswith(record_mod.LOG_PREFIX))[-1]][0]))
+                   if n.startswith(log.LOG_PREFIX))[-1]][0]))

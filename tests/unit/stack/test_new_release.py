@@ -52,7 +52,7 @@ class ReleaseTestCase(fakes.PlanTestCase):
         files.add_environment(self.user)
         steps.create(self.store, 'p', files, fakes.Recorder(self.store),
                      render=False)
-        self.store.history('p')      # the cache mended now, not later
+        self.store.reader.history('p')      # the cache mended now, not later
         self.before = dict(self.swift.objects)
 
     def tree(self, name, pkg_info, extra):
@@ -68,7 +68,7 @@ class ReleaseTestCase(fakes.PlanTestCase):
             None, None, lambda line: None)
 
     def prepare(self, templates=None, remove=(), stage='prepare'):
-        head = self.store.head('p')
+        head = self.store.reader.head('p')
         files = files_mod.PlanFiles(templates or head.state['templates'])
         files.origin = origin.Origin('p', None)
         if templates:

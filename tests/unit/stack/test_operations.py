@@ -11,7 +11,7 @@ import unittest
 
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.plan import files as files_mod
-from tripleoplanclient.record import record
+from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
 from tripleoplanclient.stack import operations
 
@@ -32,13 +32,13 @@ class OperationsTestCase(unittest.TestCase):
         self.write('nested/n-impl.yaml', 'heat_template_version: rocky\n')
         # The plan as its last step left it: a, b and n.
         files = self.files('a.yaml', 'b.yaml', 'n.yaml')
-        change = steps.Change(record.new_state(), files)
+        change = steps.Change(log.new_state(), files)
         step = builder.step(change, 'create', argv=[])
         builder.render_step(lambda plan, inputs, tree: {'state': 'SUCCESS'},
                             'p', step, change.render_inputs)
-        empty = record.Head(record.new_state(), 0, None, [])
-        self.head = steps.after(empty, record.seal(step, empty))
-        self.rows = [record.row(step, 1)]
+        empty = log.Head(log.new_state(), 0, None, [])
+        self.head = steps.after(empty, log.seal(step, empty))
+        self.rows = [log.row(step, 1)]
 
     def write(self, name, text):
         path = os.path.join(self.home, name)

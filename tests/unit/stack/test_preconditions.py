@@ -12,7 +12,7 @@ from tests.unit import fakes
 from tripleoplanclient import protocol
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 from tripleoplanclient.stack import execution
 from tripleoplanclient.stack import operations
 from tripleoplanclient.stack import preconditions
@@ -148,7 +148,7 @@ class TestBothSides(fakes.PlanTestCase):
             'tht/overcloud.yaml', b'heat_template_version: rocky\n'))
         self.cmd(plan_commands.CreatePlan, 'p', '--templates', self.tht,
                  '--no-render')
-        self.store.history('p')      # the card mended now, not later
+        self.store.reader.history('p')      # the index mended now, not later
         self.before = dict(self.swift.objects)
 
     def services(self):
@@ -207,11 +207,11 @@ class TestPlanNeverCreated(fakes.PlanTestCase):
     def setUp(self):
         super().setUp()
         self.m.get(fakes.HEAT + '/stacks/p', status_code=404)
-        head = self.store.head('p', required=False)
-        self.store.commit('p', record_mod.make_step(
+        head = self.store.reader.head('p', required=False)
+        self.store.writer.write_step('p', log.make_step(
             'create', {'environments': {'set': []}}, outcome='FAILED'),
             head)
-        self.store.history('p')      # the card mended now, not later
+        self.store.reader.history('p')      # the index mended now, not later
         self.before = dict(self.swift.objects)
 
     def refusals(self, action):

@@ -1,7 +1,7 @@
 """``overcloud deploy`` that changes nothing, client and deploy action
 together (the command class; the action's body behind the fake Mistral):
-the client reads the card alone and looks the stack up by its recorded
-id; the step is on record with its outcome, the card current."""
+the client reads the index alone and looks the stack up by its recorded
+id; the step is on record with its outcome, the index current."""
 
 import datetime
 import io
@@ -10,8 +10,8 @@ import os
 from tests.unit import fakes
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import plan as plan_commands
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
 STACK_ID = fakes.STACK_ID
 ENDPOINTS = fakes.ENDPOINTS
@@ -42,9 +42,9 @@ class TestRedeploy(fakes.HttpTestCase):
         self.run_command(deploy_commands.Deploy, '--stack', 'p',
                          '--no-wait')
         # its end, as the command following it records it
-        step = record.id_of(max(n for n in self.swift.objects
-                                if n.startswith(record.LOG_PREFIX)))
-        fakes.plan_store().write_outcome('p', step, {
+        step = log.id_of(max(n for n in self.swift.objects
+                             if n.startswith(log.LOG_PREFIX)))
+        fakes.plan_store().writer.write_outcome('p', step, {
             'status': 'SUCCESS', 'stack_status': 'CREATE_COMPLETE',
             'stack_id': STACK_ID}, {'id': STACK_ID, 'updated': CREATED})
         fakes.stack_is(self.m, {'stack': {
@@ -69,16 +69,16 @@ class TestRedeploy(fakes.HttpTestCase):
             '/', 1)[-1]) for r in self.m.request_history[before:]
             if r.netloc in ('swift.test', 'heat.test')]
 
-    def test_the_card_and_the_stack_by_its_id(self):
+    def test_the_index_and_the_stack_by_its_id(self):
         # requests-mock gives paths lower case
-        card_get = ('GET', 'swift.test', 'p/' + record.PATH)
+        index_get = ('GET', 'swift.test', 'p/' + log.PATH)
         by_id = ('GET', 'heat.test', 'stacks/p/' + STACK_ID)
-        self.assertEqual([card_get, by_id,              # the client
-                          card_get, by_id,              # the action
-                          ('PUT', 'swift.test', 'p')],  # step+outcome+card
+        self.assertEqual([index_get, by_id,              # the client
+                          index_get, by_id,              # the action
+                          ('PUT', 'swift.test', 'p')],  # step+outcome+index
                          self.counted())
         self.assertEqual(0, self.update.call_count)
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual(('deploy', 'SUCCESS', 'NONE'), (
             rows[-1]['action'], rows[-1]['outcome']['status'],
             rows[-1]['stack']['operation']))
@@ -91,7 +91,7 @@ class TestRedeploy(fakes.HttpTestCase):
         # decided against Swift's listing, as before
         self.assertIn(('GET', 'swift.test', 'p'), requests)
         self.assertEqual(1, self.update.call_count)
-        rows = card.head(self.swift.objects[record.PATH][0], 'p').rows
+        rows = index.head(self.swift.objects[log.PATH][0], 'p').rows
         self.assertEqual(('deploy', 'IN_PROGRESS', 'UPDATE'), (
             rows[-1]['action'], rows[-1]['outcome']['status'],
             rows[-1]['stack']['operation']))

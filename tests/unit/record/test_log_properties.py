@@ -31,10 +31,11 @@ from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_step as plan_step_commands
+from tripleoplanclient.plan import copies
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
 # The same examples each run (derandomize), few enough that the module
 # takes ~40 s; each example runs every operation that reads its object.
@@ -119,12 +120,12 @@ def accepted(name, data):
     then the record says something else, and a command may refuse what it
     says (a step with no tree cannot be shown) without naming it."""
     try:
-        if name.startswith(record.LOG_PREFIX):
-            record.load_step(data, 'p', name)
-        elif name.startswith(record.OUTCOME_PREFIX):
-            record.load_outcome(data, name, 'p')
-        elif name == record.PATH:
-            card.load_cache(data, 'p')
+        if name.startswith(log.LOG_PREFIX):
+            log.load_step(data, 'p', name)
+        elif name.startswith(log.OUTCOME_PREFIX):
+            log.load_outcome(data, name, 'p')
+        elif name == log.PATH:
+            index.load_cache(data, 'p')
         else:
             return False    # content-addressed, or read by no loader here
     except exceptions.CommandError:
@@ -183,8 +184,8 @@ class RecordTestCase(fakes.HttpTestCase):
                                '{AdminPassword: Mine1}\n'))
         self.run_command(deploy_commands.Deploy, '--stack', 'p',
                          '--no-wait')
-        step = record.id_of(max(self.names(record.LOG_PREFIX)))
-        fakes.plan_store().write_outcome('p', step, {
+        step = log.id_of(max(self.names(log.LOG_PREFIX)))
+        fakes.plan_store().writer.write_outcome('p', step, {
             'status': 'SUCCESS', 'stack_status': 'CREATE_COMPLETE'},
             {'updated': '2026-11-23T11:00:00Z'})
 
@@ -207,7 +208,7 @@ class RecordTestCase(fakes.HttpTestCase):
 
     def render(self):
         """The render action's body, asked as a step asks it."""
-        head = fakes.plan_store().head('p')
+        head = fakes.plan_store().reader.head('p')
         fakes.run_ours(fakes.plan_store(), protocol.request(
             'render', container='p', swift_url=fakes.SWIFT,
             roles_data=head.state['inputs'].get('roles_data'),
@@ -261,7 +262,7 @@ class RecordTestCase(fakes.HttpTestCase):
     def kept(objects):
         """What a refusal must leave: all but the cache (mended by any
         reader) and content kept meanwhile (a copy, adding to nothing)."""
-        return {n: v for n, v in objects.items() if n != record.PATH and
+        return {n: v for n, v in objects.items() if n != log.PATH and
                 not n.startswith(tree.KEPT_PREFIX)}
 
     def one_of(self, data, prefix):
@@ -273,9 +274,9 @@ class RecordTestCase(fakes.HttpTestCase):
 class TestRecordObjects(RecordTestCase):
 
     def test_the_plan_is_whole_without_damage(self):
-        self.assertEqual(3, len(self.names(record.LOG_PREFIX)))
-        for kind in (record.OUTCOME_PREFIX, tree.SNAPSHOT_PREFIX,
-                     tree.KEPT_PREFIX, record.PATH, layout.RENDER_MANIFEST,
+        self.assertEqual(3, len(self.names(log.LOG_PREFIX)))
+        for kind in (log.OUTCOME_PREFIX, tree.SNAPSHOT_PREFIX,
+                     tree.KEPT_PREFIX, log.PATH, layout.RENDER_MANIFEST,
                      layout.PLAN_ENVIRONMENT):
             self.assertTrue(self.names(kind), kind)
         for what, operation in self.operations():
@@ -285,12 +286,12 @@ class TestRecordObjects(RecordTestCase):
     @SETTINGS
     @hypothesis.given(st.data())
     def test_step_objects(self, data):
-        self.check(*self.one_of(data, record.LOG_PREFIX))
+        self.check(*self.one_of(data, log.LOG_PREFIX))
 
     @SETTINGS
     @hypothesis.given(st.data())
     def test_outcome_objects(self, data):
-        self.check(*self.one_of(data, record.OUTCOME_PREFIX),
+        self.check(*self.one_of(data, log.OUTCOME_PREFIX),
                    operations=HISTORY)
 
     @SETTINGS
@@ -309,7 +310,7 @@ class TestRecordObjects(RecordTestCase):
     @SETTINGS
     @hypothesis.given(st.data())
     def test_the_cache(self, data):
-        self.check(*self.one_of(data, record.PATH), operations=HISTORY)
+        self.check(*self.one_of(data, log.PATH), operations=HISTORY)
 
     @SETTINGS
     @hypothesis.given(st.data())
@@ -345,29 +346,29 @@ class TestFound(RecordTestCase):
         self.swift.requests.clear()
         self.expect_refusal(name, plan_commands.RestorePlan, '--step', '1')
         self.assertEqual([], [r for r in self.swift.requests if r[0] not in (
-            'LIST', 'GET', 'HEAD') and r[1] != record.PATH])
+            'LIST', 'GET', 'HEAD') and r[1] != log.PATH])
         self.expect_refusal(name, plan_commands.DiffPlan, '--from', '1')
         # Damaged after the listing: Swift refuses the copy (If-Match).
         md5 = name.rsplit('/', 1)[1]
         with self.assertRaisesRegex(exceptions.CommandError,
                                     '%s does not hold MD5 %s' % (name, md5)):
-            fakes.plan_store().copy_objects('p', {'a.yaml': name},
-                                            {'a.yaml': md5})
+            copies.copy_objects(fakes.plan_store().container, 'p',
+                                {'a.yaml': name}, {'a.yaml': md5})
 
     def test_rows_without_time_or_user_are_damaged(self):
-        cache = json.loads(self.built[record.PATH][0])
+        cache = json.loads(self.built[log.PATH][0])
         for field in ('time', 'user'):
             rows = json.loads(json.dumps(cache))
             del rows['history'][0][field]
             # The cache is only a cache: the steps tell the history.
-            self.damage(record.PATH, json.dumps(rows).encode())
+            self.damage(log.PATH, json.dumps(rows).encode())
             self.assertIn('| deploy', self.run_command(
                 plan_commands.ShowPlanHistory, 'p'))
-            step = self.names(record.LOG_PREFIX)[0]
+            step = self.names(log.LOG_PREFIX)[0]
             data = yaml.safe_load(self.built[step][0])
             del data[field]
             self.damage(step, dumped(data))
-            del self.swift.objects[record.PATH]    # else read from there
+            del self.swift.objects[log.PATH]    # else read from there
             self.expect_refusal(step, plan_commands.ShowPlanHistory)
 
     def test_a_manifest_libyaml_cannot_construct_is_no_manifest(self):

@@ -9,7 +9,8 @@ file is their merge. A step that did not build on the file the replay
 has (a writer that missed another one written at the same time) makes the
 state ``stale``: its own file lacks the other's values. Whoever then reads
 the plan for use derives the file from the names and mends it in Swift
-(``current``). Only names and MD5s are recorded: no value, hidden or not.
+(``current``; after a parameters step, ``mistral.settings`` looks until
+it holds). Only names and MD5s are recorded: no value, hidden or not.
 
 A plan whose state has no names (made before, created, restored: the
 tree's file is the truth) has them taken from the file by the next
@@ -25,13 +26,6 @@ from tripleoplanclient.plan import tree as tree_mod
 
 PATH = layout.PLAN_PARAMETERS
 KEY = 'parameter_values'
-# Looks at the log after a parameters step, while steps written at the
-# same time keep the file behind (each mend is followed by a fresh look,
-# so that the last mend holds every step committed before it).
-ROUNDS = 6
-# Seconds before the n-th look (times n): a lagging container replica
-# catches up from its peers meanwhile.
-PAUSE = 0.1
 
 
 def dump(values):
@@ -115,48 +109,21 @@ def derive(names, read, plan):
     return dump(values)
 
 
-def current(store, plan, state):
+def current(container, plan, state, read_only=False):
     """``state``, its parameters file the one its names say: when the
     state is stale, the file is derived, written to the plan (and under
-    its MD5) unless Swift holds it already, and the state says so. A
-    ``read_only`` store writes nothing and returns ``state`` as it is."""
+    its MD5) unless Swift holds it already (``container``: the plan's
+    ``container.PlanContainer``), and the state says so. ``read_only``
+    (a dry run): nothing is written, ``state`` returned as it is."""
     found = (state or {}).get(KEY)
-    if not found or not found.get('stale') or store.read_only:
+    if not found or not found.get('stale') or read_only:
         return state
-    data = derive(found['names'], lambda md5: store.get(
+    data = derive(found['names'], lambda md5: container.get(
         plan, tree_mod.kept_name(md5)), plan)
     md5 = content.md5(data)
-    if store.newest_md5s(plan, [PATH])[PATH] != md5:
-        store.write(plan, {PATH: data, tree_mod.kept_name(md5): data})
+    if container.newest_md5s(plan, [PATH])[PATH] != md5:
+        container.write(plan, {PATH: data, tree_mod.kept_name(md5): data})
     state = copy.deepcopy(state)
     state['tree'] = tree_mod.merged(state.get('tree'), {PATH: md5})
     state[KEY] = dict(found, file=md5, stale=False)
     return state
-
-
-def settle(store, plan, step_id=None):
-    """After a parameters step (``step_id``): look at the log until no
-    step lands unseen, mending the file (``current``, through
-    ``history``) and putting back the file the record names when a mend
-    made with an older look overwrote it.
-
-    A look counts only once it shows the step itself: a container replica
-    that missed updates (a node down) lists the log behind, and the
-    store's view of the log only grows from look to look."""
-    seen = None
-    for attempt in range(ROUNDS):
-        if attempt:
-            store.pause(PAUSE * attempt)
-        _, head = store.history(plan)
-        tree = head.state.get('tree')
-        named = store.view(plan, tree).md5(PATH) if tree else None
-        if named and store.newest_md5s(plan, [PATH])[PATH] != named:
-            data = store.get(plan, tree_mod.kept_name(named))
-            if data is not None and content.md5(data) == named:
-                store.write(plan, {PATH: data})
-        if step_id is not None and step_id not in (
-                r['id'] for r in head.rows or ()):
-            continue
-        if head.count == seen:
-            return
-        seen = head.count

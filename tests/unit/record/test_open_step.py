@@ -6,8 +6,8 @@ import types
 
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.record import record
-from tripleoplanclient.record import outcomes
+from tripleoplanclient.record import log
+from tripleoplanclient.record import open_step
 
 STARTED = '2026-11-23T11:00:00Z'
 
@@ -24,24 +24,25 @@ class TestMend(fakes.HttpTestCase):
         super().setUp()
         self.swift = fakes.FakeSwift(self.m)
         self.store = fakes.plan_store()
-        step = record.make_step('update', {}, argv=['overcloud', 'update'],
-                                stack={'operation': 'UPDATE'})
+        step = log.make_step('update', {}, argv=['overcloud', 'update'],
+                             stack={'operation': 'UPDATE'})
         step['time'] = STARTED
         step['outcome']['status'] = 'IN_PROGRESS'
-        self.store.commit('p', step, self.store.head('p', required=False))
+        self.store.writer.write_step(
+            'p', step, self.store.reader.head('p', required=False))
         self.step = step
         self.now = calendar.timegm(time.strptime(STARTED,
                                                  '%Y-%m-%dT%H:%M:%SZ'))
 
     def rows(self):
-        return self.store.history('p')[0]
+        return self.store.reader.history('p')[0]
 
     def test_a_busy_stack_is_the_step_still_running(self):
         rows = self.rows()
-        row = outcomes.mend(self.store, 'p', rows,
-                            stack('UPDATE_IN_PROGRESS', STARTED), self.now)
+        row = open_step.mend(self.store, 'p', rows,
+                             stack('UPDATE_IN_PROGRESS', STARTED), self.now)
         self.assertIs(rows[-1], row)
-        error = outcomes.running(row)
+        error = open_step.running(row)
         self.assertIsInstance(error, exceptions.CommandError)
         self.assertIn('in progress (step 1, update, started by', str(error))
         self.assertEqual('IN_PROGRESS',
@@ -49,10 +50,10 @@ class TestMend(fakes.HttpTestCase):
 
     def ended(self, status):
         rows = self.rows()
-        self.assertIsNone(outcomes.mend(
+        self.assertIsNone(open_step.mend(
             self.store, 'p', rows, stack(status, '2026-11-23T11:05:00Z'),
             self.now))
-        self.assertIsNone(outcomes.open_step(rows))
+        self.assertIsNone(open_step.find(rows))
         return self.rows()[-1]['outcome']
 
     def test_a_completed_operation_is_recorded_from_heat(self):
@@ -68,25 +69,26 @@ class TestMend(fakes.HttpTestCase):
 
     def test_a_step_heat_never_heard_of_is_interrupted_after_a_while(self):
         old = stack('CREATE_COMPLETE')          # unchanged since before
-        self.assertIsNotNone(outcomes.mend(self.store, 'p', self.rows(), old,
-                                           self.now + 60))
-        self.assertIsNone(outcomes.mend(self.store, 'p', self.rows(), old,
-                                        self.now + outcomes.GRACE + 1))
+        self.assertIsNotNone(open_step.mend(self.store, 'p', self.rows(), old,
+                                            self.now + 60))
+        self.assertIsNone(open_step.mend(self.store, 'p', self.rows(), old,
+                                         self.now + open_step.GRACE + 1))
         self.assertEqual('INTERRUPTED',
                          self.rows()[-1]['outcome']['status'])
 
     def test_a_final_step_is_left_alone(self):
-        self.store.write_outcome('p', self.step['id'], {'status': 'SUCCESS'})
-        self.assertIsNone(outcomes.mend(self.store, 'p', self.rows(),
-                                        stack('UPDATE_FAILED'), self.now))
+        self.store.writer.write_outcome('p', self.step['id'],
+                                        {'status': 'SUCCESS'})
+        self.assertIsNone(open_step.mend(self.store, 'p', self.rows(),
+                                         stack('UPDATE_FAILED'), self.now))
         self.assertEqual('SUCCESS', self.rows()[-1]['outcome']['status'])
 
     def test_an_end_recorded_while_heat_was_asked_stands(self):
         # The rows were read before the follow task recorded the end.
         rows = self.rows()
-        self.store.write_outcome('p', self.step['id'], {
+        self.store.writer.write_outcome('p', self.step['id'], {
             'status': 'FAILED', 'recorded_by': 'mistral'})
-        self.assertIsNone(outcomes.mend(
+        self.assertIsNone(open_step.mend(
             self.store, 'p', rows, stack('UPDATE_COMPLETE',
                                          '2026-11-23T11:05:00Z'), self.now))
         self.assertEqual(('FAILED', 'mistral'), (

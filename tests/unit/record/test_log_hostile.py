@@ -16,22 +16,22 @@ import yaml
 from tests.unit import fakes
 from tests.unit.record import hostile_values
 from tripleoplanclient.plan import tree
-from tripleoplanclient.record import card
-from tripleoplanclient.record import record
+from tripleoplanclient.record import index
+from tripleoplanclient.record import log
 
-EMPTY = record.Head(record.new_state(), 0, None, [])
+EMPTY = log.Head(log.new_state(), 0, None, [])
 SETTINGS = hypothesis.settings(max_examples=500, deadline=None)
 
 
 def good_step():
-    step = record.make_step('deploy', {
+    step = log.make_step('deploy', {
         'environments': {'add': ['a.yaml'], 'remove': []},
         'files': {'user-files/a.yaml': {'source': '/a.yaml', 'md5': 'm'}},
         'inputs': {'roles_data': 'r.yaml'}, 'tree': {'a.yaml': 'm'}},
         ['a.yaml'], argv=[])
     step['render'] = {'state': 'SUCCESS'}
     step['stack'] = {'operation': 'UPDATE', 'environments': ['a.yaml']}
-    return record.seal(step, EMPTY)
+    return log.seal(step, EMPTY)
 
 
 def dumped(value):
@@ -48,12 +48,12 @@ RAW = st.one_of(st.binary(max_size=200), st.text(max_size=200).map(
 def use_rows(test, rows, state):
     """What the commands do with a history and a state."""
     for row in rows:
-        record.heat_environments(row)
-        record.seconds(row.get('time'))
+        log.heat_environments(row)
+        log.seconds(row.get('time'))
         '%s %s %s' % (row['step'], row['action'], row['outcome']['status'])
-    record.last_stack(rows)
-    card.dump_cache('p', rows, state, 'x', [])
-    record.apply(state, record.make_step('amend', {}, argv=[]))
+    log.last_stack(rows)
+    index.dump_cache('p', rows, state, 'x', [])
+    log.apply(state, log.make_step('amend', {}, argv=[]))
     tree.after(state.get('tree'), {})
     test.assertIsInstance(state['environments'], list)
 
@@ -62,14 +62,14 @@ class TestHostileRecord(unittest.TestCase):
 
     def check_step(self, data):
         try:
-            step = record.load_step(data, 'p', 'user-environments/log/x')
+            step = log.load_step(data, 'p', 'user-environments/log/x')
         except exceptions.CommandError as exc:
             self.assertIn('plan p', str(exc))
             return
-        state = record.apply(record.new_state(), step)
-        row = record.row(dict(step, state=state), 1)
+        state = log.apply(log.new_state(), step)
+        row = log.row(dict(step, state=state), 1)
         use_rows(self, [row] + list(step.get('imported') or []), state)
-        record.merge_outcome(row, {'outcome': step['outcome']})
+        log.merge_outcome(row, {'outcome': step['outcome']})
 
     @SETTINGS
     @hypothesis.given(hostile_values.mutated(good_step()))
@@ -83,15 +83,15 @@ class TestHostileRecord(unittest.TestCase):
 
     def check_cache(self, data):
         try:
-            rows, state, _, imported = card.load_cache(data, 'p')
+            rows, state, _, imported = index.load_cache(data, 'p')
         except exceptions.CommandError as exc:
             self.assertIn('plan p', str(exc))
             return
         use_rows(self, rows + imported, state)
 
     @SETTINGS
-    @hypothesis.given(hostile_values.mutated(json.loads(card.dump_cache(
-        'p', [record.row(good_step(), 1)], good_step()['state'], 'x', []))))
+    @hypothesis.given(hostile_values.mutated(json.loads(index.dump_cache(
+        'p', [log.row(good_step(), 1)], good_step()['state'], 'x', []))))
     def test_damaged_caches(self, value):
         self.check_cache(json.dumps(value).encode())
 
@@ -116,28 +116,28 @@ class TestHostileRecord(unittest.TestCase):
         'outcome': {'status': 'SUCCESS', 'reason': 'r'},
         'stack': {'updated': 'u'}}).map(dumped)))
     def test_outcome_objects(self, data):
-        row = record.row(good_step(), 1)
+        row = log.row(good_step(), 1)
         try:
-            found = record.load_outcome(data, 'o', 'p')
+            found = log.load_outcome(data, 'o', 'p')
         except exceptions.CommandError:
             return
-        record.merge_outcome(row, found)
-        use_rows(self, [row], record.new_state())
+        log.merge_outcome(row, found)
+        use_rows(self, [row], log.new_state())
 
     def test_the_loaders_name_what_is_damaged(self):
         step = good_step()
         step['state']['environments'] = ['../../etc/x']
         with self.assertRaisesRegex(exceptions.CommandError,
                                     r'state.environments\[0\].*"\.\."'):
-            record.load_step(record.dump(step), 'p', 'n')
+            log.load_step(log.dump(step), 'p', 'n')
         with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
-            record.load_step(b'&a [*a]', 'p', 'n')
+            log.load_step(b'&a [*a]', 'p', 'n')
         with self.assertRaisesRegex(exceptions.CommandError, 'damaged'):
-            record.load_outcome(None, 'o', 'p')
+            log.load_outcome(None, 'o', 'p')
 
 
 class TestHostileRecordInSwift(fakes.HttpTestCase):
-    """The same through PlanStore.history and head, as commands read."""
+    """The same through the reader's history and head, as commands read."""
 
     def setUp(self):
         super().setUp()
@@ -150,12 +150,12 @@ class TestHostileRecordInSwift(fakes.HttpTestCase):
         self.swift.objects.clear()
         good = good_step()
         good['outcome']['status'] = 'IN_PROGRESS'
-        self.swift.store(good['name'], record.dump(good))
-        self.swift.store(record.LOG_PREFIX + '20261123T110000000000Z-'
+        self.swift.store(good['name'], log.dump(good))
+        self.swift.store(log.LOG_PREFIX + '20261123T110000000000Z-'
                          'aaaaaaaaaaaa.yaml', dumped(step))
-        self.swift.store(record.PATH, cache)
-        self.swift.store(record.outcome_path(good['id']), outcome)
-        for read in (self.store.history, self.store.head):
+        self.swift.store(log.PATH, cache)
+        self.swift.store(log.outcome_path(good['id']), outcome)
+        for read in (self.store.reader.history, self.store.reader.head):
             try:
                 read('p')
             except exceptions.CommandError:

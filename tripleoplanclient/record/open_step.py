@@ -13,18 +13,18 @@ import time
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.record import log
 
 # Seconds a command may take between recording its step and Heat taking
 # the operation (writes, a render, Mistral starting the workflow).
 GRACE = 600
 
 
-def open_step(rows):
+def find(rows):
     """The newest stack step, when its outcome is not final yet."""
     for row in reversed(rows):
         if row.get('stack'):
-            if row['outcome']['status'] in record_mod.FINAL:
+            if row['outcome']['status'] in log.FINAL:
                 return None
             return row
     return None
@@ -44,12 +44,12 @@ def mend(store, plan, rows, stack, now=None):
 
     Returns the row still running (None when no step is open any more).
     """
-    row = open_step(rows)
+    row = find(rows)
     if row is None:
         return None
-    began = record_mod.seconds(row['time'])
+    began = log.seconds(row['time'])
     now = time.time() if now is None else now
-    changed = record_mod.seconds(status.updated(stack)) \
+    changed = log.seconds(status.updated(stack)) \
         if stack is not None else None
     if stack is not None and stack.stack_status.endswith(
             status.BUSY_SUFFIX):
@@ -71,16 +71,16 @@ def mend(store, plan, rows, stack, now=None):
         found = {}
     else:
         return row
-    if store.read_only or store.write_outcome(plan, row['id'], outcome,
-                                              found, only_if_new=True):
-        record_mod.merge_outcome(row, {'outcome': outcome, 'stack': found})
+    if store.reader.read_only or store.writer.write_outcome(
+            plan, row['id'], outcome, found, only_if_new=True):
+        log.merge_outcome(row, {'outcome': outcome, 'stack': found})
         return None
     # The client or Mistral recorded the end meanwhile: theirs stands.
-    name = record_mod.outcome_path(row['id'])
-    data = store.get(plan, name)
+    name = log.outcome_path(row['id'])
+    data = store.container.get(plan, name)
     if data is not None:
-        record_mod.merge_outcome(row, record_mod.load_outcome(data, name,
-                                                              plan))
+        log.merge_outcome(row, log.load_outcome(data, name,
+                                                plan))
     return None
 
 

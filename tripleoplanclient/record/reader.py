@@ -1,88 +1,98 @@
 """The record in Swift as its readers see it: what a step builds on
-(``head``), the history, the state after any step; a reader mends a card
-that is behind the log. Its one writer of steps is ``commit``.
+(``head``), the history, the state after any step; a reader mends an
+index (``index``) that is behind the step log. Steps are written by
+``writer``.
 
-A mixin of ``store.PlanStore``: it reads through the store's one door to
-Swift (``_swift``, ``get``, ``listing``...).
+A ``HistoryReader`` holds the plan's ``container.PlanContainer``, and
+what it saw of each plan's step log (a listing only grows from one read
+to the next).
 """
 
 import logging
 
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.library import parameter_file
+from tripleoplanclient.plan import container as container_mod
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import swift_door
-from tripleoplanclient.record import card as card_mod
-from tripleoplanclient.record import record as record_mod
+from tripleoplanclient.plan import parameter_file
+from tripleoplanclient.record import index as index_mod
+from tripleoplanclient.record import log
 
 LOG = logging.getLogger(__name__)
 
 
-def _load_card(data, plan):
-    """``(card_mod.load_cache(data), None)``, or ``(None, why not)``:
-    read once per look at the log (a card of 1,000 rows takes ~50 ms)."""
+def _load_index(data, plan):
+    """``(index.load_cache(data), None)``, or ``(None, why not)``:
+    read once per look at the log (an index of 1,000 rows takes ~50 ms)."""
     try:
-        return card_mod.load_cache(data, plan), None
-    except card_mod.UNREADABLE as exc:
+        return index_mod.load_cache(data, plan), None
+    except index_mod.UNREADABLE as exc:
         return None, exc
 
 
-def _unlisted(entries, card):
-    """The step objects the card (``_load_card``'s) names that the
+def _unlisted(entries, cache):
+    """The step objects the index (``_load_index``'s) names that the
     listing ``entries`` lacks (a name only where it is a step object's
-    name with the row's id: the card is content anyone may have
+    name with the row's id: the index is content anyone may have
     written)."""
     listed = {e['name'] for e in entries}
-    return sorted({r['name'] for r in (card[0] if card else ())
+    return sorted({r['name'] for r in (cache[0] if cache else ())
                    if isinstance(r.get('name'), str) and
                    r['name'] not in listed and
-                   record_mod.id_of(r['name']) == r.get('id')})
+                   log.id_of(r['name']) == r.get('id')})
 
 
-class Journal(object):
-    """The record's reads (see ``record`` and ``card``)."""
+class HistoryReader(object):
+    """The record's reads (see ``log`` and ``index``).
 
-    def __init__(self):
-        # plan -> {name: listing entry}: every step object ``log`` saw.
+    :param container: the plan's ``container.PlanContainer``
+    :param read_only: a dry run: mend nothing (the index, the parameters
+        file, an open step)
+    """
+
+    def __init__(self, container, read_only=False):
+        self.container = container
+        self.read_only = read_only
+        # plan -> {name: listing entry}: every step object
+        # ``listed_steps`` saw.
         self._logged = {}
 
-    def log(self, plan):
+    def listed_steps(self, plan):
         """``(Swift's date, [step entries in order])``; None: no plan."""
         try:
             # the newest container replica's: one that missed updates
             # (async, under load or with a node down) lists behind
-            headers, page = self._swift('get_container', plan,
-                                        prefix=record_mod.LOG_PREFIX,
-                                        limit=self.LISTING_LIMIT,
-                                        headers={'X-Newest': 'true'})
-        except swift_door.client_exception() as exc:
-            if self._status(exc) == 404:
+            headers, page = self.container.request(
+                'get_container', plan, prefix=log.LOG_PREFIX,
+                limit=container_mod.LISTING_LIMIT,
+                headers={'X-Newest': 'true'})
+        except container_mod.client_exception() as exc:
+            if container_mod.status(exc) == 404:
                 self._logged.pop(plan, None)
                 return None
             raise exceptions.CommandError(
                 'Cannot list plan %s: %s' % (plan, exc))
-        if len(page) >= self.LISTING_LIMIT:
-            _, rest = self.listing(plan, prefix=record_mod.LOG_PREFIX,
-                                   marker=page[-1]['name'])
+        if len(page) >= container_mod.LISTING_LIMIT:
+            _, rest = self.container.listing(plan, prefix=log.LOG_PREFIX,
+                                             marker=page[-1]['name'])
             page = page + list(rest.values())
         if not layout.is_plan(headers):
             return None
         # A step object is never rewritten nor removed while its plan
         # lives, but a container replica that missed its update (a node
-        # down) lists without it for a while: what one read of this store
-        # saw, the next still counts, so its view only grows.
+        # down) lists without it for a while: what one read of this
+        # reader saw, the next still counts, so its view only grows.
         seen = self._logged.setdefault(plan, {})
         seen.update((e['name'], e) for e in page)
-        return headers.get('date'), record_mod.ordered(seen.values())
+        return headers.get('date'), log.ordered(seen.values())
 
     def step(self, plan, entry):
         name = entry['name']
-        data = self.get(plan, name)
+        data = self.container.get(plan, name)
         if data is None:
             raise exceptions.CommandError(
                 'Step object %s of plan %s vanished; restore it from an '
                 'export.' % (name, plan))
-        return record_mod.load_step(data, plan, name)
+        return log.load_step(data, plan, name)
 
     def _missing(self, plan):
         return exceptions.CommandError(
@@ -91,81 +101,81 @@ class Journal(object):
             'create".' % (plan, layout.RECORD_DIR))
 
     def head(self, plan, required=True):
-        """What a writer builds on: the card, one GET.
+        """What a writer builds on: the index, one GET.
 
-        A card that is missing, damaged or of an older form is left for
-        the log (``history``, which mends it). A card left behind by two
+        An index that is missing, damaged or of an older form is left for
+        the log (``history``, which mends it). An index left behind by two
         writers at once is harmless for the truth: the step built on it
         records what it saw (``seen``, ``base``), and readers replay it.
         None (or a clear error when ``required``) when there is no plan.
         """
-        data = self.get(plan, record_mod.PATH)
+        data = self.container.get(plan, log.PATH)
         if data is not None:
             try:
-                head = card_mod.head(data, plan)
-            except card_mod.UNREADABLE as exc:
+                head = index_mod.head(data, plan)
+            except index_mod.UNREADABLE as exc:
                 LOG.warning('reading the log of plan %s: %s', plan, exc)
                 head = None
             if head is not None:
                 return head._replace(state=parameter_file.current(
-                    self, plan, head.state))
-        found = self.log(plan)
+                    self.container, plan, head.state, self.read_only))
+        found = self.listed_steps(plan)
         if found is not None and found[1]:
             return self._history(plan, found, data)[1]
         if data is None or found is None:
             if required or found is not None:
                 if required:
                     raise self._missing(plan)
-                return record_mod.Head(record_mod.new_state(), 0, None, [],
-                                       [], None)
+                return log.Head(log.new_state(), 0, None, [],
+                                [], None)
             return None
         # A plan of version 1: its record is all there is.
-        rows, state, _, imported = card_mod.load_cache(data, plan)
-        return record_mod.Head(state, 0, None, imported, imported, None)
+        rows, state, _, imported = index_mod.load_cache(data, plan)
+        return log.Head(state, 0, None, imported, imported, None)
 
     def history(self, plan, listed=None, steps=None):
         """``(rows, head)``: every step as a history row, and what a next
         step builds on.
 
-        Reads the card and the list of steps, fetches only the steps after
-        the card's settled rows, fills in outcomes written since, and
-        mends the card when it is not what the log says (not a
-        ``read_only`` store: then nothing is written).
-        ``listed``: the plan's whole listing (``listing()``), when the
-        caller has it: the steps and outcomes are taken from it.
+        Reads the index and the list of steps, fetches only the steps
+        after the index's settled rows, fills in outcomes written since,
+        and mends the index when it is not what the log says (not a
+        ``read_only`` reader: then nothing is written).
+        ``listed``: the plan's whole listing (``container.listing()``),
+        when the caller has it: the steps and outcomes are taken from it.
         ``steps``: a ``steps()`` of that listing's step entries, to share
         the step objects read with later ``state_after`` calls.
         """
         if listed is None:
-            found = self.log(plan)
+            found = self.listed_steps(plan)
         elif listed[1] is None or not layout.is_plan(listed[0]):
             found = None
         else:
             found = (listed[0].get('date'),
-                     record_mod.ordered(listed[1].values()))
-        # The card changes after every step: the newest replica's (with
-        # a lagging listing, a stale card would hide the steps it lacks)
-        data = None if found is None else self.get(plan, record_mod.PATH,
-                                                   newest=True)
-        loaded = _load_card(data, plan) if data is not None else None
+                     log.ordered(listed[1].values()))
+        # The index changes after every step: the newest replica's (with
+        # a lagging listing, a stale index would hide the steps it lacks)
+        data = None if found is None else self.container.get(
+            plan, log.PATH, newest=True)
+        loaded = _load_index(data, plan) if data is not None else None
         if found is not None and listed is None and loaded:
-            found = self._with_card_steps(plan, found, loaded[0])
+            found = self._with_index_steps(plan, found, loaded[0])
         return self._history(plan, found, data, listed and listed[1], steps,
                              loaded)
 
-    def _with_card_steps(self, plan, found, card):
-        """``found`` with the step objects the card names but the listing
+    def _with_index_steps(self, plan, found, cache):
+        """``found`` with the step objects the index names but the listing
         lacks, when they exist: a container replica that missed updates (a
         node down) lists behind, but every replica of an object answers
         for it. Steps are never rewritten, so what one read saw stays."""
-        missing = _unlisted(found[1], card)
+        missing = _unlisted(found[1], cache)
         if not missing:
             return found
         seen = self._logged.setdefault(plan, {})
-        for name, entry in self.entries(plan, missing).items():
+        for name, entry in self.container.entries(plan, missing).items():
             if entry is not None:
                 seen[name] = entry
-        return found[0], record_mod.ordered(seen.values())
+        return found[0], log.ordered(seen.values())
 
     def _history(self, plan, found, data, listing=None, steps=None,
                  loaded=None):
@@ -175,17 +185,17 @@ class Journal(object):
         fetch = steps if steps is not None else _Fetch(self, plan, entries)
         cached, state, through, imported = [], None, None, None
         if data is not None:
-            card, exc = loaded or _load_card(data, plan)
+            cache, exc = loaded or _load_index(data, plan)
             if exc is None:
-                cached, state, through, imported = card
+                cached, state, through, imported = cache
             elif not entries:
                 raise exc       # a version 1 record is all there is
             else:
-                # Only a card: the step objects tell it all again.
-                LOG.warning('ignoring the card of plan %s: %s', plan, exc)
+                # Only an index: the step objects tell it all again.
+                LOG.warning('ignoring the index of plan %s: %s', plan, exc)
         if imported is None:
             imported = fetch(0).get('imported') or [] if entries else []
-        ids = [record_mod.id_of(e['name']) for e in entries]
+        ids = [log.id_of(e['name']) for e in entries]
         # Only settled rows are trusted without their step objects.
         ready = [r['id'] for r in cached]
         ready = ready[:ready.index(through) + 1] if through in ready else []
@@ -200,56 +210,59 @@ class Journal(object):
         rows = list(imported) + cached[:keep]
         for i in range(keep, len(entries)):
             step = fetch(i)
-            if record_mod.trusted(step, i, ids):
+            if log.trusted(step, i, ids):
                 state = step['state']
             else:
                 if state is None:
                     state = _replayed(fetch, i, ids)
-                state = record_mod.apply(state, step)
-            rows.append(record_mod.row(dict(step, state=state),
-                                       len(rows) + 1))
+                state = log.apply(state, step)
+            rows.append(log.row(dict(step, state=state),
+                                len(rows) + 1))
         if state is None:
             state = _replayed(fetch, keep, ids) if keep else \
-                record_mod.new_state()
+                log.new_state()
         self._outcomes(plan, rows, listing)
-        state = parameter_file.current(self, plan, state)
-        frozen = card_mod.settled(rows[len(imported):], entries, date)
-        head = record_mod.Head(state, len(entries), ids[-1] if ids else None,
-                               [] if entries else imported, rows,
-                               ids[frozen - 1] if frozen else None)
+        state = parameter_file.current(self.container, plan, state,
+                                       self.read_only)
+        frozen = index_mod.settled(rows[len(imported):], entries, date)
+        head = log.Head(state, len(entries), ids[-1] if ids else None,
+                        [] if entries else imported, rows,
+                        ids[frozen - 1] if frozen else None)
         if entries and not self.read_only:
-            mended = card_mod.dump_cache(plan, rows[len(imported):], state,
-                                         head.through, imported)
+            mended = index_mod.dump_cache(plan, rows[len(imported):], state,
+                                          head.through, imported)
             if mended != data:
-                self._put_card(plan, mended)
+                self.write_index(plan, mended)
         return rows, head
 
-    def _put_card(self, plan, data):
+    def write_index(self, plan, data):
+        """Write the index; a failure only warns (the next reader of the
+        log mends it)."""
         try:
-            self._swift('put_object', plan, record_mod.PATH, data)
-        except swift_door.client_exception() as exc:
-            LOG.warning('the card of plan %s is behind its log: %s', plan,
+            self.container.request('put_object', plan, log.PATH, data)
+        except container_mod.client_exception() as exc:
+            LOG.warning('the index of plan %s is behind its log: %s', plan,
                         exc)
 
     def _outcomes(self, plan, rows, listing=None):
         """Outcomes written after their step (stack operations)."""
         open_rows = {r['id']: r for r in rows if r.get('stack') and
-                     r['outcome']['status'] not in record_mod.FINAL}
+                     r['outcome']['status'] not in log.FINAL}
         if not open_rows:
             return
         if listing is None:
-            _, listing = self.listing(plan, prefix=record_mod.OUTCOME_PREFIX)
+            _, listing = self.container.listing(plan,
+                                                prefix=log.OUTCOME_PREFIX)
         names = [n for n in listing or ()
-                 if n.startswith(record_mod.OUTCOME_PREFIX)]
+                 if n.startswith(log.OUTCOME_PREFIX)]
         best = {}
         for name in sorted(names or ()):       # final after partial
-            step_id, _ = record_mod.outcome_id(name)
+            step_id, _ = log.outcome_id(name)
             if step_id in open_rows:
                 best[step_id] = name
         for step_id, name in best.items():
-            record_mod.merge_outcome(open_rows[step_id], record_mod.
-                                     load_outcome(self.get(plan, name),
-                                                  name, plan))
+            log.merge_outcome(open_rows[step_id], log.load_outcome(
+                self.container.get(plan, name), name, plan))
 
     def state_after(self, plan, entries, count, steps=None):
         """The plan's state after the first ``count`` steps (``entries``:
@@ -257,7 +270,7 @@ class Journal(object):
         ``steps()`` of them, when the caller keeps one)."""
         return _replayed(steps if steps is not None else
                          _Fetch(self, plan, entries), count,
-                         [record_mod.id_of(e['name']) for e in entries])
+                         [log.id_of(e['name']) for e in entries])
 
     def steps(self, plan, entries):
         """The step objects of ``entries`` (listing entries, in order) by
@@ -268,13 +281,13 @@ class Journal(object):
 class _Fetch(object):
     """Step objects by their index in the order, each read at most once."""
 
-    def __init__(self, store, plan, entries):
-        self._store, self._plan, self._entries = store, plan, entries
+    def __init__(self, reader, plan, entries):
+        self._reader, self._plan, self._entries = reader, plan, entries
         self._steps = {}
 
     def __call__(self, i):
         if i not in self._steps:
-            self._steps[i] = self._store.step(self._plan, self._entries[i])
+            self._steps[i] = self._reader.step(self._plan, self._entries[i])
         return self._steps[i]
 
 
@@ -282,14 +295,14 @@ def _replayed(fetch, count, ids):
     """The state after the first ``count`` steps.
 
     The newest step whose writer saw exactly the steps before it stores
-    that state (``record.trusted``); the steps after it (written side by
+    that state (``log.trusted``); the steps after it (written side by
     side with others) are replayed on it. The first step always
     qualifies.
     """
     i = count - 1
-    while i > 0 and not record_mod.trusted(fetch(i), i, ids):
+    while i > 0 and not log.trusted(fetch(i), i, ids):
         i -= 1
     state = fetch(i)['state']
     for j in range(i + 1, count):
-        state = record_mod.apply(state, fetch(j))
+        state = log.apply(state, fetch(j))
     return state

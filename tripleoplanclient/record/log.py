@@ -18,14 +18,15 @@ does guarantee:
 
 The outcome of a stack operation is known only later: it goes in its own
 object, ``user-environments/outcomes/<id>.yaml``, written by whoever sees
-the end. ``user-environments/environments.yaml`` is the plan's card for
-GUIs and scripts, written with every step (``card``); it never decides
+the end. ``user-environments/environments.yaml`` is the plan's index for
+GUIs and scripts, written with every step (``index``); it never decides
 anything our readers cannot check against the log. Version 1 records
 (one ``environments.yaml`` with numbered steps) are read as they are and
 carried into the first version 2 step.
 
 The command line and the user a step records are given by its writer
-(``make_step``, ``store.commit``'s actor): nothing here reads the process.
+(``make_step``, ``writer.HistoryWriter``'s actor): nothing here reads
+the process.
 """
 
 import calendar
@@ -41,9 +42,9 @@ import yaml
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import masking
-from tripleoplanclient.library import parameter_file
 from tripleoplanclient.plan import layout
-from tripleoplanclient.plan import shapes
+from tripleoplanclient.plan import parameter_file
+from tripleoplanclient.plan import schema
 from tripleoplanclient.plan import templates as templates_mod
 from tripleoplanclient.plan import tree as tree_mod
 
@@ -57,7 +58,7 @@ FINAL = ('SUCCESS', 'FAILED', 'INTERRUPTED')
 # What a writer saw: the state after the last step, how many steps there
 # were, the last one's id, the history of a version 1 record (to carry
 # into the first version 2 step), and, when known, every history row and
-# the id of the newest settled one (to write the card: ``card``).
+# the id of the newest settled one (to write the index: ``index``).
 Head = collections.namedtuple('Head', 'state count last_id imported rows '
                               'through', defaults=(None, None))
 
@@ -143,7 +144,7 @@ def make_step(action, change, added=(), changed=(), removed=(),
     ``change``: what the step does to the plan's state (see ``apply``).
     ``command``: the command line to record, masked by its writer (else
     ``argv``'s, masked by option names only); ``user``: who acted, unless
-    the store that commits it knows (``store.commit``).
+    the store that commits it knows (``store.writer.write_step``).
     """
     now = datetime.datetime.now(datetime.timezone.utc)
     step = {
@@ -236,7 +237,7 @@ def damaged(what, plan, detail):
 
 def load_object(data, what, plan, spec=None):
     """A YAML mapping stored by the record (of ``spec``'s shape, see
-    ``shapes``), or a clear error. Read by ``content.StoredLoader``:
+    ``schema``), or a clear error. Read by ``content.StoredLoader``:
     aliases bounded (older clients wrote PyYAML's), at most
     ``content.MAX_STORED_BYTES``."""
     try:
@@ -253,8 +254,8 @@ def load_object(data, what, plan, spec=None):
 
 def checked(value, spec, what, plan):
     try:
-        return shapes.check(value, spec or shapes.Fields({}))
-    except shapes.Damaged as exc:
+        return schema.check(value, spec or schema.Fields({}))
+    except schema.Damaged as exc:
         raise damaged(what, plan, exc)
 
 
@@ -267,13 +268,13 @@ def load_step(data, plan, name):
             'Step object %s of plan %s has version %r; this client reads '
             'version %d. Upgrade tripleoplanclient.' % (
                 name, plan, step.get('version'), VERSION))
-    return checked(step, shapes.STEP, what, plan)
+    return checked(step, schema.STEP, what, plan)
 
 
 def load_outcome(data, name, plan):
     """An outcome object (``{'outcome': ..., 'stack': ...}``)."""
     return load_object(data, 'Outcome %s' % name, plan,
-                       shapes.OUTCOME_OBJECT)
+                       schema.OUTCOME_OBJECT)
 
 
 def dump(value):

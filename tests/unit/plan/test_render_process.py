@@ -8,7 +8,7 @@ from unittest import mock
 import jinja2
 import yaml
 
-from tripleoplanclient.plan import confined
+from tripleoplanclient.plan import render_process
 from tripleoplanclient.plan import rendering
 
 MIB = 1024 * 1024
@@ -31,8 +31,8 @@ def files(**more):
 class TestConfined(unittest.TestCase):
 
     def render(self, objects, limits=SMALL):
-        return confined.render(objects, objects.__getitem__,
-                               limits=limits)
+        return render_process.render(objects, objects.__getitem__,
+                                     limits=limits)
 
     def refused(self, source, why, limits=SMALL):
         with self.assertRaisesRegex(rendering.RenderError, why) as caught:
@@ -82,7 +82,7 @@ class TestConfined(unittest.TestCase):
                 raise RuntimeError('Swift is down')
             return objects[path]
         with self.assertRaisesRegex(RuntimeError, 'Swift is down'):
-            confined.render(objects, read, limits=SMALL)
+            render_process.render(objects, read, limits=SMALL)
 
     def test_templates_compiled_in_the_child_stay_compiled(self):
         objects = files(**{'c/unique.j2.yaml': '{{ "compiled once" }}'})

@@ -4,8 +4,8 @@ import unittest
 
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
-from tripleoplanclient.library import parameter_file
-from tripleoplanclient.record import record
+from tripleoplanclient.plan import parameter_file
+from tripleoplanclient.record import log
 
 
 def _step(state, base, values, given):
@@ -22,7 +22,7 @@ class ReplayTest(unittest.TestCase):
 
     def setUp(self):
         self.files = {}
-        self.state = record.new_state()
+        self.state = log.new_state()
         self.state['tree'] = {'base': None, 'changes': {}}
 
     def write(self, state, base, values, given):
@@ -38,13 +38,13 @@ class ReplayTest(unittest.TestCase):
     def test_two_writers_on_one_file_both_count(self):
         first, step = self.write(self.state, None, {'A': 1, 'B': 2},
                                  {'A': 1, 'B': 2})
-        state = record.apply(self.state, step)
+        state = log.apply(self.state, step)
         self.assertFalse(state[parameter_file.KEY]['stale'])
         # both read ``first``: C set, B taken out
         _, one = self.write(state, first, {'A': 1, 'B': 2, 'C': 'secret'},
                             {'C': 'secret'})
         _, two = self.write(state, first, {'A': 1}, {'B': None})
-        after = record.apply(record.apply(state, one), two)
+        after = log.apply(log.apply(state, one), two)
         self.assertTrue(after[parameter_file.KEY]['stale'])
         self.assertEqual({'A': 1, 'C': 'secret'}, self.derived(after))
         # no value in the state, only the files' MD5s
@@ -55,13 +55,13 @@ class ReplayTest(unittest.TestCase):
         self.files[content.md5(legacy)] = legacy
         _, step = self.write(self.state, legacy, {'Old': 'x', 'New': 'y'},
                              {'New': 'y'})
-        state = record.apply(self.state, step)
+        state = log.apply(self.state, step)
         self.assertEqual({'Old': 'x', 'New': 'y'}, self.derived(state))
 
     def test_a_restore_makes_its_file_the_truth_again(self):
         _, step = self.write(self.state, None, {'A': 1}, {'A': 1})
-        state = record.apply(self.state, step)
-        state = record.apply(state, {'action': 'restore', 'change': {
+        state = log.apply(self.state, step)
+        state = log.apply(state, {'action': 'restore', 'change': {
             'tree_base': 'f' * 32}, 'outcome': {'status': 'SUCCESS'}})
         self.assertNotIn(parameter_file.KEY, state)
 
