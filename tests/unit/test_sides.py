@@ -18,9 +18,6 @@ import tripleoplanclient
 ROOT = os.path.dirname(os.path.abspath(tripleoplanclient.__file__))
 TOP = 'tripleoplanclient'
 SIDES = {'cli': 'CLI', 'mistral': 'Mistral', 'both': 'Both'}
-# plan/ and record/ get their docstring with their renames (issue 38);
-# until then they are taken as both (the walks below still cover them).
-NOT_YET_SAID = {'plan', 'record'}
 
 
 def _modules():
@@ -98,8 +95,6 @@ def side(package):
     doc = ast.get_docstring(TREES[package]) or ''
     said = doc.split(':', 1)[0].strip().lower() if ':' in doc.split(
         '\n', 1)[0] else ''
-    if said not in SIDES and package.split('.')[-1] in NOT_YET_SAID:
-        return 'both'
     return said
 
 

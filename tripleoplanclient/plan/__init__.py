@@ -1,4 +1,4 @@
-"""Runs in both the CLI and Mistral's executor: the plan's files in Swift.
+"""Both: the plan's files in Swift (run by the CLI and by Mistral's executor).
 
 Its container (``container``: every request, one class; ``copies`` and
 ``export`` over it), layout and names, the tree of each step, the

@@ -1,4 +1,5 @@
-"""Runs in both the CLI and Mistral's executor: the plan's history.
+"""Both: the plan's history (read and written by the CLI and by Mistral's
+executor).
 
 The step log (``log``), its reader and writer over the plan's container
 (``reader``, ``writer``; ``plan_store`` holds the three), the index
