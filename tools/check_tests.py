@@ -8,7 +8,8 @@ repository's root::
   methods, imported or subclassed elsewhere, runs its tests there too.
   What tests share lives in fixture modules (names without ``test_``).
 - ``tests/unit`` mirrors the package: ``tests/unit/<package>/test_<name>.py``
-  tests ``tripleoplanclient/<package>/<name>.py``.
+  (or ``test_<name>_<aspect>.py``) tests
+  ``tripleoplanclient/<package>/<name>.py``.
 
 Prints each breach and exits 1 when there is one.
 """
@@ -61,16 +62,34 @@ def test_imports():
                     os.path.relpath(path, REPO), other)
 
 
+def tested_module(parts, package):
+    """The module of ``package`` (dotted names) a unit test module tests,
+    from its path under tests/unit (``parts``), or None. ``test_<name>``
+    tests ``<name>``, and ``test_<name>_<aspect>`` one aspect of it;
+    ``test_<package>`` a package's ``__init__``; at the top,
+    ``test_package_<aspect>`` tests the package as a whole."""
+    folders, name = parts[:-1], parts[-1][len('test_'):]
+    if not folders and name.startswith('package_'):
+        return PACKAGE
+    prefix = '.'.join([PACKAGE] + folders)
+    if folders and name == folders[-1] and prefix + '.__init__' in package:
+        return prefix
+    for candidate in sorted(package, key=len, reverse=True):
+        head, _, leaf = candidate.rpartition('.')
+        if head == prefix and leaf != '__init__' and (
+                name == leaf or name.startswith(leaf + '_')):
+            return candidate
+    return None
+
+
 def unmirrored():
     package = {name for name, _ in modules(PACKAGE)}
     for name, path in modules(os.path.join('tests', 'unit')):
-        if not is_test(name):
-            continue
-        parts = name.split('.')[2:]     # past tests.unit
-        tested = '.'.join([PACKAGE] + parts[:-1] + [parts[-1][5:]])
-        if tested not in package and tested + '.__init__' not in package:
-            yield '%s tests no module (%s)' % (
-                os.path.relpath(path, REPO), tested)
+        if is_test(name) and not tested_module(name.split('.')[2:],
+                                               package):
+            yield '%s tests no module of %s (tests/unit/<package>/' \
+                'test_<module>[_<aspect>].py)' % (
+                    os.path.relpath(path, REPO), PACKAGE)
 
 
 def main():

@@ -14,13 +14,13 @@ from unittest import mock
 
 import testtools
 
-from tripleoplanclient import protocol
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
 from tripleoplanclient.osc import profiles
+from tripleoplanclient import protocol
 from tripleoplanclient.stack import preview
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(

@@ -165,7 +165,7 @@ def http(method, url, body=None, data=None, token=None):
         return exc.code, exc.read()
 
 
-class Swift(object):
+class Swift:
     """Plain HTTP against the loopback Swift, to look behind the CLI (as
     the CLI's user, when there is Keystone)."""
 

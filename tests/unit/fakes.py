@@ -40,7 +40,7 @@ SIGNAL = SIGNAL_OBJECT + '?temp_url_sig=%s&temp_url_expires=1060' % (
     'ab' * 32)
 
 
-class FakeClock(object):
+class FakeClock:
     """A clock that moves only when the code under test sleeps."""
 
     def __init__(self, now=0.0):
@@ -333,7 +333,7 @@ def inputs_of(body):
     return {i['name']: i['value'] for i in body['inputs']}
 
 
-class FakeSwift(object):
+class FakeSwift:
     """One plan container with state, behind requests-mock: listings
     (prefix, marker, limit), object GET/PUT/DELETE and extract-archive.
 
@@ -501,9 +501,9 @@ def run_ours(store, request, action, heat=None):
     (``mistral.lifecycle``, ``render``, ``preview``, ``deploy``) run here,
     on ``store`` (and Heat at HEAT), after the request is read as the
     action reads it."""
-    from tripleoplanclient import protocol
     from tripleoplanclient.mistral import lifecycle
     from tripleoplanclient.mistral import objects
+    from tripleoplanclient import protocol
 
     name = action.split('.', 1)[1]
     req = protocol.read(name, request)
@@ -555,7 +555,7 @@ def restore(store, which, plan='p'):
         protocol.action('plan_restore'))
 
 
-class Recorder(object):
+class Recorder:
     """``workflows.plans.Recorder`` with the action bodies run here (run_ours):
     the plan steps' own code, with no Mistral between."""
 
@@ -575,7 +575,7 @@ class Recorder(object):
         return run_ours(self.store, request, protocol.action(name))
 
 
-class FakeMistral(object):
+class FakeMistral:
     """Mistral's API with our workbook: each workflow execution or ad hoc
     action run answers at once with what our action's body (run_ours)
     answers on the plan store of the test; an action's CommandError is the

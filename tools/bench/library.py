@@ -54,7 +54,7 @@ def run(cmd, env):
     return seconds, proc.stdout
 
 
-class Counted(object):
+class Counted:
     """Heat validations and Swift requests to the plan's container."""
 
     def __init__(self, env, plan):

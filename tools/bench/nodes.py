@@ -54,7 +54,7 @@ _REQUEST = re.compile(r' ironic\.api \[\S+ req-\S+ (\S+) .*\] \S+ - '
                       r'(?:GET|HEAD|POST|PUT|PATCH|DELETE) /')
 
 
-class Log(object):
+class Log:
     """Ironic's log: requests answered since a mark."""
 
     def __init__(self, path):
@@ -75,7 +75,7 @@ class Log(object):
         return mine, len(users) - mine
 
 
-class Ironic(object):
+class Ironic:
     """Plain REST as the loopback cloud's user; counts its requests."""
 
     def __init__(self, url, session):

@@ -105,7 +105,7 @@ def loopback_env():
     return env
 
 
-class AccessLog(object):
+class AccessLog:
     """Client requests Swift's proxy logged since a mark."""
 
     def __init__(self, path):

@@ -17,8 +17,8 @@ deploy.py). Usage: ``python3 tools/bench/preview.py [--keep]``.
 """
 
 import json
-import shutil
 import os
+import shutil
 import sys
 import tempfile
 import uuid

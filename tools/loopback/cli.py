@@ -7,10 +7,16 @@ import argparse
 import shlex
 import subprocess
 
-from . import keystone, process, state, syslog_sink
-from .common import LoopbackError, say
-from .registry import (SERVICES, check_requirements, with_dependents,
-                       with_requirements)
+from . import keystone
+from . import process
+from . import state
+from . import syslog_sink
+from .common import LoopbackError
+from .common import say
+from .registry import check_requirements
+from .registry import SERVICES
+from .registry import with_dependents
+from .registry import with_requirements
 from .service import Service
 
 

@@ -4,12 +4,12 @@ ports and plain HTTP on 127.0.0.1."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import socket
 import string
 import sys
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 HOST = '127.0.0.1'
 PACKAGE = Path(__file__).resolve().parent          # tools/loopback

@@ -24,11 +24,12 @@ import contextlib
 import fcntl
 import json
 import os
-import secrets as random
 from pathlib import Path
+import secrets as random
 
 from .common import LoopbackError
-from .state import ensure_state_dir, state_dir
+from .state import ensure_state_dir
+from .state import state_dir
 
 FILE = 'secrets.json'
 # 16 random bytes as 32 hex digits: safe unquoted in URLs, ini files and

@@ -72,15 +72,28 @@ import datetime
 import hashlib
 import json
 import os
-import time
 from pathlib import Path
+import time
 
-from . import (credentials, identity, keystone, postgres, process, rabbitmq,
-               swift)
-from .common import (HOST, LoopbackError, env_port, http_get, log_since,
-                     log_size, render, say)
+from . import credentials
+from . import identity
+from . import keystone
+from . import postgres
+from . import process
+from . import rabbitmq
+from . import swift
+from .common import env_port
+from .common import HOST
+from .common import http_get
+from .common import log_since
+from .common import log_size
+from .common import LoopbackError
+from .common import render
+from .common import say
 from .service import Service
-from .venv import ensure_venv, requirements, venv_dir
+from .venv import ensure_venv
+from .venv import requirements
+from .venv import venv_dir
 
 DB = 'heat'                             # database, and its owner role
 PROJECT = 'admin'                       # what the noauth middleware gives

@@ -59,13 +59,23 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from pathlib import Path
+import time
 
-from . import identity, keystone, postgres, process
-from .common import HOST, LoopbackError, env_port, http_get, render, say
+from . import identity
+from . import keystone
+from . import postgres
+from . import process
+from .common import env_port
+from .common import HOST
+from .common import http_get
+from .common import LoopbackError
+from .common import render
+from .common import say
 from .service import Service
-from .venv import ensure_venv, requirements, venv_dir
+from .venv import ensure_venv
+from .venv import requirements
+from .venv import venv_dir
 
 DB = 'ironic'                           # database, and its owner role
 HARDWARE_TYPE = 'fake-hardware'

@@ -13,8 +13,11 @@ import time
 import urllib.error
 import urllib.request
 
-from . import credentials, state
-from .common import HOST, LoopbackError, env_port
+from . import credentials
+from . import state
+from .common import env_port
+from .common import HOST
+from .common import LoopbackError
 
 REGION = 'RegionOne'
 SERVICE_PROJECT = 'service'

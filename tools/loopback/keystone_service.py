@@ -50,19 +50,33 @@ import grp
 import hashlib
 import json
 import os
+from pathlib import Path
 import pwd
 import re
 import time
-from pathlib import Path
 
-from . import identity, postgres, process
-from .common import HOST, LoopbackError, render, say
-from .keystone import (ADMIN_PROJECT_FILE, REGION, admin_password,
-                       admin_project_id, answers, enabled,
-                       forget_admin_token, password_token, port,
-                       token_expiration, url)
+from . import identity
+from . import postgres
+from . import process
+from .common import HOST
+from .common import LoopbackError
+from .common import render
+from .common import say
+from .keystone import admin_password
+from .keystone import ADMIN_PROJECT_FILE
+from .keystone import admin_project_id
+from .keystone import answers
+from .keystone import enabled
+from .keystone import forget_admin_token
+from .keystone import password_token
+from .keystone import port
+from .keystone import REGION
+from .keystone import token_expiration
+from .keystone import url
 from .service import Service
-from .venv import ensure_venv, requirements, venv_dir
+from .venv import ensure_venv
+from .venv import requirements
+from .venv import venv_dir
 
 DB = 'keystone'                         # database, and its owner role
 

@@ -28,18 +28,36 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from pathlib import Path
 import shlex
 import subprocess
 import time
-from pathlib import Path
 
-from . import (heat, identity, ironic, keystone, postgres, process, rabbitmq,
-               sshd, swift)
-from .common import (HOST, REPO, LoopbackError, env_port, http_get, log_since,
-                     log_size, render, say)
+from . import heat
+from . import identity
+from . import ironic
+from . import keystone
+from . import postgres
+from . import process
+from . import rabbitmq
+from . import sshd
+from . import swift
+from .common import env_port
+from .common import HOST
+from .common import http_get
+from .common import log_since
+from .common import log_size
+from .common import LoopbackError
+from .common import render
+from .common import REPO
+from .common import say
 from .service import Service
-from .state import started, state_dir
-from .venv import ensure_venv, pip_install, requirements, venv_dir
+from .state import started
+from .state import state_dir
+from .venv import ensure_venv
+from .venv import pip_install
+from .venv import requirements
+from .venv import venv_dir
 
 # The components run: event-engine (event triggers) and periodic (cron
 # triggers, disabled in mistral.conf) are not used by this project.

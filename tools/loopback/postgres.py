@@ -18,14 +18,21 @@ from __future__ import annotations
 
 import getpass
 import os
+from pathlib import Path
 import pwd
 import shutil
 import subprocess
-from pathlib import Path
 
-from . import credentials, process
-from .common import (HOST, LoopbackError, env_port, not_installed, render,
-                     say, tcp_accepts, write_if_changed)
+from . import credentials
+from . import process
+from .common import env_port
+from .common import HOST
+from .common import LoopbackError
+from .common import not_installed
+from .common import render
+from .common import say
+from .common import tcp_accepts
+from .common import write_if_changed
 from .service import Service
 from .state import state_dir
 

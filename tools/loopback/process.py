@@ -12,13 +12,16 @@ from __future__ import annotations
 import datetime
 import json
 import os
+from pathlib import Path
 import shlex
 import signal
 import subprocess
 import time
-from pathlib import Path
 
-from .common import LoopbackError, say, tail, write_if_changed
+from .common import LoopbackError
+from .common import say
+from .common import tail
+from .common import write_if_changed
 from .state import pids_dir
 
 # Popen objects of processes started by this invocation, so that stopping

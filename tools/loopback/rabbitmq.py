@@ -30,15 +30,21 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 import shutil
 import socket
 import struct
 import subprocess
-from pathlib import Path
 
-from . import credentials, process
-from .common import (HOST, LoopbackError, env_port, not_installed, render,
-                     say, tcp_accepts)
+from . import credentials
+from . import process
+from .common import env_port
+from .common import HOST
+from .common import LoopbackError
+from .common import not_installed
+from .common import render
+from .common import say
+from .common import tcp_accepts
 from .service import Service
 from .state import pids_dir
 

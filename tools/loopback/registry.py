@@ -3,8 +3,14 @@ Service subclass, and one line here."""
 
 from __future__ import annotations
 
-from . import (heat, ironic, keystone_service, mistral, postgres, rabbitmq,
-               sshd, swift)
+from . import heat
+from . import ironic
+from . import keystone_service
+from . import mistral
+from . import postgres
+from . import rabbitmq
+from . import sshd
+from . import swift
 from .common import LoopbackError
 from .service import Service
 

@@ -20,12 +20,16 @@ the log that explains it.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+import time
 
 from . import process
-from .common import LoopbackError, check_ports_free, say, write_if_changed
-from .state import pids_dir, state_dir
+from .common import check_ports_free
+from .common import LoopbackError
+from .common import say
+from .common import write_if_changed
+from .state import pids_dir
+from .state import state_dir
 
 
 class Service:

@@ -34,18 +34,25 @@ from __future__ import annotations
 import grp
 import hashlib
 import os
+from pathlib import Path
 import pwd
 import shutil
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 from . import process
-from .common import (HOST, PACKAGE, LoopbackError, env_port, not_installed,
-                     render, say, write_if_changed)
+from .common import env_port
+from .common import HOST
+from .common import LoopbackError
+from .common import not_installed
+from .common import PACKAGE
+from .common import render
+from .common import say
+from .common import write_if_changed
 from .service import Service
-from .state import started, state_dir
+from .state import started
+from .state import state_dir
 
 USER = 'tripleo-admin'
 HOME = Path('/var/lib/tripleoplan-loopback') / USER

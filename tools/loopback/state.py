@@ -9,7 +9,9 @@ import json
 import os
 from pathlib import Path
 
-from .common import REPO, say, write_if_changed
+from .common import REPO
+from .common import say
+from .common import write_if_changed
 
 
 def cache_dir() -> Path:

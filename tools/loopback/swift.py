@@ -23,21 +23,44 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from pathlib import Path
 import shutil
 import socket
 import sys
-from pathlib import Path
 
-from . import identity, keystone, process, swift_config, swift_sets
-from .common import (HOST, PACKAGE, LoopbackError, check_ports_free,
-                     env_port, http_get, log_since, log_size, say)
+from . import identity
+from . import keystone
+from . import process
+from . import swift_config
+from . import swift_sets
+from .common import check_ports_free
+from .common import env_port
+from .common import HOST
+from .common import http_get
+from .common import log_since
+from .common import log_size
+from .common import LoopbackError
+from .common import PACKAGE
+from .common import say
 from .service import Service
 from .state import pids_dir
-from .swift_sets import (DAEMON_SCRIPT, EXTRA_PIDNAME, FIRST_PASS,
-                         daemon_section, daemon_server, daemons, kind,
-                         log_ports, pidname, ports, replicas, rsync,
-                         server_name, servers)
-from .venv import ensure_venv, requirements, venv_dir
+from .swift_sets import DAEMON_SCRIPT
+from .swift_sets import daemon_section
+from .swift_sets import daemon_server
+from .swift_sets import daemons
+from .swift_sets import EXTRA_PIDNAME
+from .swift_sets import FIRST_PASS
+from .swift_sets import kind
+from .swift_sets import log_ports
+from .swift_sets import pidname
+from .swift_sets import ports
+from .swift_sets import replicas
+from .swift_sets import rsync
+from .swift_sets import server_name
+from .swift_sets import servers
+from .venv import ensure_venv
+from .venv import requirements
+from .venv import venv_dir
 
 ACCOUNT = 'AUTH_tripleo'
 

@@ -47,9 +47,16 @@ import os
 from pathlib import Path
 
 from . import keystone
-from .common import HOST, LoopbackError, render
-from .swift_sets import (OBJECT_REPLICATOR_INTERVAL, SET_PORT_STEP, STORAGE,
-                         log_ports, ports, replicas, server_name)
+from .common import HOST
+from .common import LoopbackError
+from .common import render
+from .swift_sets import log_ports
+from .swift_sets import OBJECT_REPLICATOR_INTERVAL
+from .swift_sets import ports
+from .swift_sets import replicas
+from .swift_sets import server_name
+from .swift_sets import SET_PORT_STEP
+from .swift_sets import STORAGE
 
 PIPELINE = ['catch_errors', 'gatekeeper', 'healthcheck', 'proxy-logging',
             'cache', 'listing_formats', 'bulk', 'tempurl', 'copy',

@@ -56,12 +56,14 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
-from .common import HOST, LoopbackError, env_port
+from .common import env_port
+from .common import HOST
+from .common import LoopbackError
 from .venv import venv_dir
 
 PART_POWER = 8
@@ -115,9 +117,9 @@ for kind, ports in spec["ports"].items():
 # never read swift_dir for it and look for /etc/swift/swift.conf (the hash
 # path prefix and suffix the rings hash with)
 DAEMON_SCRIPT = r'''
-import sys
 from importlib.metadata import entry_points
 from swift.common.utils import set_swift_dir
+import sys
 set_swift_dir(sys.argv[1])
 main = entry_points(group="console_scripts", name=sys.argv[2])
 sys.argv = sys.argv[2:]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+from pathlib import Path
 import selectors
 import signal
 import socket
 import sys
-from pathlib import Path
 
-from .common import HOST, LoopbackError
+from .common import HOST
+from .common import LoopbackError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from pathlib import Path
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from .common import PACKAGE, LoopbackError, say
+from .common import LoopbackError
+from .common import PACKAGE
+from .common import say
 from .state import cache_dir
 
 REQUIREMENTS = PACKAGE / 'requirements'

@@ -112,7 +112,7 @@ def check_graph(root, max_added=MAX_ALIAS_NODES):
             stack.extend((k, False) for k in _children(node))
 
 
-class _Checks(object):
+class _Checks:
     """Refuses what the plain safe loader takes silently or with a
     traceback: duplicate keys (it keeps the last), nesting deeper than
     MAX_DEPTH, and with anchors, what check_graph refuses. Cheap on the

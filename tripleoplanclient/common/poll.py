@@ -10,7 +10,7 @@ no real time.
 import time
 
 
-class Poll(object):
+class Poll:
     """Rounds until ``timeout`` seconds passed.
 
     Each round is yielded first and the deadline looked at after it, so the

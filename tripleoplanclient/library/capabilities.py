@@ -41,7 +41,7 @@ from tripleoplanclient.plan import layout
 MAP = parts.MAP
 
 
-class _Reader(object):
+class _Reader:
     """The caller's ``read``, each path read at most once."""
 
     def __init__(self, read):

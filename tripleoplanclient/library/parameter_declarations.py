@@ -31,7 +31,7 @@ def _plain(value):
     return json.loads(json.dumps(value, default=str))
 
 
-class Declarations(object):
+class Declarations:
     """One walk of the validation result, collecting declarations:
     ``walk`` it, then ``results``."""
 

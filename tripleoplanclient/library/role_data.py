@@ -6,7 +6,7 @@ from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 
 
-class Error(object):
+class Error:
     """Builds the CommandError of one call, naming the plan when known."""
 
     def __init__(self, plan):

@@ -68,7 +68,7 @@ def paths(listing, inputs=None):
         p for p in listing if is_offered(p))
 
 
-class _Catalog(object):
+class _Catalog:
     """The roles of the plan and of the templates, checked once."""
 
     def __init__(self, roles_data, offered, parameters, network_data, plan):

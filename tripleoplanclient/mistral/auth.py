@@ -47,7 +47,7 @@ TRUST_MARGIN = datetime.timedelta(hours=1)
 _SECTION = 'keystone_authtoken'
 
 
-class Caller(object):
+class Caller:
     """The identity in an action's context (Keystone's view of the
     caller's token), or an anonymous one without Keystone."""
 

@@ -15,10 +15,10 @@ import threading
 
 from mistral_lib import actions
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import auth
 from tripleoplanclient.mistral import endpoints
+from tripleoplanclient import protocol
 
 LOG = logging.getLogger(__name__)
 

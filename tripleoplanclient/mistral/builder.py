@@ -169,7 +169,7 @@ def write_step(store, plan, step, head, objects=None):
     return store.writer.write_step(plan, step, head, objects)
 
 
-class Described(object):
+class Described:
     """Files a request describes, already in Swift: MD5s, not bytes (what
     the plan_create and plan_amend actions build their step from)."""
 

@@ -37,7 +37,7 @@ from tripleoplanclient.plan import tree as plan_tree
 VALIDATIONS_KEPT = 16
 
 
-class Plan(object):
+class Plan:
     """A plan as its newest step recorded it: ``state`` (the record's
     environments, inputs...), ``objects`` (read through the content
     cache) and ``digest`` (of everything a validation depends on)."""
@@ -114,7 +114,7 @@ def roles(plan, name=None):
 
 # -- parameters (Heat's validation) ------------------------------------
 
-class Validations(object):
+class Validations:
     """Heat's validation of a plan, per content digest (an LRU): the
     parameters' schema and the values the plan gives them. Scoped by the
     plan's container URL, so that no project reads another's."""

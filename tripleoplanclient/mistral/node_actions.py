@@ -5,8 +5,8 @@ catalog, or ``[tripleoplan] ironic_urls``), as the caller: its token, or
 for a follow task a session the task was given.
 """
 
-from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import auth
+from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import endpoints
 from tripleoplanclient.mistral import follow_trust
 from tripleoplanclient.mistral import node_access

@@ -14,7 +14,6 @@ answer; running the command again deploys that node again).
 
 import time
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import builder
@@ -24,6 +23,7 @@ from tripleoplanclient.nodes import deployed_environment
 from tripleoplanclient.nodes import provision as provision_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient import protocol
 
 
 def _path(req):

@@ -25,7 +25,7 @@ from tripleoplanclient.plan import tree as plan_tree
 MAX_BYTES = 256 * 1024 * 1024   # THT 18 is 5 MB: room for many plans
 
 
-class ContentCache(object):
+class ContentCache:
     """Bytes by MD5, least recently used dropped first."""
 
     def __init__(self, max_bytes=MAX_BYTES):
@@ -59,7 +59,7 @@ class ContentCache(object):
         return _Scoped(self, (account_url.rstrip('/'), plan))
 
 
-class _Scoped(object):
+class _Scoped:
 
     def __init__(self, cache, scope):
         self._cache = cache
@@ -109,7 +109,7 @@ def recorded(store, plan, listing, tree, cache):
     return out
 
 
-class PlanObjects(object):
+class PlanObjects:
     """Read objects of one plan listing, through the cache.
 
     ``gets`` counts the objects that came from Swift, ``hits`` those that
@@ -165,7 +165,7 @@ class PlanObjects(object):
         return data
 
 
-class Overlaid(object):
+class Overlaid:
     """Plan objects as a step would leave them, without writing them:
     ``added`` (``{path: bytes}``, content not in Swift) on top of
     ``objects`` (a PlanObjects), ``deleted`` paths gone.

@@ -47,13 +47,13 @@ it cannot place keeps Heat's name.
 
 import re
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import objects as plan_objects
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
+from tripleoplanclient import protocol
 
 KINDS = ('added', 'updated', 'replaced', 'deleted', 'unchanged')
 # Heat's message when the nested preview fails, at most
@@ -198,7 +198,7 @@ def _update_changes(heat, heat_url, stack_id, common, show_nested):
     return body.get('resource_changes') or {}, error
 
 
-class _Stacks(object):
+class _Stacks:
     """Where each stack Heat names sits below the plan's stack."""
 
     # An existing nested stack: <parent>-<resource>-<short id>; one Heat

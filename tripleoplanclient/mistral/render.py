@@ -68,7 +68,7 @@ def render_plan(store, plan, inputs=None, workers=8, cache=None, tree=None):
                     render.networks, render.ignored)
 
 
-class Changes(object):
+class Changes:
     """What one render of a plan's objects changes (nothing written).
 
     ``done``: nothing to render (same inputs as the last render, its

@@ -10,10 +10,10 @@ servers) is asked here, as the caller, and passed in as values.
 import ipaddress
 import uuid
 
-from tripleoplanclient import protocol
-from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import auth
+from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import endpoints
+from tripleoplanclient import protocol
 
 # the endpoints a validation is told (no credential goes with them)
 SERVICE_TYPES = ('identity', 'object-store', 'orchestration',
@@ -94,7 +94,7 @@ class ValidationResults(_ValidationAction):
     request_name = 'validation_results'
 
 
-class _Inputs(object):
+class _Inputs:
     """What a validation may require, worked out as the caller, once a
     run: every validation of it that requires the same is given the same
     answer (one Heat stack read, one Ironic listing, not one each)."""

@@ -55,7 +55,7 @@ def _fault(resp):
     return str(text)[:500]
 
 
-class Ironic(object):
+class Ironic:
     """Ironic at ``url`` (unversioned, as in the catalog) on ``session``
     (a keystoneauth session).
 

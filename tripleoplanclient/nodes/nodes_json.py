@@ -78,7 +78,7 @@ class NodesFileError(exceptions.CommandError):
                             '\n'.join('  - ' + p for p in self.problems)))
 
 
-class Entry(object):
+class Entry:
     """One node of the file: ``body`` (Ironic's node, no password),
     ``ports`` ([Ironic port body without node_uuid]), ``bmc`` (its
     ``bmc_key``), ``secrets`` ({driver_info key: password}), kept out of

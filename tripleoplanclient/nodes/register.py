@@ -41,7 +41,7 @@ CREDENTIALS = {'ipmi_address', 'ipmi_username', 'ipmi_port',
                'fake_address', 'fake_username', 'fake_port'}
 
 
-class Match(object):
+class Match:
     """An entry and the Ironic node it is (None: to create); ``patch``:
     the JSON patch that makes the node what the file says; ``ports``: the
     entry's ports Ironic lacks."""

@@ -20,8 +20,8 @@ from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
-from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import node_states
 
 COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'error')
 

@@ -44,7 +44,7 @@ def build_option_parser(parser):
     return parser
 
 
-class ClientWrapper(object):
+class ClientWrapper:
     """Builds service clients from osc-lib's keystoneauth session on demand."""
 
     def __init__(self, instance):

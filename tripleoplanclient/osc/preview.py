@@ -17,7 +17,7 @@ _WHAT = ('Show what "overcloud %s" would change in the plan and Heat\'s '
          'preview of the stack operation; change nothing')
 
 
-class _Preview(object):
+class _Preview:
     preview_only = True
 
     @property

@@ -87,7 +87,7 @@ class Unavailable(command.Command):
         raise exceptions.CommandError(self._message)
 
 
-class Shared(object):
+class Shared:
     """Makes the command of the chosen plugin (cliff calls it like a
     command class)."""
 

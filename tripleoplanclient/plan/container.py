@@ -55,7 +55,7 @@ def _listed_time(stamp):
                       (frac + '000000')[:6])
 
 
-class PlanContainer(object):
+class PlanContainer:
     """Requests to Swift on plan containers (and the caller's other
     containers, e.g. validation results).
 

@@ -112,7 +112,7 @@ def user_path(local):
     return layout.USER_FILES + local.lstrip('/').replace(os.sep, '/')
 
 
-class PlanFiles(object):
+class PlanFiles:
     """The objects one command wants in the plan, computed locally.
 
     Nothing here talks to Swift: every input error surfaces before the

@@ -110,7 +110,7 @@ def declared(data, name):
         return set()
 
 
-class Known(object):
+class Known:
     """What each content (by MD5) declares hidden, kept between runs in
     ``path`` (None: for this run only). A templates release is the same
     content in every plan and step: its files are read and parsed once

@@ -230,7 +230,7 @@ def _wait(fd, event, deadline):
             return
 
 
-class _Parent(object):
+class _Parent:
     """Serves the child's reads and collects what it sends, until it is
     done, fails or goes past the wall-time bound."""
 

@@ -30,14 +30,14 @@ class Damaged(Exception):
     """The object does not have the shape the record writes."""
 
 
-class Map(object):
+class Map:
     """A mapping of any keys ``key`` to values ``value``."""
 
     def __init__(self, key, value):
         self.key, self.value = key, value
 
 
-class Fields(object):
+class Fields:
     """A mapping with ``required`` and ``optional`` fields (name -> spec);
     any other field must be ``DATA``."""
 

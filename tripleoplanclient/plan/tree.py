@@ -70,7 +70,7 @@ def of_listing(listing):
     return {p: e['hash'] for p, e in listing.items() if in_tree(p)}
 
 
-class View(object):
+class View:
     """One recorded tree, its snapshot read (once) only when asked.
 
     :param load: ``md5 -> bytes or None``, reads a snapshot object

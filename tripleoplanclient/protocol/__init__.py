@@ -11,13 +11,15 @@ all three. The workflows are listed by what they work on (``plans``,
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.protocol.fields import REQUIRED as _REQUIRED
 from tripleoplanclient.protocol import nodes
 from tripleoplanclient.protocol import plans
 from tripleoplanclient.protocol import validations
-from tripleoplanclient.protocol.fields import REQUIRED as _REQUIRED
+
 # the overlay's functions belong to the protocol's surface
-from tripleoplanclient.protocol.overlay import (  # noqa: F401
-    MAX_OVERLAY_BYTES, decode_overlay, encode_overlay)
+from tripleoplanclient.protocol.overlay import decode_overlay  # noqa: F401
+from tripleoplanclient.protocol.overlay import encode_overlay  # noqa: F401
+from tripleoplanclient.protocol.overlay import MAX_OVERLAY_BYTES  # noqa: F401
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.

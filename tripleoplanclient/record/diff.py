@@ -77,7 +77,7 @@ def _summary(row):
             'time': row['time'], 'status': row['outcome']['status']}
 
 
-class _Side(object):
+class _Side:
     """One of the two steps: its tree and the content read for it."""
 
     def __init__(self, at, full):

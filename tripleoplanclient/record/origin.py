@@ -54,7 +54,7 @@ def key_path():
     return os.path.join(config, 'tripleoplanclient', KEY_NAME)
 
 
-class Origin(object):
+class Origin:
     """Marks and checks the sources recorded in ``plan`` by the Keystone
     user ``user_id`` (None without Keystone) on this machine.
 

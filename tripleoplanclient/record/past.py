@@ -14,7 +14,7 @@ from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient.record import log
 
 
-class At(object):
+class At:
     """Step ``row`` of a plan and what is needed to reproduce it.
 
     ``rows``: the whole history; ``state``: the plan's state after the
@@ -53,7 +53,7 @@ def find(plan, rows, which):
         '"openstack overcloud plan show-history %s".' % (plan, text, plan))
 
 
-class History(object):
+class History:
     """A plan's listing and history, read once, and any step of it.
 
     The step objects read are shared by every ``at``; a ``read_only``

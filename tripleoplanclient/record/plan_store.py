@@ -10,7 +10,7 @@ from tripleoplanclient.record import reader as reader_mod
 from tripleoplanclient.record import writer as writer_mod
 
 
-class PlanStore(object):
+class PlanStore:
     """A plan's container, history reader and step writer.
 
     :param connect: returns a swiftclient Connection for the calling thread

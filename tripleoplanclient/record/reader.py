@@ -41,7 +41,7 @@ def _unlisted(entries, cache):
                    log.id_of(r['name']) == r.get('id')})
 
 
-class HistoryReader(object):
+class HistoryReader:
     """The record's reads (see ``log`` and ``index``).
 
     :param container: the plan's ``container.PlanContainer``
@@ -278,7 +278,7 @@ class HistoryReader(object):
         return _Fetch(self, plan, entries)
 
 
-class _Fetch(object):
+class _Fetch:
     """Step objects by their index in the order, each read at most once."""
 
     def __init__(self, reader, plan, entries):

@@ -177,7 +177,7 @@ def _needs_render(state, paths, inputs):
             or any(rendering.is_input(p, merged) for p in paths))
 
 
-class Change(object):
+class Change:
     """What a step would change in a plan, worked out before writing.
 
     What to write is decided against what Swift holds: its listing when

@@ -20,7 +20,7 @@ from tripleoplanclient.record import log
 LOG = logging.getLogger(__name__)
 
 
-class HistoryWriter(object):
+class HistoryWriter:
     """Writes steps and outcomes (see ``log`` and ``index``).
 
     :param container: the plan's ``container.PlanContainer``

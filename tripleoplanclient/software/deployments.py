@@ -48,7 +48,7 @@ def signal_url(config):
     return trigger.input_value(config, 'deploy_signal_id')
 
 
-class Deployments(object):
+class Deployments:
     """:param heat: python-heatclient v1 client
     :param signals: a software_signal.SignalStore
     :param progress: line -> stderr

@@ -61,7 +61,7 @@ def stack_name(name):
     return '%s-%s' % (name, uuid.uuid4().hex[:8])
 
 
-class Holder(object):
+class Holder:
     """The stack that holds a triggered deployment.
 
     :param stack: ``<name>/<id>``

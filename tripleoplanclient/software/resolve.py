@@ -11,7 +11,7 @@ from tripleoplanclient.software import servers
 from tripleoplanclient.software import trigger
 
 
-class Resolver(object):
+class Resolver:
     """Finds the server and the source config in Heat.
 
     :param heat: python-heatclient v1 client

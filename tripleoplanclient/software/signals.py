@@ -13,8 +13,8 @@ import logging
 import re
 import secrets
 import time
-import uuid
 from urllib import parse
+import uuid
 
 from tripleoplanclient.common import exceptions
 
@@ -110,7 +110,7 @@ def _status(exc):
     return getattr(exc, 'http_status', None)
 
 
-class SignalStore(object):
+class SignalStore:
     """Signal objects in the account of the client's Swift endpoint.
 
     :param swift: a callable returning a swiftclient Connection (built only

@@ -32,7 +32,7 @@ def as_dict(obj):
     return dict(getattr(obj, 'to_dict', lambda: obj)())
 
 
-class Source(object):
+class Source:
     """Where a trigger's config comes from.
 
     :param config: the original software config (dict)

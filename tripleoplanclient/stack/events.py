@@ -24,7 +24,7 @@ def _transient(exc):
                                            and code >= 500)
 
 
-class StackFollower(object):
+class StackFollower:
     """:param heat: heatclient v1 client; :param progress: line -> stderr"""
 
     def __init__(self, heat, progress, sleep=time.sleep,

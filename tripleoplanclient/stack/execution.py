@@ -30,8 +30,8 @@ def execute(services, options, prepared, recorded=None):
     for anything; however the command ends, its outcome says what is
     known, and the workflow writes the end when nobody else saw it.
     """
-    from tripleoplanclient.workflows import plans
     from tripleoplanclient.workflows import executions
+    from tripleoplanclient.workflows import plans
 
     recorded = recorded or (lambda step: None)
     store, plan = services.store, prepared.plan

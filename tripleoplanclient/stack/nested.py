@@ -25,7 +25,7 @@ def stack_of(href):
     return (parts[0], parts[1]) if len(parts) > 1 else ('', '')
 
 
-class Tree(object):
+class Tree:
     """The resources of one nested listing, and their paths."""
 
     def __init__(self, resources, top_id):

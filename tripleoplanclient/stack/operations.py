@@ -37,7 +37,7 @@ lifecycle_path = layout.lifecycle_path
 _PREVIEW_WAIT = 900
 
 
-class Services(object):
+class Services:
     """What the steps talk to, built by the command.
 
     :param store: record.plan_store.PlanStore
@@ -62,7 +62,7 @@ class Services(object):
         self.progress = progress
 
 
-class Options(object):
+class Options:
     def __init__(self, timeout=240, wait=True, force=False, validate=True):
         self.timeout = timeout          # minutes, for Heat and for waiting
         self.wait = wait
@@ -82,7 +82,7 @@ def _stack(services, plan, rows=None):
     return status.recorded(services.heat, plan, rows, services.heat_url)
 
 
-class Prepared(object):
+class Prepared:
     """One deploy / update / upgrade, worked out before anything is written.
 
     ``change`` is None when the plan does not exist yet and the step begins

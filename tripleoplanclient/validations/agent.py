@@ -23,7 +23,7 @@ START_WAIT = 10
 NO_PROVIDER = '/nonexistent/tripleoplan/*'
 
 
-class Agent(object):
+class Agent:
     """``with Agent(socket, key, seconds) as held``: ``held.problem`` is
     None once the agent holds ``key`` at ``socket`` (or no key is
     given: no agent), else why not (nothing was started)."""

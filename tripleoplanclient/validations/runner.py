@@ -202,7 +202,7 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
                     timeout)
 
 
-class _Reader(object):
+class _Reader:
     """A pipe of the child read to its end in a thread, by ``keep(pipe)``
     (which bounds what it keeps)."""
 

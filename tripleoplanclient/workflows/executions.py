@@ -11,9 +11,9 @@ import sys
 import threading
 import time
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import poll
+from tripleoplanclient import protocol
 
 RENDER = protocol.workflow('render')
 DEPLOY = protocol.workflow('deploy')
@@ -27,7 +27,7 @@ _INSTALL = 'run "openstack overcloud workbook install"'
 _GAVE_UP = 'took longer than configured'
 
 
-class _Ended(object):
+class _Ended:
     """What a task that never ran reports: its execution's end."""
 
     def __init__(self, state, state_info):
@@ -47,7 +47,7 @@ def output(execution):
     return json.loads(output) if isinstance(output, str) else (output or {})
 
 
-class Workflows(object):
+class Workflows:
     """Mistral, as the plan and stack steps use it.
 
     :param client: a python-mistralclient v2 client, or None when no

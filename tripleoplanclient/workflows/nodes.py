@@ -25,8 +25,8 @@ IN_PROGRESS with ``wait`` False, TIMEOUT), the recorded step's summary
 
 import collections
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
 
 Outcome = collections.namedtuple('Outcome', 'rows status execution')

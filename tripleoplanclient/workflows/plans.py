@@ -8,8 +8,8 @@ The recording and rendering hooks the plan steps call (``Recorder``,
 validation requests are built in ``nodes`` and ``validations``.
 """
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 
 
 def plan_list_request(swift_url):
@@ -84,7 +84,7 @@ def step_request(name, plan, swift_url, command, **fields):
                             command=command, **fields)
 
 
-class PlanRenderer(object):
+class PlanRenderer:
     """What plan steps call to render: ``check()`` first, then the render.
 
     :param workflows: a Workflows; Mistral is reached only when a step
@@ -111,7 +111,7 @@ class PlanRenderer(object):
             return {'state': 'ERROR', 'info': str(exc)}
 
 
-class Recorder(object):
+class Recorder:
     """What the plan steps call to record a step in Mistral (the
     plan_create and plan_amend actions, ``mistral.lifecycle``): ``check()``
     before the first write, then ``(plan, name, fields, renders)`` once

@@ -7,8 +7,8 @@ a workflow execution, whose id is the run's.
 
 import time
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
 
 # what the client waits for Mistral beyond the run's own time budget

@@ -1,8 +1,8 @@
 """Installing our workbook in Mistral, and asking our actions there which
 protocol they speak (``overcloud workbook install``)."""
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
 
 

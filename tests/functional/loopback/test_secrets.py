@@ -18,7 +18,10 @@ import urllib.request
 from tests.functional import base
 
 sys.path.insert(0, os.path.join(base.REPO, 'tools'))
-from loopback import common, credentials, postgres, rabbitmq  # noqa: E402
+from loopback import common  # noqa: E402
+from loopback import credentials  # noqa: E402
+from loopback import postgres  # noqa: E402
+from loopback import rabbitmq  # noqa: E402
 
 # what tools/loopback used before credentials.py, for every state directory
 OLD_KEYSTONE = [('admin', 'Default', 'loopback-admin')] + [

@@ -50,7 +50,7 @@ resources:
 _REQUEST = re.compile(r'\b(GET|HEAD|PUT|POST|DELETE|PATCH|COPY) (/\S*)')
 
 
-class RequestLog(object):
+class RequestLog:
     """The requests a service logged since a mark: ``(method, path)``."""
 
     def __init__(self, path):

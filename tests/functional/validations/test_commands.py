@@ -72,7 +72,9 @@ sys.exit(1 if reached else 0)
 def guarded_ports():
     """What answers on the loopback without a token."""
     sys.path.insert(0, os.path.join(base.REPO, 'tools'))
-    from loopback import postgres, rabbitmq, swift_sets
+    from loopback import postgres
+    from loopback import rabbitmq
+    from loopback import swift_sets
     found = [p for name, p in swift_sets.ports().items() if name != 'proxy']
     return sorted(found + [postgres.port()] + list(
         rabbitmq.ports().values()))

@@ -143,7 +143,8 @@ class TestServicesAskIt(testtools.TestCase):
         self.addCleanup(credentials._CACHE.clear)
 
     def test_keystone(self):
-        from loopback import keystone, keystone_service
+        from loopback import keystone
+        from loopback import keystone_service
         self.assertEqual(credentials.secret('keystone-admin'),
                          keystone.admin_password())
         self.assertEqual(keystone.admin_password(), keystone_service.Keystone(

@@ -2,6 +2,8 @@
 
 import unittest
 
+import yaml
+
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 
@@ -128,7 +130,7 @@ class TestBounds(unittest.TestCase):
                 'line %d: it uses a YAML anchor (&x), which this file may '
                 'not hold; write the value out in full wherever it is '
                 'used' % line, content.problem(caught.exception))
-        with self.assertRaises(Exception) as caught:
+        with self.assertRaises(yaml.YAMLError) as caught:
             content.parse(b'a: *x\n', content.PlainLoader)
         self.assertIn('undefined alias', str(caught.exception))
         self.assertEqual({'a': [1], 'b': {'c': 'd'}}, content.parse(

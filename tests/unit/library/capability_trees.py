@@ -143,7 +143,7 @@ parameter_merge_strategies:
 """
 
 
-class Derived(object):
+class Derived:
     """A tree with no map: its ``files``, ``build`` (the reads in
     ``self.reads``) and ``assertMalformed``."""
 

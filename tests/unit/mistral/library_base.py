@@ -4,10 +4,10 @@ nested template, roles), and Heat's validation of it over requests-mock.
 """
 
 from tests.unit import fakes
-from tripleoplanclient import protocol
 from tripleoplanclient.mistral import library
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.osc import plan as plan_cmd
+from tripleoplanclient import protocol
 
 HEAT = fakes.HEAT
 TEMPLATE = '''heat_template_version: rocky

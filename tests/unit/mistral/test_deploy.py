@@ -9,12 +9,12 @@ import unittest
 
 from tests.unit import fakes
 from tests.unit import small_plan
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import assembly
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import objects
+from tripleoplanclient import protocol
 
 SWIFT = fakes.SWIFT
 BASE = SWIFT + '/p/'

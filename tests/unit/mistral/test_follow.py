@@ -3,8 +3,8 @@ outcome recorded once the stack has ended."""
 
 from tests.unit import fakes
 from tests.unit import small_plan
-from tripleoplanclient import protocol
 from tripleoplanclient.mistral import follow
+from tripleoplanclient import protocol
 from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT

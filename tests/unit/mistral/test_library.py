@@ -7,11 +7,11 @@ import re
 
 from tests.unit import fakes
 from tests.unit.mistral import library_base
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import deploy
 from tripleoplanclient.mistral import library
 from tripleoplanclient.osc import plan as plan_cmd
+from tripleoplanclient import protocol
 
 HEAT = fakes.HEAT
 
@@ -141,8 +141,8 @@ class LibraryTest(library_base.LibraryTestCase):
 
     def test_heats_refusal_quotes_no_hidden_value(self):
         # Heat quotes the value it refuses, a hidden one too.
-        import yaml
         from tripleoplanclient.plan import layout
+        import yaml
         generated = yaml.safe_load(self.swift.objects[
             layout.PLAN_ENVIRONMENT][0])['passwords']['AdminPassword']
         self.write('short.yaml', 'parameter_defaults: {AdminPassword: ab}\n')
@@ -164,8 +164,8 @@ class LibraryTest(library_base.LibraryTestCase):
                           '"[a-z]+-[0-9]+"', problem)
 
     def test_heats_refusal_of_a_stack_quotes_no_hidden_value(self):
-        import yaml
         from tripleoplanclient.plan import layout
+        import yaml
         generated = yaml.safe_load(self.swift.objects[
             layout.PLAN_ENVIRONMENT][0])['passwords']['AdminPassword']
         fakes.stack_is(self.m, None)

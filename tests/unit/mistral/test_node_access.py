@@ -5,9 +5,9 @@ request to Ironic; without Keystone (no role known), Ironic decides."""
 import types
 
 from tests.unit.nodes import fake_ironic
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_access
+from tripleoplanclient import protocol
 
 CATALOG = [{'type': 'baremetal', 'endpoints': [
     {'interface': 'public', 'url': fake_ironic.URL}]}]

@@ -8,9 +8,9 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.nodes import plan_and_ironic
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_provision
+from tripleoplanclient import protocol
 
 PATH = protocol.PROVISION_ENVIRONMENT
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}},

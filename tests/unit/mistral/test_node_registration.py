@@ -6,10 +6,10 @@ nothing of; refused, before any write, where it keeps the input."""
 import types
 
 from tests.unit.nodes import ironic_base
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_registration
 from tripleoplanclient.nodes import nodes_json
+from tripleoplanclient import protocol
 
 PW = ironic_base.PW
 

@@ -13,7 +13,6 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit import small_plan
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
@@ -21,6 +20,7 @@ from tripleoplanclient.mistral import preview
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import rendering
 from tripleoplanclient.plan import tree as plan_tree
+from tripleoplanclient import protocol
 
 SWIFT = fakes.SWIFT
 BASE = SWIFT + '/p/'

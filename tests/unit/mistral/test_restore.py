@@ -4,9 +4,9 @@ stack refused with nothing written."""
 
 from tests.unit import fakes
 from tests.unit.record import past_base
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import plan as plan_commands
+from tripleoplanclient import protocol
 
 
 class RestoreTestCase(past_base.PastTestCase):

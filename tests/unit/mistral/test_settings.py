@@ -9,7 +9,6 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.mistral import library_base
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import assembly
@@ -20,6 +19,7 @@ from tripleoplanclient.mistral import settings
 from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
+from tripleoplanclient import protocol
 from tripleoplanclient.record import log
 
 HEAT = fakes.HEAT

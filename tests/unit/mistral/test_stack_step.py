@@ -8,10 +8,10 @@ from osc_lib import exceptions
 from tests.unit import fakes
 from tests.unit.mistral import stack_step_base
 from tests.unit import small_plan
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.mistral import follow
 from tripleoplanclient.plan import layout
+from tripleoplanclient import protocol
 
 HEAT = fakes.HEAT
 STACK_ID = fakes.STACK_ID

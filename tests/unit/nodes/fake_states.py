@@ -41,7 +41,7 @@ INSPECTED = {'cpus': 4, 'memory_mb': 8192, 'local_gb': 99,
              'cpu_arch': 'x86_64'}
 
 
-class States(object):
+class States:
     """Provision transitions (``hold``/``fail`` honoured) and Ironic's
     allocation API."""
 

@@ -15,7 +15,7 @@ from tripleoplanclient.nodes import ironic
 from tripleoplanclient.osc import plan as plan_cmd
 
 
-class PlanAndIronic(object):
+class PlanAndIronic:
 
     def setUp(self):
         super().setUp()

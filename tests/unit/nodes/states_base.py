@@ -35,7 +35,7 @@ class CountingSession(ksa_session.Session):
                 self.now -= 1
 
 
-class Clock(object):
+class Clock:
     def __init__(self):
         self.now = 1000.0
 

@@ -13,8 +13,8 @@ import re
 
 from tests.unit import fakes
 from tripleoplanclient.osc import deploy as deploy_commands
-from tripleoplanclient.osc import library
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import library
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import software
 

@@ -13,11 +13,11 @@ import types
 
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_access
 from tripleoplanclient.mistral import node_registration
 from tripleoplanclient.osc import node_import
+from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
 from tripleoplanclient.workflows import nodes
 

@@ -15,9 +15,9 @@ from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
 from tests.unit.nodes import plan_and_ironic
 from tests.unit.osc import node_commands
-from tripleoplanclient import protocol
 from tripleoplanclient.mistral import node_provision as mistral_side
 from tripleoplanclient.osc import node_provision
+from tripleoplanclient import protocol
 
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}}]
 

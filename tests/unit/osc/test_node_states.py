@@ -12,7 +12,6 @@ from unittest import mock
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
 from tests.unit.osc import node_commands
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import configure
 from tripleoplanclient.nodes import ironic
@@ -21,6 +20,7 @@ from tripleoplanclient.nodes import states
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import profiles as profiles_cmd
+from tripleoplanclient import protocol
 
 
 class NodeMistral(fakes.FakeMistral):

@@ -3,8 +3,8 @@ compressed into text, bounded once decompressed."""
 
 import unittest
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 
 
 class TestOverlay(unittest.TestCase):

@@ -2,8 +2,8 @@
 
 import unittest
 
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 
 
 class TestRequests(unittest.TestCase):

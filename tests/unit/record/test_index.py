@@ -7,6 +7,7 @@ import json
 import yaml
 
 from tests.unit import fakes
+from tripleoplanclient.common import exceptions
 from tripleoplanclient.record import index
 from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
@@ -117,7 +118,7 @@ class TestWrittenWithEveryStep(CardTestCase):
         self.m.put(fakes.SWIFT + '/p?extract-archive=tar',
                    text=fakes.bulk_body(2, [('/p/one.yaml', '413 Large')]))
         step = make(add=['one.yaml'])
-        with self.assertRaises(Exception):
+        with self.assertRaises(exceptions.CommandError):
             self.store.writer.write_step(
                 'p', step, self.store.reader.head('p'), {'one.yaml': b'x'})
         self.assertIn(log.PATH, [n for m, n in self.swift.requests

@@ -25,7 +25,6 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.record import hostile_values
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.osc import deploy as deploy_commands
 from tripleoplanclient.osc import exit_status
@@ -34,6 +33,7 @@ from tripleoplanclient.osc import plan_step as plan_step_commands
 from tripleoplanclient.plan import copies
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree
+from tripleoplanclient import protocol
 from tripleoplanclient.record import index
 from tripleoplanclient.record import log
 

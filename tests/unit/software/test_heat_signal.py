@@ -4,6 +4,8 @@ removed when a step fails (Heat over requests-mock)."""
 
 import re
 
+from heatclient import exc as heat_exc
+
 from tests.unit import fakes
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.software import heat_signal
@@ -162,7 +164,7 @@ class TriggerTest(HeatAnswers):
                      {'error': {'message': 'boom'}}, status=500)
         config_delete = self.m.delete(fakes.HEAT + '/software_configs/t9',
                                       status_code=204)
-        with self.assertRaises(Exception):
+        with self.assertRaises(heat_exc.HTTPInternalServerError):
             self.trigger()
         self.assertTrue(config_delete.called)
         self.assertTrue(self.stack_delete.called)

@@ -3,6 +3,7 @@ takes, and the deployment it creates (Heat and Swift over requests-mock)."""
 
 import unittest
 
+from heatclient import exc as heat_exc
 import requests_mock
 
 from tests.unit import fakes
@@ -134,7 +135,7 @@ class CreateTest(fakes.SoftwareTestCase):
                      {'error': {'message': 'boom'}}, status=500)
         config_delete = self.m.delete(fakes.HEAT + '/software_configs/t9',
                                       status_code=204)
-        with self.assertRaises(Exception):
+        with self.assertRaises(heat_exc.HTTPInternalServerError):
             trigger.create(
                 self.heat, self.signals, trigger.Source(COMPONENT),
                 'BACKUP', 's1', {}, trigger.TEMP_URL_SIGNAL, 60,

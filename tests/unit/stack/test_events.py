@@ -46,7 +46,7 @@ def query(request):
         parse.urlsplit(request.url).query).items()}
 
 
-class HeatEvents(object):
+class HeatEvents:
     """The event list of one stack; each poll reveals the next batch.
 
     Answers as Heat does: events after ``marker`` (all without one), in

@@ -9,9 +9,9 @@ import unittest
 from osc_lib import exceptions
 
 from tests.unit import fakes
-from tripleoplanclient import protocol
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
+from tripleoplanclient import protocol
 from tripleoplanclient.record import log
 from tripleoplanclient.stack import execution
 from tripleoplanclient.stack import operations

@@ -8,8 +8,8 @@ import requests
 import yaml
 
 from tests.unit import fakes
-from tripleoplanclient import protocol
 from tripleoplanclient.common import exceptions
+from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
 from tripleoplanclient.workflows import plans
 from tripleoplanclient.workflows import workbook

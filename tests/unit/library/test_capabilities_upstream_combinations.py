@@ -37,7 +37,7 @@ def _tree(release):
     return files
 
 
-class _Upstream(object):
+class _Upstream:
     release = None
 
     @classmethod

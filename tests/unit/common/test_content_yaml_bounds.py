@@ -88,7 +88,7 @@ def _playbook(where, value):
                 play['tasks'])).encode()
 
 
-class _Container(object):
+class _Container:
     """Only what ``render._last_render`` reads of a plan's container."""
 
     def __init__(self, data):
@@ -98,7 +98,7 @@ class _Container(object):
         return self.data
 
 
-class _Store(object):
+class _Store:
     """A plan store holding only that container."""
 
     def __init__(self, data):

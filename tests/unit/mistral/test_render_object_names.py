@@ -7,12 +7,12 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.plan import hostile_names as names
-from tripleoplanclient import protocol
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import objects
 from tripleoplanclient.mistral import render
 from tripleoplanclient.plan import layout
+from tripleoplanclient import protocol
 from tripleoplanclient.record import log
 
 ROLES = b'- name: Controller\n'
