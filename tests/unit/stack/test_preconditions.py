@@ -9,6 +9,7 @@ import unittest
 from osc_lib import exceptions
 
 from tests.unit import fakes
+from tests.unit import small_plan
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient import protocol
@@ -128,15 +129,6 @@ class TestRefusal(unittest.TestCase):
                          held)
 
 
-def stack_body(status):
-    return {'stack': {
-        'id': fakes.STACK_ID, 'stack_name': 'p', 'stack_status': status,
-        'stack_status_reason': '', 'creation_time': '2026-01-01T10:00:00Z',
-        'updated_time': None,
-        'links': [{'rel': 'self',
-                   'href': fakes.HEAT + '/stacks/p/' + fakes.STACK_ID}]}}
-
-
 class TestBothSides(fakes.PlanTestCase):
     """The same step refused by the client, before it sends anything, and
     by the deploy action, with nothing recorded, in the same words."""
@@ -186,14 +178,16 @@ class TestBothSides(fakes.PlanTestCase):
         self.assertBothRefuse(STACK_MISSING, 'update')
 
     def test_a_busy_stack(self):
-        fakes.stack_is(self.m, stack_body('UPDATE_IN_PROGRESS'))
+        fakes.stack_is(self.m, small_plan.stack('UPDATE_IN_PROGRESS',
+                                                updated=None))
         self.assertBothRefuse(
             'Stack p is UPDATE_IN_PROGRESS: wait until it ends (openstack '
             'stack show p), then run the command again. Nothing was '
             'changed.', 'deploy')
 
     def test_no_lifecycle_file_to_prepare_with(self):
-        fakes.stack_is(self.m, stack_body('CREATE_COMPLETE'))
+        fakes.stack_is(self.m, small_plan.stack('CREATE_COMPLETE',
+                                                updated=None))
         self.assertBothRefuse(NO_LIFECYCLE, 'upgrade', 'prepare')
 
     def test_a_render_needed_and_not_allowed(self):
