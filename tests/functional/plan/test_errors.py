@@ -118,7 +118,7 @@ class TestBadInput(base.BadInputTest):
             err = self.amend(r'Swift rejected 1 of 2 objects.*large\.yaml: '
                              r'413', '-e', small, '-e', large)
             self.assertIn('record was not changed', err)
-            # As the snapshot sees it: the card is the record's to mend.
+            # As the snapshot sees it: the index is the record's to mend.
             landed = self.snapshot(self.plan)
         finally:
             self.swift.request('POST', self.plan, headers={

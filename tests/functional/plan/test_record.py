@@ -198,43 +198,43 @@ class TestInterruptedClient(SlowDeployTest):
             history[-1]['id'], history[-1]['outcome']['status']))
 
 
-class TestCard(base.FunctionalTest):
+class TestIndex(base.FunctionalTest):
     """user-environments/environments.yaml, downloaded as a script does
     (a plain GET, a plain YAML loader), right after each kind of step,
     with no reader of the log in between."""
 
-    def card(self, plan):
+    def index(self, plan):
         status, _, body = self.swift.request(
             'GET', '%s/user-environments/environments.yaml' % plan)
         self.assertEqual(200, status)
         return yaml.safe_load(body)
 
     def assert_current(self, plan, result, environments):
-        card = self.card(plan)
-        last = card['history'][-1]
-        self.assertEqual(environments, card['environments'])
+        index = self.index(plan)
+        last = index['history'][-1]
+        self.assertEqual(environments, index['environments'])
         self.assertEqual((result['id'], result['action'], environments),
                          (last['id'], last['action'], last['environments']))
-        self.assertEqual(len(card['history']), last['step'])
-        self.assertEqual(card['steps'], len(card['history']))
+        self.assertEqual(len(index['history']), last['step'])
+        self.assertEqual(index['steps'], len(index['history']))
         for field in ('time', 'user', 'command'):
             self.assertTrue(last[field], field)
         self.assertEqual('SUCCESS', last['outcome']['status'])
-        return card
+        return index
 
     def test_current_after_create_amend_settings_and_restore(self):
-        templates = base.write_tree(os.path.join(self.tmp, 'card'),
+        templates = base.write_tree(os.path.join(self.tmp, 'index'),
                                     library_base.TEMPLATES)
-        plan = 'card-%s' % uuid.uuid4().hex[:8]
+        plan = 'index-%s' % uuid.uuid4().hex[:8]
         self.addCleanup(self.openstack, 'overcloud', 'plan', 'delete', '-y',
                         plan)
         registry = 'overcloud-resource-registry-puppet.yaml'
         created = self.openstack_json(
             'overcloud', 'plan', 'create', plan, '--templates', templates,
             '-e', os.path.join(templates, registry), '--no-render')
-        card = self.assert_current(plan, created, [registry])
-        self.assertEqual(templates, card['templates'])
-        self.assertIn('digest', card['release'])
+        index = self.assert_current(plan, created, [registry])
+        self.assertEqual(templates, index['templates'])
+        self.assertIn('digest', index['release'])
         mine = self.write('mine/x.yaml', 'parameter_defaults: {Needed: x}\n')
         amended = self.openstack_json('overcloud', 'plan', 'amend', plan,
                                       '-e', mine, '--no-render')
@@ -246,17 +246,17 @@ class TestCard(base.FunctionalTest):
         every.append('environments/mode-a.yaml')
         self.assert_current(plan, enabled, every)
         values = self.openstack_json('overcloud', 'plan', 'parameters',
-                                     'set', plan, 'Needed=card')
-        card = self.assert_current(plan, values, every)
+                                     'set', plan, 'Needed=index')
+        index = self.assert_current(plan, values, every)
         self.assertEqual(['create', 'amend', 'capabilities', 'parameters'],
-                         [r['action'] for r in card['history']])
+                         [r['action'] for r in index['history']])
         restored = self.openstack_json('overcloud', 'plan', 'restore', plan,
                                        '--step', '1')
-        card = self.assert_current(plan, restored, [registry])
-        self.assertEqual(5, len(card['history']))
+        index = self.assert_current(plan, restored, [registry])
+        self.assertEqual(5, len(index['history']))
         # What the log says, row for row.
         shown = self.openstack_json('overcloud', 'plan', 'show-history',
                                     plan)
         self.assertEqual([(r['id'], r['environments']) for r in shown],
                          [(r['id'], r['environments'])
-                          for r in self.card(plan)['history']])
+                          for r in self.index(plan)['history']])
