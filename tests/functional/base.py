@@ -19,6 +19,9 @@ import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
+# templates and environments the rooms' tests share
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'fixtures')
 _THT = {}
 
 

@@ -17,8 +17,6 @@ import yaml
 
 from tests.functional import base
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        'fixtures')
 UPGRADE_PREPARE = 'environments/lifecycle/upgrade-prepare.yaml'
 NEW_IN_18 = 'ContainerGlanceApiInternalConfigImage'
 GONE_IN_18 = 'environments/neutron-ml2-vpp.yaml'
@@ -57,8 +55,9 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
 
     def test_deploy_17_then_upgrade_to_18_without_environment_files(self):
         tht17, tht18 = base.tht_dir('17.0.0'), self.tht
-        servers = os.path.join(FIXTURES, 'tht18-deployed-server.yaml')
-        with open(os.path.join(FIXTURES, 'tht18-container-images.yaml')) as f:
+        servers = os.path.join(base.FIXTURES, 'tht18-deployed-server.yaml')
+        with open(os.path.join(base.FIXTURES,
+                               'tht18-container-images.yaml')) as f:
             images18 = f.read()
         # 17.0.0 lacks the one image parameter 18.0.0 requires.
         images = self.write('images.yaml', ''.join(

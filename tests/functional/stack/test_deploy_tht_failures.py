@@ -20,8 +20,6 @@ import time
 
 from tests.functional import base
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        'fixtures')
 PLAN = 'tht-failures'
 STEP = 'tripleoplan-failing-node-step'
 PATH = 'Controller/0/NodeExtraConfig/Deployment/SoftwareDeployment'
@@ -75,11 +73,11 @@ class TestTHTFailures(base.FunctionalTest):
         deploy = subprocess.Popen(
             ['openstack', 'overcloud', 'deploy', '--stack', PLAN,
              '--templates', tht, '-r',
-             os.path.join(FIXTURES, 'tht18-small-roles.yaml'),
+             os.path.join(base.FIXTURES, 'tht18-small-roles.yaml'),
              '-e', os.path.join(tht,
                                 'overcloud-resource-registry-puppet.yaml'),
-             '-e', os.path.join(FIXTURES, 'tht18-deployed-server.yaml'),
-             '-e', os.path.join(FIXTURES, 'failing-node-step',
+             '-e', os.path.join(base.FIXTURES, 'tht18-deployed-server.yaml'),
+             '-e', os.path.join(base.FIXTURES, 'failing-node-step',
                                 'environment.yaml'), '-f', 'json'],
             env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
