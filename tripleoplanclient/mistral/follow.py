@@ -5,10 +5,13 @@ The workflow runs this again every few seconds while it answers
 ``{'done': False}``; once Heat has ended the operation it records the
 step's final outcome, unless the client already did. So the record tells
 the outcome whether the client waited, returned (``--no-wait``), died, or
-was never ours (any client of the workflow that names a step).
+was never ours (any client of the workflow that names a step). When
+configuration follows (``record.configs.configures``), Heat's end is
+recorded not final and the configure task records the step's end.
 """
 
 from tripleoplanclient.common import status
+from tripleoplanclient.record import configs
 from tripleoplanclient.record import log
 
 
@@ -24,6 +27,10 @@ def follow(store, heat, req, started):
     if not started.get('stack_id'):
         # No stack operation began (the step failed before Heat).
         return {'done': True}
+    if started.get('configure'):
+        # Heat was not asked (nothing changed, or configuration only):
+        # the deploy task left the end to the configure task.
+        return {'done': True, 'configure': True}
     if ((started.get('step') or {}).get('outcome') or {}).get(
             'status') in log.FINAL:
         # The deploy task knew the end (nothing changed) and wrote it.
@@ -66,6 +73,14 @@ def follow(store, heat, req, started):
     found.update(id=stack.id, updated=status.updated(stack))
     if started.get('operation') == 'NONE':
         found['status'] = stack.stack_status
+    if configs.configures(req['config'], stack.stack_status,
+                          getattr(stack, 'outputs', None)):
+        # Heat's end, not the step's: the configure task writes that.
+        outcome.update(status='IN_PROGRESS', configuring=True)
+        store.writer.write_outcome(plan, step_id, outcome, found,
+                                   final=False)
+        return {'done': True, 'configure': True,
+                'stack_status': stack.stack_status}
     # A client that saw the same end while Heat was asked keeps its own
     # record, untouched: written only if no outcome is stored by then.
     if not store.writer.write_outcome(plan, step_id, outcome, found,

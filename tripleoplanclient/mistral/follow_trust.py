@@ -3,7 +3,8 @@ opened by the start task while the caller's token is fresh (what it
 started may outlast that token), published sealed in the start task's
 answer (readers of the execution, any member of the project, never see
 the trust id: ``auth``), unsealed by each run of the follow task and
-closed once the follow is done.
+closed once the follow is done, or by the configure task after it when
+configuration follows (``last``).
 
 ``execution`` is the workflow execution running the action; none when
 the action runs on its own (nothing follows it then).
@@ -38,6 +39,19 @@ def follow(context, execution, started, look):
     trust = auth.unseal_trust(caller, sealed, execution) if sealed else None
     session = auth.trust_session(caller, trust) if trust else None
     result = look(session)
-    if result.get('done'):
+    if result.get('done') and not result.get('configure'):
         auth.close_trust(caller, trust, session=session)
     return result
+
+
+def last(context, execution, started, work):
+    """``work(session)``'s answer, on the trust the start task sealed
+    (the follow task left it open for this last task), closed after."""
+    caller = auth.Caller(context)
+    sealed = started.get('trust')
+    trust = auth.unseal_trust(caller, sealed, execution) if sealed else None
+    session = auth.trust_session(caller, trust) if trust else None
+    try:
+        return work(session)
+    finally:
+        auth.close_trust(caller, trust, session=session)

@@ -1,6 +1,7 @@
 """Who may drive nodes through the node actions, and the Ironic they
 reach (``node_actions``; no mistral_lib here, so unit tests run it);
-which servers Ironic records for a plan (the validations').
+which servers Ironic records for a plan, and the networks a plan's
+playbooks may reach servers in (the validations' and config-download's).
 """
 
 import logging
@@ -65,3 +66,29 @@ def recorded_servers(context, plan, session=None):
         LOG.warning('Ironic not read for the servers of plan %s: %s',
                     plan, exc)
         return []
+
+
+def server_networks(context, project, plan, session=None):
+    """Where ``plan``'s playbooks (validations, config-download) may reach
+    servers: what the operator gives (``[tripleoplan] validation_servers``,
+    for ``project``) and the addresses ``overcloud node provision``
+    recorded in Ironic for the plan and project (read when the caller may
+    read Ironic: only an administrator writes it)."""
+    import ipaddress
+
+    from tripleoplanclient.common import exceptions
+    from tripleoplanclient.mistral import validation_config
+    from tripleoplanclient.validations import inventory
+    try:
+        found = inventory.networks(validation_config.servers(), project,
+                                   plan)
+    except ValueError as exc:
+        raise exceptions.CommandError(
+            '%s in Mistral\'s configuration: ask its operator to fix it'
+            % exc)
+    for address in recorded_servers(context, plan, session):
+        try:
+            found.append(ipaddress.ip_network(address))
+        except ValueError:
+            pass
+    return found

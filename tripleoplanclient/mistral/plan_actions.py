@@ -55,9 +55,12 @@ class DeployPlan(base.PlanAction):
         heat = base.heat_client(context, req)
         execution = base.workflow_execution(context)
         # the stack may outlast the caller's token: its follow task works
-        # on a trust (the deploy request's timeout is in minutes)
+        # on a trust (the deploy request's timeouts are in minutes), and
+        # so does the configure task after it
+        minutes = int(req['timeout']) + (
+            0 if req['config'] == 'none' else int(req['config_timeout']))
         return follow_trust.start(
-            context, execution, req['timeout'], lambda: stack_step.run(
+            context, execution, minutes, lambda: stack_step.run(
                 base.plan_store(context, req['swift_url']), heat, req,
                 objects.CACHE.scoped(req['swift_url'], req['container']),
                 execution))

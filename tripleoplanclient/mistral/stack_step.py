@@ -13,7 +13,9 @@ and recorded done in one write (``_untouched``). An outcome known here
 (Heat refused, nothing to do) is written here; a stack operation's end
 is written by whoever sees it: the client following the events, else the
 workflow's follow task. So a
-client killed at any point after asking leaves a complete record.
+client killed at any point after asking leaves a complete record. When
+configuration follows (``record.configs``) Heat's end is recorded not
+final, and the deploy workflow's configure task records the step's end.
 """
 
 import hashlib
@@ -27,6 +29,7 @@ from tripleoplanclient.mistral import command_line
 from tripleoplanclient.mistral import deploy as deploy_mod
 from tripleoplanclient.mistral import lifecycle
 from tripleoplanclient.plan import layout
+from tripleoplanclient.record import configs
 from tripleoplanclient.record import log
 from tripleoplanclient.stack import preconditions
 
@@ -54,6 +57,10 @@ def _check(plan, req):
             'from the step it records; name the change instead (add, '
             'remove, files, tree, inputs). Nothing was recorded.'
             % (plan, ', '.join(given), 'is' if len(given) == 1 else 'are'))
+    if req['config'] not in configs.MODES:
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: config must be one of %s. '
+            'Nothing was recorded.' % (plan, ', '.join(configs.MODES)))
     created = req['plan_created']
     if created is not None and not (
             isinstance(created, dict) and isinstance(created.get('step'), str)
@@ -126,7 +133,7 @@ def _untouched(req, head, change, stack, environments):
     return row
 
 
-def _unchanged(store, plan, step, head, stack, row, execution):
+def _unchanged(store, plan, req, step, head, stack, row, execution):
     """Record the step as done without Heat: the step, its final outcome
     and the index in one write (``writer.HistoryWriter.write_step``)."""
     found = dict(step['stack'], operation='NONE', id=stack.id,
@@ -137,14 +144,69 @@ def _unchanged(store, plan, step, head, stack, row, execution):
     step['stack'] = found
     step['outcome'].update(status='SUCCESS', stack_id=stack.id,
                            stack_status=stack.stack_status)
+    summary = {'operation': 'NONE', 'stack_id': stack.id,
+               'status': stack.stack_status, 'updated': found['updated'],
+               'fingerprint': found['fingerprint']}
+    if _configures(req, stack):
+        # Heat has nothing to do; the servers are configured again.
+        return _to_configure(store, plan, step, head, summary)
     outcome = log.dump({'outcome': dict(step['outcome']),
                         'stack': dict(found)})
     builder.write_step(store, plan, step, head, {
         log.outcome_path(step['id']): outcome})
-    return answer(plan, step, {
+    return answer(plan, step, summary)
+
+
+def _configures(req, stack):
+    return configs.configures(req['config'], stack.stack_status,
+                              getattr(stack, 'outputs', None))
+
+
+def _to_configure(store, plan, step, head, summary, written=False):
+    """Record the step with Heat's part done (not final): the configure
+    task after the follow task records its end."""
+    step['outcome'].update(status='IN_PROGRESS', configuring=True)
+    if not written:
+        builder.write_step(store, plan, step, head)
+    store.writer.write_outcome(plan, step['id'], dict(step['outcome']),
+                               dict(step['stack']), final=False)
+    return answer(plan, step, dict(summary, configure=True))
+
+
+def _config_only(store, plan, req, step, head, stack, execution):
+    """--config-download-only: the step records that Heat was not asked
+    (its stack part: operation NONE, ``config_only``), then configures
+    the stack as it is."""
+    if stack is None or stack.stack_status not in status.DONE:
+        raise exceptions.CommandError(
+            'Stack %s is %s: --config-download-only configures the servers '
+            'of a stack whose last operation completed. Nothing was '
+            'recorded.' % (plan, stack.stack_status if stack else
+                           'not there'))
+    found = dict(step['stack'], operation='NONE', config_only=True,
+                 id=stack.id, status=stack.stack_status,
+                 updated=status.updated(stack))
+    if execution:
+        found['execution'] = execution
+    step['stack'] = found
+    step['outcome'].update(stack_id=stack.id,
+                           stack_status=stack.stack_status)
+    return _to_configure(store, plan, step, head, {
         'operation': 'NONE', 'stack_id': stack.id,
-        'status': stack.stack_status, 'updated': found['updated'],
-        'fingerprint': found['fingerprint']})
+        'status': stack.stack_status, 'updated': found['updated']})
+
+
+def _config_request(req):
+    """What the step records of its configuration: only what differs
+    from the default (a step of before config-download records none)."""
+    fields = {k: req[k] for k in ('config', 'tags', 'skip_tags', 'limit',
+                                  'forks', 'config_timeout', 'playbooks')}
+    fields['mode'] = fields.pop('config')
+    if fields['mode'] == 'auto' and not any(
+            fields[k] for k in ('tags', 'skip_tags', 'limit', 'forks',
+                                'playbooks')):
+        return None
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def answer(plan, step, summary=None):
@@ -159,7 +221,7 @@ def answer(plan, step, summary=None):
         'render': {k: v for k, v in (step.get('render') or {}).items()
                    if k in ('state', 'outputs', 'written', 'removed',
                             'info', 'execution')}}
-    for key in ('lifecycle', 'plan_created'):
+    for key in ('lifecycle', 'plan_created', 'config'):
         if step.get(key):
             out['step'][key] = step[key]
     out['plan'] = plan
@@ -203,6 +265,15 @@ def run(store, heat, req, cache, execution=None):
     details = {'lifecycle': lifecycle_env} if lifecycle_env else {}
     if req['plan_created']:
         details['plan_created'] = dict(req['plan_created'])
+    if req['config'] == 'only' and (not change.empty or change.renders or
+                                    change.templates or change.release):
+        raise exceptions.CommandError(
+            'Plan %s: --config-download-only configures the stack as it '
+            'is; this step changes the plan. Run it without the option, or '
+            'without the changes. Nothing was recorded.' % plan)
+    configured = _config_request(req)
+    if configured:
+        details['config'] = configured
     step = builder.step(change, req['action'], command=command_line.command(
         req, 'tripleoplan.deploy'), **details)
     builder.adopt(store, plan, step, head.state)
@@ -217,10 +288,13 @@ def run(store, heat, req, cache, execution=None):
                      else 'CREATE', 'environments': environments,
                      'basis': basis(req, log.apply(head.state, step),
                                     environments)}
+    if req['config'] == 'only':
+        return _config_only(store, plan, req, step, head, stack, execution)
     row = None if lifecycle_env else _untouched(req, head, change, stack,
                                                 environments)
     if row is not None:
-        return _unchanged(store, plan, step, head, stack, row, execution)
+        return _unchanged(store, plan, req, step, head, stack, row,
+                          execution)
     step['outcome']['status'] = 'IN_PROGRESS'
     builder.write_step(store, plan, step, head)
     inner = {'container': plan, 'swift_url': req['swift_url'],
@@ -248,6 +322,12 @@ def run(store, heat, req, cache, execution=None):
     if summary['operation'] == 'NONE':
         found.update(id=summary['stack_id'], status=summary['status'],
                      updated=summary['updated'])
+        if stack is not None and _configures(req, stack):
+            step['stack'].update(found)
+            step['outcome'].update(stack_id=summary['stack_id'],
+                                   stack_status=summary['status'])
+            return _to_configure(store, plan, step, head, summary,
+                                 written=True)
         _ended(store, plan, step, {'status': 'SUCCESS',
                                    'stack_id': summary['stack_id'],
                                    'stack_status': summary['status']}, found)

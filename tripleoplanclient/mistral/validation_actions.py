@@ -7,7 +7,6 @@ validation needs from the services (the plan's problems, the stack's
 servers) is asked here, as the caller, and passed in as values.
 """
 
-import ipaddress
 import uuid
 
 from tripleoplanclient.mistral import auth
@@ -142,30 +141,11 @@ class _Inputs:
         return validation_config.hidden_paths()
 
     def server_networks(self):
-        """Where this plan's validations may reach servers: what the
-        operator gives (``[tripleoplan] validation_servers``, for the
-        caller's project) and the addresses of the nodes ``overcloud
-        node provision`` recorded in Ironic for the plan and project
-        (read when the caller may read Ironic: only an administrator
-        writes it)."""
-        from tripleoplanclient.common import exceptions
+        """Where this plan's validations may reach servers
+        (``node_access.server_networks``)."""
         from tripleoplanclient.mistral import node_access
-        from tripleoplanclient.mistral import validation_config
-        from tripleoplanclient.validations import inventory
-        try:
-            found = inventory.networks(validation_config.servers(),
-                                       self.project(), self.req['plan'])
-        except ValueError as exc:
-            raise exceptions.CommandError(
-                '%s in Mistral\'s configuration: ask its operator to fix it'
-                % exc)
-        for address in node_access.recorded_servers(
-                self.context, self.req['plan'], self.session):
-            try:
-                found.append(ipaddress.ip_network(address))
-            except ValueError:
-                pass
-        return found
+        return node_access.server_networks(
+            self.context, self.project(), self.req['plan'], self.session)
 
     def _heat(self):
         req = {'heat_url': self.req['heat_url'],

@@ -51,7 +51,10 @@ _RECORD_NAME = re.compile(re.escape(RECORD_DIR) + (
     r'(environments\.yaml|rendered\.yaml'
     r'|log/\d{8}T\d{12}Z-[0-9a-f]{12}\.yaml'
     r'|outcomes/[A-Za-z0-9_-]{1,64}(\.partial)?\.yaml'
-    r'|trees/[0-9a-f]{32}\.json|kept/[0-9a-f]{32})\Z'))
+    r'|trees/[0-9a-f]{32}\.json|kept/[0-9a-f]{32}'
+    # a stack step's configuration (record.configs)
+    r'|config/[0-9a-f]{12}(-[0-9a-f]{16})?\.tar\.gz'
+    r'|config/[0-9a-f]{12}/progress/\d{6}\.json)\Z'))
 # Rounds of percent-decoding a name is checked through (%252e -> %2e -> .).
 _DECODINGS = 4
 # Who a plan path comes from: what it may not be, and what to do then.

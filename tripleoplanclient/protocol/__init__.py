@@ -7,10 +7,11 @@ recorded step is answered with (``result``). The workbook installed in
 Mistral is generated from here, the client builds its requests here, and
 the actions read them here: a field added or renamed in one place reaches
 all three. The workflows are listed by what they work on (``plans``,
-``nodes``, ``validations``) and put together here.
+``nodes``, ``validations``, ``config``) and put together here.
 """
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.protocol import config
 from tripleoplanclient.protocol.fields import REQUIRED as _REQUIRED
 from tripleoplanclient.protocol import nodes
 from tripleoplanclient.protocol import plans
@@ -23,18 +24,24 @@ from tripleoplanclient.protocol.overlay import MAX_OVERLAY_BYTES  # noqa: F401
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 13
+PROTOCOL = 14
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
 
 # workflow -> (action, description, {request field: default})
-WORKFLOWS = dict(plans.WORKFLOWS, **nodes.WORKFLOWS, **validations.WORKFLOWS)
+WORKFLOWS = dict(plans.WORKFLOWS, **nodes.WORKFLOWS, **validations.WORKFLOWS,
+                 **config.WORKFLOWS)
+# a stack step's configuration: the deploy request's fields for it
+_DEPLOY = WORKFLOWS['deploy']
+WORKFLOWS['deploy'] = _DEPLOY[:2] + (dict(_DEPLOY[2], **config.DEPLOY_FIELDS),)
 # action run on its own (no workflow, nothing saved in Mistral)
 ACTIONS = plans.ACTIONS
 # workflow -> (task, action) of its follow task, and how often it looks
 FOLLOW = dict(plans.FOLLOW, **nodes.FOLLOW)
 FOLLOW_DELAY = plans.FOLLOW_DELAY
+# workflow -> (task, action) run once after its follow task
+AFTER_FOLLOW = config.AFTER_FOLLOW
 FOLLOW_DELAYS = dict(nodes.FOLLOW_DELAYS)
 FOLLOW_ROUNDS = plans.FOLLOW_ROUNDS
 NODE_FOLLOW_DELAY = nodes.NODE_FOLLOW_DELAY
@@ -118,10 +125,22 @@ def workbook():
                 'retry': {'count': FOLLOW_ROUNDS,
                           'delay': FOLLOW_DELAYS.get(name, FOLLOW_DELAY),
                           'continue-on': '<% not $.followed.done %>'}}
+        if name in AFTER_FOLLOW:
+            after, runner = AFTER_FOLLOW[name]
+            tasks[task]['on-success'] = [after]
+            tasks[after] = {
+                'action': runner,
+                'input': {'request': '<% $.request %>',
+                          'started': '<%% $.%s %%>' % name,
+                          'followed': '<% $.followed %>'},
+                'publish': {after: '<% task().result %>'}}
         output = {name: '<%% $.%s %%>' % name}
         if name in FOLLOW:
             # the end its follow task saw
             output['followed'] = '<% $.followed %>'
+        if name in AFTER_FOLLOW:
+            output[AFTER_FOLLOW[name][0]] = '<%% $.%s %%>' % (
+                AFTER_FOLLOW[name][0])
         workflows[name] = {
             'description': description,
             'tags': [TAG],

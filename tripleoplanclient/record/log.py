@@ -204,6 +204,8 @@ def merge_outcome(row, found):
     row['outcome'] = dict(row['outcome'], **(found.get('outcome') or {}))
     if found.get('stack'):
         row['stack'] = dict(row.get('stack') or {}, **found['stack'])
+    if found.get('config'):
+        row['config'] = dict(row.get('config') or {}, **found['config'])
     return row
 
 

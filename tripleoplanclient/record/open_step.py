@@ -18,6 +18,10 @@ from tripleoplanclient.record import log
 # Seconds a command may take between recording its step and Heat taking
 # the operation (writes, a render, Mistral starting the workflow).
 GRACE = 600
+# Minutes a step that configures may take at most, by default (Heat's
+# timeout, then the configuration's): the deploy request's defaults.
+HEAT_MINUTES = 240
+CONFIG_MINUTES = 240
 
 
 def find(rows):
@@ -49,6 +53,17 @@ def mend(store, plan, rows, stack, now=None):
         return None
     began = log.seconds(row['time'])
     now = time.time() if now is None else now
+    if row['outcome'].get('configuring'):
+        # Heat's part ended; the deploy workflow configures the servers
+        # and records the end: only a workflow gone long since leaves it.
+        budget = 60 * (int((row.get('config') or {}).get(
+            'config_timeout') or CONFIG_MINUTES) + HEAT_MINUTES) + GRACE
+        if began is None or now - began <= budget:
+            return row
+        outcome = {'status': 'INTERRUPTED', 'mended': 'from the record',
+                   'reason': 'the configuration of the servers never '
+                             'recorded its end (Mistral stopped?)'}
+        return _settle(store, plan, row, outcome, {})
     changed = log.seconds(status.updated(stack)) \
         if stack is not None else None
     if stack is not None and stack.stack_status.endswith(
@@ -71,6 +86,10 @@ def mend(store, plan, rows, stack, now=None):
         found = {}
     else:
         return row
+    return _settle(store, plan, row, outcome, found)
+
+
+def _settle(store, plan, row, outcome, found):
     if store.reader.read_only or store.writer.write_outcome(
             plan, row['id'], outcome, found, only_if_new=True):
         log.merge_outcome(row, {'outcome': outcome, 'stack': found})

@@ -36,7 +36,7 @@ class HistoryWriter:
         self._actor = actor
 
     def write_outcome(self, plan, step_id, outcome, stack=None, final=True,
-                      only_if_new=False):
+                      only_if_new=False, config=None):
         """The outcome of a stack step: the final one, by whoever saw the
         end, or what a client knew when it stopped following (kept apart,
         so that it can never hide a final one). A final one goes in the
@@ -46,13 +46,17 @@ class HistoryWriter:
         hand (Mistral's follow task, a reader mending from Heat): Swift
         refuses the write once an outcome is stored (``If-None-Match``),
         so the one who saw the end keeps its record. False when refused
-        (None from a read-only reader: nothing is written).
+        (None from a read-only reader: nothing is written). ``config``:
+        the step's configuration part (``record.configs``), beside
+        Heat's.
         """
         if self.reader.read_only:
             return None
         name, = self.container.checked(
             plan, [log.outcome_path(step_id, final)])
         found = {'outcome': outcome, 'stack': stack or {}}
+        if config:
+            found['config'] = config
         try:
             self.container.request(
                 'put_object', plan, name, log.dump(found),

@@ -1,0 +1,74 @@
+"""Mistral actions of the configuration (``protocol.config``): the
+download of a stack step's Ansible tree, and the deploy workflow's
+configure task (``mistral.configure`` holds their bodies).
+
+Each acts as its caller: the download with the caller's token, the
+configure task on the trust the deploy task sealed (the run may outlast
+the token; ``follow_trust``).
+"""
+
+from tripleoplanclient.mistral import auth
+from tripleoplanclient.mistral import base
+from tripleoplanclient.mistral import follow_trust
+
+
+def _ssh(context):
+    from tripleoplanclient.mistral import validation_config
+    return validation_config.ssh(auth.Caller(context).project_id)
+
+
+class DownloadConfig(base.PlanAction):
+    """The Ansible tree of a stack step, kept as one archive with it."""
+
+    request_name = 'config_download'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import configure
+        heat = base.heat_client(context, req)
+        return configure.download(
+            base.plan_store(context, req['swift_url']), heat, req,
+            configure.build, ssh_user=_ssh(context)['user'])
+
+
+class Configure(base.PlanAction):
+    """Configure the servers of the stack step the deploy task recorded,
+    once its follow task saw Heat's end (``mistral.configure``): runs
+    ansible-playbook here, in the executor, for up to the request's
+    ``config_timeout``; records the step's end."""
+
+    request_name = 'deploy'
+
+    def __init__(self, request, started=None, followed=None):
+        super().__init__(request)
+        self.started = started
+        self.followed = followed
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import configure
+        if not (self.followed or {}).get('configure'):
+            return {'done': True, 'configured': False}
+
+        def work(session):
+            from tripleoplanclient.config import ansible_run
+            from tripleoplanclient.mistral import config as options
+            from tripleoplanclient.mistral import node_access
+            heat = base.heat_client(context, req, session)
+            store = base.plan_store(context, req['swift_url'], session)
+            stack = heat.stacks.get(req['container'])
+            conf = options.options()
+            inputs = {
+                'ssh': _ssh(context),
+                'networks': node_access.server_networks(
+                    context, auth.Caller(context).project_id,
+                    req['container'], session),
+                'outputs': getattr(stack, 'outputs', None) or [],
+                'ansible_playbook': getattr(
+                    conf, 'config_ansible_playbook', None),
+                'skip_tags': list(getattr(conf, 'config_skip_tags', None)
+                                  or ())}
+            return configure.configure(store, heat, req, self.started,
+                                       self.followed, ansible_run.run,
+                                       inputs)
+
+        return follow_trust.last(context, base.workflow_execution(context),
+                                 self.started or {}, work)
