@@ -310,6 +310,16 @@ def count(text):
     return int(value)
 
 
+def comma_list(text):
+    """An argparse type: comma-separated words (Ansible tags), in their
+    order, none empty."""
+    items = [t.strip() for t in text.split(',')]
+    if not text.strip() or not all(items):
+        raise argparse.ArgumentTypeError(
+            '%r: give comma-separated names, e.g. step1,step2.' % text)
+    return items
+
+
 # The longest a node operation's follow task looks (protocol.FOLLOW_ROUNDS
 # rounds of NODE_FOLLOW_DELAY seconds), less a margin
 NODE_TIMEOUT_MAX = 4800

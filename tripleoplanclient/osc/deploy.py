@@ -14,7 +14,8 @@ from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import exit_status
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
-                  'stack_status', 'environments', 'rendered', 'status')
+                  'stack_status', 'environments', 'rendered',
+                  'config_status', 'status')
 # "overcloud <action> preview": what the step would change, then Heat's
 # preview (stack.preview.COLUMNS).
 PREVIEW_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
@@ -51,9 +52,11 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             help='Heat stack timeout, and how long to wait for it, in '
                  'minutes (default 240).')
         if self.preview_only:
-            parser.set_defaults(dry_run=True, wait=False, yes=False)
+            parser.set_defaults(dry_run=True, wait=False, yes=False,
+                                config='none')
         else:
             self.add_run_options(parser)
+            self.add_config_options(parser)
         parser.add_argument(
             '--no-validate', dest='validate', action='store_false',
             help='Do not check the plan before Heat is asked (the checks '
@@ -80,6 +83,49 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                  '"overcloud <command> preview".')
         base.add_yes_option(parser)
 
+    @staticmethod
+    def add_config_options(parser):
+        """How the servers are configured after Heat (config-download),
+        in tripleoclient's words."""
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument(
+            '--stack-only', dest='config', action='store_const',
+            const='none', default='auto',
+            help='Only create or update the stack: no configuration is '
+                 'downloaded or applied to the servers.')
+        mode.add_argument(
+            '--config-download-only', dest='config', action='store_const',
+            const='only',
+            help='Do not ask Heat: configure the servers of the stack as '
+                 'it is (a step that changes the plan is refused).')
+        mode.add_argument(
+            '--setup-only', dest='config', action='store_const',
+            const='setup',
+            help='Create or update the stack and keep its configuration '
+                 'with the step ("overcloud config download"), without '
+                 'running Ansible.')
+        parser.add_argument(
+            '--tags', metavar='<tag,...>', type=base.comma_list,
+            help='Run only the tasks of these Ansible tags (comma '
+                 'separated; ansible-playbook --tags).')
+        parser.add_argument(
+            '--skip-tags', metavar='<tag,...>', type=base.comma_list,
+            help='Skip the tasks of these Ansible tags (comma separated; '
+                 'ansible-playbook --skip-tags).')
+        parser.add_argument(
+            '--limit', metavar='<hosts>',
+            help='Configure only these hosts or groups (ansible-playbook '
+                 '--limit; e.g. "Controller,overcloud-novacompute-0").')
+        parser.add_argument(
+            '--ansible-forks', metavar='<n>', type=base.count,
+            help='How many hosts Ansible configures at once '
+                 '(ansible-playbook --forks).')
+        parser.add_argument(
+            '--config-download-timeout', metavar='<minutes>',
+            type=base.minutes, default=240,
+            help='How long the configuration of the servers may take, '
+                 'and how long to wait for it, in minutes (default 240).')
+
     def services(self, parsed_args):
         from tripleoplanclient.stack import events
         from tripleoplanclient.stack import operations
@@ -96,7 +142,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             recorder=self.recorder(parsed_args, workflows),
             follower=events.StackFollower(heat, self.progress,
                                           **self.waiting),
-            progress=self.progress)
+            progress=self.progress, config_waiting=self.waiting)
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
@@ -123,7 +169,13 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         options = operations.Options(
             timeout=parsed_args.timeout, wait=parsed_args.wait,
             force=getattr(parsed_args, 'force', False),
-            validate=parsed_args.validate)
+            validate=parsed_args.validate, config=parsed_args.config,
+            tags=getattr(parsed_args, 'tags', None),
+            skip_tags=getattr(parsed_args, 'skip_tags', None),
+            limit=getattr(parsed_args, 'limit', None),
+            forks=getattr(parsed_args, 'ansible_forks', None),
+            config_timeout=getattr(parsed_args, 'config_download_timeout',
+                                   240))
         if parsed_args.dry_run:
             return self.dry_run(plan, services, options, prepared)
         if self.action == 'deploy':
@@ -203,7 +255,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                 (result or {}).get('operation') or d['operation'],
                 getattr(stack, 'id', None),
                 getattr(stack, 'stack_status', None),
-                lists(d['environments']), False, 'DRY_RUN')
+                lists(d['environments']), False, None, 'DRY_RUN')
         return PREVIEW_COLUMNS + names, (
             plan, self.action, d['operation'], d['plan_created'],
             d['templates'], lists(d['environments']),
@@ -237,7 +289,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             # create step it began with.
             (step.get('render') or {}).get('state') == 'SUCCESS' or
             (step.get('plan_created') or {}).get('rendered', False),
-            outcome['status'])
+            outcome.get('config_status'), outcome['status'])
 
 
 class Deploy(StackCommand):

@@ -18,7 +18,7 @@ from tripleoplanclient.osc import plan_step
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
-                   'templates', 'environments', 'outcome')
+                   'templates', 'environments', 'outcome', 'config')
 EXPORT_COLUMNS = ('plan', 'step', 'id', 'file', 'objects', 'bytes')
 # Seconds to wait for Mistral's answer to a list or a delete.
 MISTRAL_WAIT = 600
@@ -162,6 +162,7 @@ class ShowPlanHistory(base.Command, command.Lister):
         from osc_lib.cli import format_columns
 
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.record import configs
         from tripleoplanclient.record import log
 
         plan = layout.check_name(parsed_args.plan)
@@ -172,7 +173,9 @@ class ShowPlanHistory(base.Command, command.Lister):
             (r['step'], r['id'], r['time'], r['action'], r.get('user'),
              r.get('project'), r.get('templates'),
              format_columns.ListColumn(log.heat_environments(r)),
-             format_columns.DictColumn(r['outcome'])) for r in rows)
+             format_columns.DictColumn(r['outcome']),
+             format_columns.DictColumn(configs.shown(r.get('config'))))
+            for r in rows)
 
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is

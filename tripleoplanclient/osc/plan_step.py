@@ -32,6 +32,7 @@ class ShowPlanStep(base.Command, command.Lister):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
+        from tripleoplanclient.record import configs
         from tripleoplanclient.record import past
 
         plan = layout.check_name(parsed_args.plan)
@@ -43,6 +44,12 @@ class ShowPlanStep(base.Command, command.Lister):
                           plan, at.row['step'], at.row['id'],
                           at.row['action'], len(files),
                           len(at.state['environments'])))
+        shown = configs.shown(at.row.get('config'))
+        if shown:
+            # its own Ansible tree: "overcloud config download --step"
+            self.progress('Configuration of step %d: %s' % (
+                at.row['step'], ', '.join('%s=%s' % (k, shown[k])
+                                          for k in sorted(shown))))
         return COLUMNS, files
 
 

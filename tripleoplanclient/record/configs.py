@@ -166,7 +166,7 @@ def unpack(data, directory, what):
     archive, for messages."""
     os.makedirs(directory, exist_ok=True)
     root = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    count = total = 0
+    count = total = written = 0
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode='r:gz') as tar:
             for member in tar:
@@ -191,12 +191,13 @@ def unpack(data, directory, what):
                            member.mode & 0o755)
                 finally:
                     os.close(parent)
+                written += 1
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
         raise exceptions.CommandError('%s cannot be written into %s: %s'
                                       % (what, directory, exc))
     finally:
         os.close(root)
-    return count, total
+    return written, total
 
 
 def _write(parent, name, source, mode):
@@ -237,16 +238,16 @@ def load_events(data):
 
 # -- what a step's record shows of its configuration -------------------
 
-def summary(config):
-    """A step's config part in a few words, for show-history: status,
-    hosts, failures."""
-    if not config:
-        return None
-    hosts = config.get('hosts') or {}
-    counts = {k: sum(int((h or {}).get(k) or 0) for h in hosts.values())
-              for k in ('ok', 'changed', 'failed', 'unreachable')}
-    text = '%s' % config.get('status')
-    if hosts:
-        text += ' (%d host(s): %s)' % (len(hosts), ', '.join(
-            '%s %d' % (k, v) for k, v in counts.items()))
-    return text
+def shown(config):
+    """A step's config part as show-history shows it: how it was asked
+    (mode, tags, limit...), its status, per host counts, the number of
+    failures (``overcloud failures`` lists them); {} for a step that
+    configured nothing."""
+    config = dict(config or {})
+    failures = config.pop('failures', None)
+    out = {k: v for k, v in config.items() if k in (
+        'mode', 'tags', 'skip_tags', 'limit', 'forks', 'status', 'hosts',
+        'playbooks', 'tasks', 'duration', 'ran', 'object', 'message')}
+    if failures:
+        out['failures'] = len(failures)
+    return out

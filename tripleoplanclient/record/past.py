@@ -5,12 +5,14 @@ A step's state names the plan's tree after it (``tree``); the content of
 each path is read from its object while that still holds the recorded
 MD5, else from the copy kept when a later step replaced it. An export of
 step N holds that tree and the step objects up to N (never rewritten),
+the configuration archive step N kept (``configs``),
 with times taken from step N, so it is the same file whenever it is made.
 """
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import export as plan_export
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import configs
 from tripleoplanclient.record import log
 
 
@@ -146,6 +148,11 @@ def export(store, past, fileobj):
     full = store.container.view(past.plan, past.state.get('tree')).full()
     members = readable(past, full, full)
     members.update((e['name'], e['name']) for e in past.entries)
+    # the step's configuration (its Ansible tree), when it kept one
+    if past.row.get('stack'):
+        kept = configs.archive_path(past.row['id'])
+        if kept in (past.listing or ()):
+            members[kept] = kept
     plan_export.export(store.container, past.plan, members, fileobj,
                        mtime=log.seconds(past.row['time']))
     return len(members)

@@ -1,14 +1,20 @@
 """A stack step run: what ``operations.prepare`` worked out, written,
 handed to the deploy workflow in Mistral (which records the step before
 Heat is asked, ``mistral.stack_step``), followed to its end, and the
-outcome the command saw recorded (whoever sees the end writes it).
+outcome the command saw recorded (whoever sees the end writes it). When
+the servers are configured after Heat (``record.configs``), Heat's end is
+recorded not final and the command follows the configuration
+(``configuration``) to the end the workflow records.
 """
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import status
+from tripleoplanclient.record import configs
 from tripleoplanclient.record import log
 from tripleoplanclient.record import steps
+from tripleoplanclient.stack import configuration
 from tripleoplanclient.stack import preconditions
+from tripleoplanclient.workflows import config
 
 # Seconds to keep following after --timeout: Heat's own stack timeout ends
 # the stack at the same moment, and its FAILED event is worth waiting for.
@@ -59,6 +65,12 @@ def execute(services, options, prepared, recorded=None):
         rendering=services.renderer is not None)
     if refused is not None:
         raise refused
+    if options.config == 'only' and not (change.empty and not
+                                         change.release):
+        raise exceptions.CommandError(
+            'Plan %s: --config-download-only configures the stack as it '
+            'is, and this command changes the plan. Run it without the '
+            'option, or without the changes. Nothing was changed.' % plan)
     services.workflows.check()
     change.write(store, plan)
     request = plans.deploy_request(
@@ -67,7 +79,9 @@ def execute(services, options, prepared, recorded=None):
         render=services.renderer is not None, force=options.force,
         timeout=int(max(1, round(options.timeout))),
         validate=options.validate, command=services.recorder.command,
-        **details)
+        **dict(details, **config.deploy_fields(
+            options.config, options.tags, options.skip_tags, options.limit,
+            options.forks, int(max(1, round(options.config_timeout))))))
     stack = {}
     try:
         result, execution = services.workflows.deploy(
@@ -85,6 +99,14 @@ def execute(services, options, prepared, recorded=None):
     step = dict(answered, state={'environments': answered.get(
         'environments', [])})
     recorded(step)
+    if result.get('configure'):
+        # Heat not asked (nothing changed, or --config-download-only):
+        # the servers are configured at once.
+        services.progress('Stack %s: Heat not asked (%s).' % (
+            plan, 'configuration only' if options.config == 'only' else
+            'nothing changed since its last stack step'))
+        return configuration.follow_step(services, options, plan, step) \
+            if options.wait else step
     if step['outcome']['status'] != 'IN_PROGRESS':
         if result.get('operation') == 'NONE':
             services.progress(
@@ -102,7 +124,8 @@ def execute(services, options, prepared, recorded=None):
     try:
         # An update's events after the newest one before it (the deploy
         # action took it): those of earlier operations are not this one's.
-        _follow(services, options, plan, step, stack, result.get('marker'))
+        final = _follow(services, options, plan, step, stack,
+                        result.get('marker'))
     except BaseException as exc:
         # Ctrl-C, or anything unforeseen: the record still tells it.
         step['outcome'].update(
@@ -110,6 +133,14 @@ def execute(services, options, prepared, recorded=None):
                 type(exc).__name__ if not str(exc) else str(exc)))
         _record_outcome(services, plan, step, stack, quiet=True)
         raise
+    if step['outcome']['status'] == 'SUCCESS' and configs.configures(
+            options.config, step['outcome'].get('stack_status'),
+            getattr(final, 'outputs', None)):
+        # Heat's end, not the step's: the deploy workflow configures the
+        # servers and records the end (whether this command waits or not).
+        step['outcome'].update(status='IN_PROGRESS', configuring=True)
+        _record_outcome(services, plan, step, stack)
+        return configuration.follow_step(services, options, plan, step)
     _record_outcome(services, plan, step, stack)
     return step
 
@@ -130,11 +161,11 @@ def _record_outcome(services, plan, step, stack, quiet=False):
 def _follow(services, options, plan, step, stack, marker):
     """Follow the stack the deploy action started to its end (unless
     --no-wait); fills the outcome and ``stack`` (what the outcome object
-    keeps about it)."""
+    keeps about it). The stack as it ended (None: not seen)."""
     operation, stack_id = stack['operation'], stack['id']
     if not options.wait:
         step['outcome'].update(stack_status='%s_IN_PROGRESS' % operation)
-        return
+        return None
     try:
         state, reason = services.follower.follow(
             plan, stack_id, operation, options.timeout * 60 + _GRACE, marker)
@@ -142,14 +173,14 @@ def _follow(services, options, plan, step, stack, marker):
     except exceptions.CommandError as exc:
         # The operation goes on in Heat: the record must still say so.
         step['outcome'].update(status='UNKNOWN', reason=str(exc))
-        return
+        return None
     stack['updated'] = status.updated(final)
     if state == 'TIMEOUT':
         step['outcome'].update(
             status='TIMEOUT', stack_status=final.stack_status,
             reason='%s not finished after the --timeout of %s minutes; it '
                    'goes on in Heat' % (operation, options.timeout))
-        return
+        return final
     state, reason = final.stack_status, final.stack_status_reason or reason
     step['outcome'].update(stack_status=state, reason=reason)
     if state.endswith('_COMPLETE'):
@@ -158,6 +189,7 @@ def _follow(services, options, plan, step, stack, marker):
         failed = services.follower.failures(plan, stack_id)
         step['outcome'].update(status='FAILED', failed_resources=[
             '%s: %s' % f for f in failed])
+    return final
 
 
 def problem(plan, step):
@@ -170,6 +202,7 @@ def problem(plan, step):
         plan, step['id'], outcome['status'], outcome.get('reason') or '')]
     for failure in outcome.get('failed_resources', []):
         lines.append('  failed: %s' % failure)
+    lines += configuration.problem_lines(step)
     if outcome['status'] == 'FAILED':
         lines.append('Fix the cause and run the command again.')
     return '\n'.join(lines)

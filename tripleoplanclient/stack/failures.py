@@ -6,7 +6,9 @@ that is a software deployment (OS::Heat::SoftwareDeployment,
 StructuredDeployment, a SoftwareDeploymentGroup's members, or a type
 mapped to one: a type ending in ``Deployment`` that is no template) costs
 one more request, for the deploy_stderr and deploy_status_code its server
-signalled. Nothing is written.
+signalled. The configuration's failures (config-download: Ansible's,
+per host and task) come from the step's record (``ansible``). Nothing is
+written.
 """
 
 from heatclient import exc as heat_exc
@@ -14,9 +16,12 @@ from heatclient import exc as heat_exc
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.stack import nested
 
-# Fixed, whatever the stack: scripts pick them with -c.
+# Fixed, whatever the stack: scripts pick them with -c. An Ansible
+# failure of the configuration has its host and task.
 COLUMNS = ('path', 'type', 'status', 'status_reason', 'deployment_id',
-           'server_id', 'deploy_status_code', 'deploy_stderr')
+           'server_id', 'deploy_status_code', 'deploy_stderr', 'host',
+           'task')
+ANSIBLE_TYPE = 'Ansible task'
 
 
 class StackNotFound(exceptions.CommandError):
@@ -63,3 +68,29 @@ def failures(heat, stack):
                        deploy_stderr=outputs.get('deploy_stderr'))
         rows.append(row)
     return sorted(rows, key=lambda row: row['path'])
+
+
+def ansible(step):
+    """Rows (dicts of COLUMNS) of the Ansible failures the configuration
+    of stack step ``step`` (a history row) recorded: each failed task per
+    host, and each host that never answered."""
+    config = (step or {}).get('config') or {}
+    rows = []
+    for failure in config.get('failures') or ():
+        row = dict.fromkeys(COLUMNS)
+        status = 'UNREACHABLE' if failure.get('status') == 'unreachable' \
+            else 'FAILED'
+        row.update(path='ansible/%s' % failure.get('host'),
+                   type=ANSIBLE_TYPE, status=status,
+                   status_reason=failure.get('message'),
+                   host=failure.get('host'), task=failure.get('task'))
+        rows.append(row)
+    failed = {r['host'] for r in rows}
+    for host, counts in sorted((config.get('hosts') or {}).items()):
+        if (counts or {}).get('unreachable') and host not in failed:
+            row = dict.fromkeys(COLUMNS)
+            row.update(path='ansible/%s' % host, type=ANSIBLE_TYPE,
+                       status='UNREACHABLE', host=host,
+                       status_reason='the host did not answer over SSH')
+            rows.append(row)
+    return rows

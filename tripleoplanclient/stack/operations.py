@@ -50,7 +50,7 @@ class Services:
     """
 
     def __init__(self, store, heat, heat_url, swift_url, workflows, renderer,
-                 follower, progress, recorder=None):
+                 follower, progress, recorder=None, config_waiting=None):
         self.store = store
         self.heat = heat
         self.heat_url = heat_url
@@ -60,15 +60,27 @@ class Services:
         self.recorder = recorder
         self.follower = follower
         self.progress = progress
+        # sleep and clock of the configuration's follower (tests)
+        self.config_waiting = config_waiting
 
 
 class Options:
-    def __init__(self, timeout=240, wait=True, force=False, validate=True):
+    def __init__(self, timeout=240, wait=True, force=False, validate=True,
+                 config='auto', tags=None, skip_tags=None, limit=None,
+                 forks=None, config_timeout=240):
         self.timeout = timeout          # minutes, for Heat and for waiting
         self.wait = wait
         self.force = force
         # the deploy action's checks before Heat is asked (plan validate)
         self.validate = validate
+        # the servers' configuration after Heat (record.configs.MODES),
+        # ansible-playbook's options, and its time in minutes
+        self.config = config
+        self.tags = tags
+        self.skip_tags = skip_tags
+        self.limit = limit
+        self.forks = forks
+        self.config_timeout = config_timeout
 
 
 def _stack(services, plan, rows=None):
