@@ -189,7 +189,8 @@ class TestSession(StateTest):
         for address in ('127.0.0.2', '127.0.0.3'):
             argv = [address if a == '{address}' else a
                     for a in sshd.session([
-                        '/bin/sh', '-c', 'ls "$0"; ls /tmp; ls -A "$1" 2>/dev/null || true',
+                        '/bin/sh', '-c',
+                        'ls "$0"; ls /tmp; ls -A "$1" 2>/dev/null || true',
                         str(sshd.HOME), str(homes)], homes)]
             probe = subprocess.run(argv, capture_output=True, text=True,
                                    timeout=30)
