@@ -124,6 +124,8 @@ class SidesTest(unittest.TestCase):
                          '"CLI:", "Mistral:" or "Both:"')
         self.assertEqual('cli', side(TOP + '.osc'))
         self.assertEqual('mistral', side(TOP + '.mistral'))
+        # config-download's tree and runs: the CLI gets the archive only
+        self.assertEqual('mistral', side(TOP + '.config'))
 
     def _crossings(self, start_package, forbidden_side):
         reached = _paths_from(_of(start_package))
@@ -135,6 +137,14 @@ class SidesTest(unittest.TestCase):
 
     def test_mistral_reaches_no_cli_only_module(self):
         self.assertEqual([], self._crossings(TOP + '.mistral', 'cli'))
+
+    def test_the_cli_reaches_no_config_module(self):
+        reached = _paths_from(_of(TOP + '.osc'))
+        self.assertEqual([], sorted(' -> '.join(p) for m, p in reached.items()
+                                    if _package_of(m) == TOP + '.config'))
+        # ... which the walk would see: Mistral's actions do reach it
+        self.assertIn(TOP + '.config.ansible_run',
+                      _paths_from([TOP + '.mistral.config_actions']))
 
     def test_the_walk_sees_a_crossing(self):
         # The walk's own check: an import inside a function is seen.

@@ -50,22 +50,19 @@ class Configure(base.PlanAction):
 
         def work(session):
             from tripleoplanclient.config import ansible_run
-            from tripleoplanclient.mistral import config as options
+            from tripleoplanclient.mistral import ansible_options
             from tripleoplanclient.mistral import node_access
             heat = base.heat_client(context, req, session)
             store = base.plan_store(context, req['swift_url'], session)
             stack = heat.stacks.get(req['container'])
-            conf = options.options()
             inputs = {
                 'ssh': _ssh(context),
                 'networks': node_access.server_networks(
                     context, auth.Caller(context).project_id,
                     req['container'], session),
                 'outputs': getattr(stack, 'outputs', None) or [],
-                'ansible_playbook': getattr(
-                    conf, 'config_ansible_playbook', None),
-                'skip_tags': list(getattr(conf, 'config_skip_tags', None)
-                                  or ())}
+                'ansible_playbook': ansible_options.ansible_playbook(),
+                'skip_tags': ansible_options.skip_tags()}
             return configure.configure(store, heat, req, self.started,
                                        self.followed, ansible_run.run,
                                        inputs)
