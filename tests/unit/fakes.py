@@ -353,6 +353,7 @@ class FakeSwift:
     def __init__(self, mocker, plan='p', url=SWIFT, bulk=True):
         import re
         self.objects = {}       # name -> (bytes, last_modified)
+        self.meta = {}          # name -> {X-Object-Meta-*: value}
         self.tick = 0
         self.stamp = None
         self.lagging = {}
@@ -438,6 +439,7 @@ class FakeSwift:
                     tzinfo=datetime.timezone.utc)
             context.headers['X-Timestamp'] = '%d.%05d' % (
                 stamp.timestamp(), stamp.microsecond // 10)
+            context.headers.update(self.meta.get(name) or {})
         return ''
 
     def _put(self, request, context):
@@ -464,6 +466,11 @@ class FakeSwift:
                 name in self.objects:
             context.status_code = 412       # checked before the write
             return ''
+        # its metadata, as Swift keeps it (HEAD answers it)
+        self.meta[name] = {
+            k: v.decode() if isinstance(v, bytes) else v
+            for k, v in request.headers.items()
+            if k.lower().startswith('x-object-meta-')}
         self.store(name, request.body if isinstance(request.body, bytes)
                    else (request.body or b'').encode()
                    if isinstance(request.body, str) else
