@@ -538,6 +538,10 @@ def run_ours(store, request, action, heat=None):
     if name == 'deploy':
         from tripleoplanclient.mistral import stack_step
         return stack_step.run(store, heat or heat_client(), req, cache)
+    if name == 'config_download':
+        from tripleoplanclient.mistral import configure
+        return configure.download(store, heat or heat_client(), req,
+                                  configure.build)
     if name.startswith('validation_'):
         import uuid
 

@@ -27,7 +27,7 @@ def default_dir():
         '~' + os.environ.get('SUDO_USER', '')), 'tripleo-config')
 
 
-def _config_types(values):
+def config_types(values):
     """``--config-type`` values, each given whole or comma-separated (never
     split into characters), in order, once each."""
     found = []
@@ -85,7 +85,7 @@ class DownloadConfig(exit_status.ResultCommand, base.Command,
         result = config.download(self.workflows(), config.download_request(
             plan, self.clients.endpoint('object-store'),
             self.clients.endpoint('orchestration'), parsed_args.step,
-            _config_types(parsed_args.config_type)), MISTRAL_WAIT)
+            config_types(parsed_args.config_type)), MISTRAL_WAIT)
         self.progress('Configuration of step %s (%s) of plan %s: %s, %s '
                       'bytes (%s).' % (
                           result.get('number'), result['step'], plan,

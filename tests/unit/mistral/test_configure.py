@@ -90,8 +90,8 @@ class TestDownload(stack_step_base.StackStepTestCase):
             self.store, fakes.heat_client(), req, {'step': step},
             {'done': True, 'configure': True}, never,
             {'ssh': {'user': 'tripleo-admin'}, 'networks': []})
-        self.assertEqual(('SUCCESS', 'mistral'), (answer['status'],
-                                                   answer['recorded_by']))
+        self.assertEqual(('SUCCESS', 'mistral'),
+                         (answer['status'], answer['recorded_by']))
         found = self.outcome(step['id'])
         self.assertEqual(('SUCCESS', 'CREATE_COMPLETE', 'SUCCESS', False), (
             found['outcome']['status'], found['outcome']['stack_status'],
