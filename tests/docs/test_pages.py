@@ -201,6 +201,7 @@ class TestMistralNames(testtools.TestCase):
         used = ({a for a, _, _ in protocol.WORKFLOWS.values()} |
                 {a for a, _, _ in protocol.ACTIONS.values()} |
                 {a for _, a in protocol.FOLLOW.values()} |
+                {a for _, a in protocol.AFTER_FOLLOW.values()} |
                 {protocol.VERSION_ACTION})
         self.assertEqual(self.registered, used)
 
