@@ -18,9 +18,12 @@ def line(**fields):
 class TestEvent(testtools.TestCase):
 
     def test_an_event_has_the_contracts_shape(self):
-        found, number = ansible_events.event(line(status='changed'))
+        found, about = ansible_events.event(line(status='changed',
+                                                 address='192.0.2.5'))
         self.assertEqual(({'host': 'c-0', 'task': 'T', 'status': 'changed',
-                           'play': 'P', 'message': ''}, 1), (found, number))
+                           'play': 'P', 'message': ''},
+                          {'task_number': 1, 'address': '192.0.2.5'}),
+                         (found, about))
 
     def test_what_is_not_an_event_is_dropped(self):
         for data in (b'not json', b'[1]', b'"x"', line(status='weird'),
@@ -53,7 +56,8 @@ class TestEvent(testtools.TestCase):
         self.assertIn('admin_password: ***', found['message'])
 
     def test_a_task_number_that_is_not_one_is_none(self):
-        self.assertIsNone(ansible_events.event(line(task_number='7'))[1])
+        self.assertEqual({'task_number': None, 'address': None},
+                         ansible_events.event(line(task_number='7'))[1])
 
 
 class TestStats(testtools.TestCase):
@@ -79,9 +83,11 @@ class TestStats(testtools.TestCase):
 class TestTally(testtools.TestCase):
 
     def add(self, tally, number, host, status, **more):
-        shaped, _ = ansible_events.event(line(
-            host=host, status=status, task='task %d' % number, **more))
-        tally.add(shaped, number)
+        shaped, about = ansible_events.event(line(
+            host=host, status=status, task='task %d' % number,
+            task_number=number, address='192.0.2.%d' % int(host[-1]),
+            **more))
+        tally.add(shaped, about)
 
     def test_counts_tasks_and_failures(self):
         tally = ansible_events.Tally()
@@ -104,6 +110,16 @@ class TestTally(testtools.TestCase):
              {'host': 'c-1', 'task': 'task 3', 'status': 'unreachable',
               'message': 'no route'}], tally.failures)
         self.assertTrue(tally.failed())
+
+    def test_an_unreachable_host_is_told_why_the_proxy_could_not(self):
+        tally = ansible_events.Tally()
+        self.add(tally, 1, 'c-0', 'unreachable', message='closed')
+        self.add(tally, 1, 'c-1', 'failed', message='boom')
+        tally.explain({('192.0.2.0', 22): 'cannot reach it: refused',
+                       ('192.0.2.1', 22): 'cannot reach it either',
+                       ('192.0.2.9', 22): None})
+        self.assertEqual(['closed (cannot reach it: refused)', 'boom'],
+                         [f['message'] for f in tally.failures])
 
     def test_ansibles_stats_win_when_they_came(self):
         tally = ansible_events.Tally()
