@@ -42,8 +42,9 @@ def mask(text, secrets=(), limit=MESSAGE_LIMIT):
 def event(data, secrets=()):
     """A progress event from an event line's JSON (bytes): ``{'host',
     'task', 'status', 'play', 'message'}`` (``'ignored': True`` added
-    for a failure Ansible ignores) and the task's number, or (None,
-    None) when it is not one."""
+    for a failure Ansible ignores) and ``{'task_number', 'address'}``
+    (the host's address in the inventory), or (None, None) when it is
+    not one."""
     try:
         found = json.loads(data)
     except ValueError:
@@ -57,7 +58,11 @@ def event(data, secrets=()):
     if found.get('ignored') is True and found['status'] == 'failed':
         shaped['ignored'] = True
     number = found.get('task_number')
-    return shaped, number if isinstance(number, int) else None
+    address = found.get('address')
+    return shaped, {
+        'task_number': number if isinstance(number, int) else None,
+        'address': address[:NAME_LIMIT] if isinstance(address, str)
+        else None}
 
 
 def stats(data):
@@ -92,10 +97,15 @@ class Tally:
         self.failures = []
         self.failures_dropped = 0
         self.stats = None
+        # failure's index -> its host's address
+        self.addresses = {}
         # task number -> whether it ran on some host
         self._tasks = {}
 
-    def add(self, shaped, number=None):
+    def add(self, shaped, about=None):
+        """Count one event (``event``'s pair)."""
+        about = about or {}
+        number = about.get('task_number')
         host = shaped['host']
         if host in self.hosts or len(self.hosts) < HOSTS_LIMIT:
             counts = self.hosts.setdefault(host, dict.fromkeys(COUNTS, 0))
@@ -114,8 +124,22 @@ class Tally:
                     'host': host, 'task': shaped['task'],
                     'status': shaped['status'],
                     'message': shaped['message']})
+                self.addresses[len(self.failures) - 1] = about.get(
+                    'address')
             else:
                 self.failures_dropped += 1
+
+    def explain(self, attempts):
+        """Add to an unreachable host's message why the egress proxy
+        could not connect to its address (``{(address, port): why}``):
+        ssh does not show its ProxyCommand's words."""
+        for index, failure in enumerate(self.failures):
+            address = self.addresses.get(index)
+            why = sorted(w for (a, _), w in attempts.items()
+                         if w and a == address)
+            if failure['status'] == 'unreachable' and why:
+                failure['message'] = mask('%s (%s)' % (
+                    failure['message'] or 'unreachable', '; '.join(why)))
 
     def counts(self):
         """``{host: counts}``: Ansible's when its stats line came."""

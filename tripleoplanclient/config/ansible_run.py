@@ -184,10 +184,10 @@ def run(tree_dir, playbook, inventory_file, *, ssh, servers, timeout,
     def read(pipe):
         def each(line):
             if line.startswith(ansible_events.EVENT):
-                shaped, number = ansible_events.event(
+                shaped, about = ansible_events.event(
                     line[len(ansible_events.EVENT):], secrets)
                 if shaped is not None:
-                    events.put((shaped, number))
+                    events.put((shaped, about))
             elif line.startswith(ansible_events.STATS):
                 found = ansible_events.stats(
                     line[len(ansible_events.STATS):])
@@ -198,10 +198,10 @@ def run(tree_dir, playbook, inventory_file, *, ssh, servers, timeout,
     def tick():
         while True:
             try:
-                shaped, number = events.get_nowait()
+                shaped, about = events.get_nowait()
             except queue.Empty:
                 return
-            tally.add(shaped, number)
+            tally.add(shaped, about)
             _report(reporting, shaped)
 
     with tempfile.TemporaryDirectory(prefix='tripleoplan-config-') as private:
@@ -250,6 +250,7 @@ def _copy(source, target):
 
 
 def _outcome(ended, tally, duration, timeout, shown, secrets):
+    tally.explain(ended['attempts'])
     unreached = sorted('%s:%d: %s' % (host, port, why)
                        for (host, port), why in ended['attempts'].items()
                        if why)[:20]

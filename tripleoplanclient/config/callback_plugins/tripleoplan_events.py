@@ -4,12 +4,13 @@ Loaded by ansible-playbook from this directory (``ansible_run`` sets
 ANSIBLE_CALLBACK_PLUGINS and ANSIBLE_STDOUT_CALLBACK, which outrank an
 ansible.cfg of the tree): one line on stdout per task result and host,
 ``TRIPLEOPLAN-EVENT `` and its JSON ({host, task, status, play, message,
-ignored, task_number}), and at the end ``TRIPLEOPLAN-STATS `` with the
-counts per host. Messages are cut to ``KEEP`` characters here (the
-runner bounds and masks them again: these lines are the playbook's
-stdout too), and a task under ``no_log`` says only that it hides its
-output. Ansible itself only, and what ansible-core 2.14 to 2.19 all
-offer: it runs inside ansible-playbook.
+ignored, task_number, address: the inventory's ansible_host}), and at
+the end ``TRIPLEOPLAN-STATS `` with the counts per host. Messages are
+cut to ``KEEP`` characters here (the runner bounds and masks them
+again: these lines are the playbook's stdout too), and a task under
+``no_log`` says only that it hides its output. Ansible itself only, and
+what ansible-core 2.14 to 2.19 all offer: it runs inside
+ansible-playbook.
 """
 
 import json
@@ -75,8 +76,10 @@ class CallbackModule(CallbackBase):
             status = 'changed'
         hidden = result._task.no_log or found.get('_ansible_no_log') or \
             'censored' in found
+        host = result._host
         self._line('EVENT', {
-            'host': result._host.get_name(), 'task': result._task.get_name(),
+            'host': host.get_name(), 'task': result._task.get_name(),
+            'address': str(host.vars.get('ansible_host') or host.get_name()),
             'status': status, 'play': self.play,
             'message': HIDDEN if hidden else message(found),
             'ignored': bool(ignored), 'task_number': self.task_number})
