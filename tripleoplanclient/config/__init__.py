@@ -1,0 +1,8 @@
+"""Mistral: config-download: the plan's stack outputs become the Ansible tree
+and inventory that configure the servers, and the run that applies them.
+
+``stack_data`` reads from Heat what the tree needs (a bounded number of
+requests), ``tree`` turns it into the files tripleo-common's
+``download_config`` wrote, ``writing`` checks the names and writes the YAML
+of those files, and ``inventory`` writes ``tripleo-ansible-inventory.yaml``.
+"""
