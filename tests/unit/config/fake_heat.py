@@ -240,7 +240,9 @@ class Cloud:
     def metadata(self, server_id):
         sds = [d for d in self.deployments.values()
                if d['server_id'] == server_id]
-        configs = [self.configs[d['config_id']] for d in sds]
+        # Heat leaves out the deployments whose config is gone
+        configs = [self.configs[d['config_id']] for d in sds
+                   if d['config_id'] in self.configs]
         return sorted(configs, key=lambda c: c['name'])
 
 
@@ -250,6 +252,7 @@ class FakeHeat:
     def __init__(self, mocker, cloud):
         self.cloud = cloud
         self.log = []
+        self.errors = {}    # kind: the status Heat answers it with
         mocker.get(re.compile(re.escape(HEAT) + '/'), json=self.answer)
 
     def kinds(self):
@@ -267,6 +270,11 @@ class FakeHeat:
         kind, body = self._route(parts, query, url, context)
         self.log.append(kind)
         context.headers['Content-Type'] = 'application/json'
+        if kind in self.errors:
+            context.status_code = self.errors[kind]
+            return {'code': context.status_code, 'title': 'Error',
+                    'error': {'message': 'Internal error',
+                              'type': 'Exception'}}
         return body
 
     def _missing(self, context, what):
