@@ -19,6 +19,9 @@ from tripleoplanclient.common import exceptions
 
 MAX_NAME_BYTES = 255
 MAX_DEPTH = 100
+# Values, lists and mappings in one file: shared parts count each time
+# they are written (the dump repeats them, it writes no aliases).
+MAX_NODES = 5000000
 # Control characters, the path separator: never in a name.
 _BAD_NAME = re.compile(r'[\x00-\x1f\x7f/]')
 # Text that YAML reads as one plain scalar whatever it holds: one line,
@@ -59,8 +62,14 @@ _Dumper.add_representer(str, _text)
 
 def _depth(value):
     todo = [(value, 1)]
+    nodes = 0
     while todo:
         item, depth = todo.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise exceptions.CommandError(
+                'A stack output holds more than %d values: check the '
+                'templates\' outputs.' % MAX_NODES)
         if depth > MAX_DEPTH:
             raise exceptions.CommandError(
                 'A stack output nests deeper than %d levels: check the '
