@@ -45,7 +45,11 @@ def name(kind, value):
     return text
 
 
-class _Dumper(yaml.SafeDumper):
+_RESOLVER = yaml.resolver.Resolver()
+_STR = 'tag:yaml.org,2002:str'
+
+
+class _Dumper(getattr(yaml, 'CSafeDumper', yaml.SafeDumper)):
     def ignore_aliases(self, data):
         return True
 
@@ -54,7 +58,7 @@ def _text(dumper, value):
     # Lines as lines (a literal block) where YAML can keep them exactly;
     # the emitter quotes whatever a block cannot hold.
     style = '|' if '\n' in value else None
-    return dumper.represent_scalar('tag:yaml.org,2002:str', value, style)
+    return dumper.represent_scalar(_STR, value, style)
 
 
 _Dumper.add_representer(str, _text)
@@ -95,6 +99,10 @@ def plain(text):
     if text == '':
         return None
     if not _PLAIN.match(text):
+        return text
+    # YAML's own resolver says which text is not a string; only those
+    # are loaded (most are strings: no parsing)
+    if _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
         return text
     try:
         value = yaml.safe_load(text)

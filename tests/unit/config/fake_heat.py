@@ -23,6 +23,7 @@ import copy
 import itertools
 import json
 import re
+import time
 from urllib import parse
 import uuid
 
@@ -253,6 +254,7 @@ class FakeHeat:
         self.cloud = cloud
         self.log = []
         self.errors = {}    # kind: the status Heat answers it with
+        self.delay = 0      # seconds each answer takes
         mocker.get(re.compile(re.escape(HEAT) + '/'), json=self.answer)
 
     def kinds(self):
@@ -269,6 +271,8 @@ class FakeHeat:
                  url.path[len(parse.urlsplit(HEAT).path) + 1:].split('/')]
         kind, body = self._route(parts, query, url, context)
         self.log.append(kind)
+        if self.delay:
+            time.sleep(self.delay)
         context.headers['Content-Type'] = 'application/json'
         if kind in self.errors:
             context.status_code = self.errors[kind]
