@@ -233,6 +233,11 @@ def _is_number(name):
     return True
 
 
+def _holder(dep):
+    """The stack holding a deployment (its reference's, when a path)."""
+    return dep['ref'].split('/')[-1] if '/' in dep['ref'] else dep['stack']
+
+
 def _resolve_numbers(call, path, found):
     """A deployment named by an integer is a ResourceGroup's member: its
     name is the group's, the resource whose nested stack holds the
@@ -246,10 +251,10 @@ def _resolve_numbers(call, path, found):
     numbered = [d for d in found if _is_number(d['name'])]
     if not numbered:
         return
-    holders = {}
+    holders = set()
     for dep in numbered:
-        holders[dep['ref'].split('/')[-1] if '/' in dep['ref']
-                else dep['stack']] = None
+        holders.add(_holder(dep))
+    holders.discard(None)
     members = call('resources', call.heat.resources.list, path,
                    nested_depth=NESTED_DEPTH,
                    filters={'physical_resource_id': sorted(holders)})
@@ -267,9 +272,7 @@ def _resolve_numbers(call, path, found):
         names.setdefault(res.get('physical_resource_id'),
                          res.get('resource_name'))
     for dep in numbered:
-        holder = (dep['ref'].split('/')[-1] if '/' in dep['ref']
-                  else dep['stack'])
-        name = names.get(parents.get(holder))
+        name = names.get(parents.get(_holder(dep)))
         if not name:
             raise exceptions.CommandError(
                 'Deployment %s of server %s: its group\'s name cannot be '

@@ -69,6 +69,15 @@ def files(data, config_type=None):
     return dict(sorted(tree.items()))
 
 
+def _encoded(text, what):
+    try:
+        return text.encode('utf-8')
+    except UnicodeEncodeError:
+        raise exceptions.CommandError(
+            '%s is not valid text (a lone surrogate): check the '
+            'templates.' % what)
+
+
 def _mapping(value, what):
     if value is None:
         return {}
@@ -117,11 +126,11 @@ def _role_data(tree, outputs, config_type):
                 if not isinstance(value, str):
                     raise exceptions.CommandError(
                         '%s is not text: check the templates.' % what)
-                tree[role + '/step_config.pp'] = (value.encode('utf-8'),
+                tree[role + '/step_config.pp'] = (_encoded(value, what),
                                                   PRIVATE)
             elif key == 'param_config':
                 tree[role + '/param_config.json'] = (
-                    json.dumps(value).encode('utf-8'), PRIVATE)
+                    json.dumps(value).encode('ascii'), PRIVATE)
             else:
                 if key in PER_STEP:
                     _steps(tree, '%s/%s' % (role, key), value,
@@ -140,7 +149,7 @@ def _role_config(tree, outputs):
         if isinstance(value, (list, dict)):
             tree[path] = (writing.dump(value), PRIVATE)
         elif isinstance(value, str):
-            tree[path] = (value.encode('utf-8'), PRIVATE)
+            tree[path] = (_encoded(value, 'RoleConfig %s' % key), PRIVATE)
         else:
             raise exceptions.CommandError(
                 'RoleConfig %s is neither text, a list nor a mapping: check '

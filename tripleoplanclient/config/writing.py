@@ -88,8 +88,13 @@ def dump(value):
     """YAML bytes of ``value``, block style and sorted keys as
     tripleo-common's ``safe_dump``, never an anchor or alias."""
     _depth(value)
-    return yaml.dump(value, Dumper=_Dumper,
-                     default_flow_style=False).encode('utf-8')
+    try:
+        return yaml.dump(value, Dumper=_Dumper,
+                         default_flow_style=False).encode('utf-8')
+    except UnicodeEncodeError:
+        raise exceptions.CommandError(
+            'A stack output holds text that is not valid (a lone '
+            'surrogate): check the templates\' outputs.')
 
 
 def plain(text):

@@ -101,6 +101,9 @@ class TestValues(unittest.TestCase):
             (('RoleConfig', 'deploy_steps_playbook'), 7,
              'neither text, a list nor a mapping'),
             (('RoleConfig',), 'x', 'is not a mapping'),
+            (('RoleConfig', 'script'), 'a\ud800', 'is not valid text'),
+            (('RoleData', 'Compute', 'step_config'), '\udc80',
+             'is not valid text'),
             (('AnsibleHostVarsMap', 'Compute', 'overcloud-novacompute-0'),
              ['x'], 'is not a mapping'),
         ]

@@ -35,6 +35,10 @@ class TestDump(unittest.TestCase):
         self.assertEqual(b'k: |\n  one\n  two\n',
                          writing.dump({'k': 'one\ntwo\n'}))
 
+    def test_not_text(self):
+        with self.assertRaises(exceptions.CommandError):
+            writing.dump({'k': '\ud800'})
+
     def test_no_tags(self):
         body = writing.dump({'k': '!!python/object:os.system'})
         self.assertEqual({'k': '!!python/object:os.system'},
