@@ -148,6 +148,38 @@ class TestData(unittest.TestCase):
         self.assertIn('Heat refused to show the configuration of stack '
                       'overcloud (resources): Internal error', str(error))
 
+    def test_names_not_found(self):
+        cloud = fake_heat.overcloud()
+        # the group holding the members named 0 and 1 is gone from Heat
+        cloud.resources = [r for r in cloud.resources
+                           if r['name'] != 'ComputeSwapDeployments']
+        with reference.heat_of(cloud) as (heat, _):
+            error = self.refused(heat, 'overcloud')
+        self.assertIn("Deployment 0 of server overcloud-novacompute-0: its "
+                      "group's name cannot be found", str(error))
+        cloud = fake_heat.overcloud()
+        # a path whose stack holds no TripleOSoftwareDeployment
+        cloud.resources = [
+            r for r in cloud.resources
+            if not (r['name'] == 'TripleOSoftwareDeployment' and
+                    r['nested'] is None and 'UpgradeInit' in
+                    cloud.stacks[r['stack']]['name'])]
+        with reference.heat_of(cloud) as (heat, _):
+            error = self.refused(heat, 'overcloud')
+        self.assertIn('Heat shows no TripleOSoftwareDeployment',
+                      str(error))
+
+    def test_no_name(self):
+        cloud = fake_heat.many(1, 2)
+        for res in cloud.resources:
+            if res['name'] == 'TripleODeployment':
+                res['attributes']['value']['name'] = ''
+        for stack in cloud.stacks.values():
+            stack['parent_resource'] = None
+        with reference.heat_of(cloud) as (heat, _):
+            error = self.refused(heat, 'overcloud')
+        self.assertIn('has no name: set the name property', str(error))
+
     def test_servers(self):
         outputs = fake_heat.outputs()
         found = stack_data.servers(outputs)
