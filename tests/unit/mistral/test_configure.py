@@ -228,3 +228,35 @@ class TestMerged(fakes.HttpTestCase):
                           found['playbooks']))
         self.assertEqual(1, len(found['failures']))
         self.assertEqual('FAILED', configure.merged([], [])['status'])
+
+
+class TestBuilt(stack_step_base.StackStepTestCase):
+    """The tree made from a config-download stack (``config``) on first
+    download, kept with the step, then found again without Heat."""
+
+    def test_made_once_then_kept(self):
+        from tests.unit.config import fake_heat
+        fakes.stack_is(self.m, None)
+        step = self.ask('deploy', container='p')['step']
+        heat = fake_heat.FakeHeat(self.m, fake_heat.overcloud('p'))
+        req = protocol.read('config_download', protocol.request(
+            'config_download', container='p', swift_url=fakes.SWIFT,
+            heat_url=fakes.HEAT))
+        first = configure.download(self.store, fakes.heat_client(), dict(
+            req), configure.build, ssh_user='cloud-admin')
+        self.assertTrue(first['built'])
+        self.assertGreater(first['heat_requests'], 0)
+        archive = self.swift.objects[configs.archive_path(step['id'])][0]
+        target = self.temp_dir()
+        files, _ = configs.unpack(archive, target, 'it')
+        self.assertEqual(first['files'], files)
+        with open(target + '/' + configure.INVENTORY) as f:
+            inventory = yaml.safe_load(f)
+        self.assertEqual('cloud-admin', inventory['p_Controller']['vars'][
+            'ansible_ssh_user'])
+        asked = len(heat.log)
+        again = configure.download(self.store, fakes.heat_client(), dict(
+            req), never)
+        self.assertEqual((False, 0, first['bytes']), (
+            again['built'], again['heat_requests'], again['bytes']))
+        self.assertEqual(asked, len(heat.log))
