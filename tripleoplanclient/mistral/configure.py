@@ -103,9 +103,10 @@ def build(heat, plan, config_type, ssh_user, addresses=None):
 
     data = stack_data.read(heat, plan)
     files = dict(tree.files(data, config_type))
+    # it holds the overcloud's admin password, as tripleo-common's did
     files[INVENTORY] = (inventory.inventory(
         data, plan, ssh_user=ssh_user, addresses=addresses).encode('utf-8'),
-        0o644)
+        0o600)
     return files, (data.get('requests') or {}).get('heat')
 
 

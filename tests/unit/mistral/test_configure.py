@@ -4,6 +4,8 @@ without Heat, a past step's never made from today's stack, the playbooks
 of each action, progress batched into new objects, and the step's final
 outcome with both parts."""
 
+import os
+
 import yaml
 
 from tests.unit import fakes
@@ -252,6 +254,9 @@ class TestBuilt(stack_step_base.StackStepTestCase):
         self.assertEqual(first['files'], files)
         with open(target + '/' + configure.INVENTORY) as f:
             inventory = yaml.safe_load(f)
+        # the admin password is in it: for its owner only
+        self.assertEqual(0o600, os.stat(
+            target + '/' + configure.INVENTORY).st_mode & 0o777)
         self.assertEqual('cloud-admin', inventory['p_Controller']['vars'][
             'ansible_ssh_user'])
         asked = len(heat.log)
