@@ -50,7 +50,7 @@ TASKS = '''
 OVERCLOUD = '''heat_template_version: rocky
 parameters:
   Marker: {type: string, default: none}
-  Wait: {type: number, default: 0}
+  Wait: {type: string, default: '0'}
   Slow: {type: boolean, default: false}
   FailCompute: {type: boolean, default: false}
   ControllerAddress: {type: string, default: '%s'}
@@ -72,6 +72,8 @@ outputs:
           gather_facts: false
           tasks:
             - include_tasks: "{{ tripleo_role_name }}/deploy_steps_tasks.yaml"
+              # the included tasks' own tags choose (--tags)
+              tags: [always]
   RoleData:
     value:
       Controller:
@@ -226,7 +228,7 @@ class TestDeployConfigures(deploy_base.DeployTest):
         proc = subprocess.Popen(
             ['openstack', 'overcloud', 'deploy', '--stack', self.plan,
              '--templates', self.templates, '-e', self.settings(
-                 Slow=True, Wait=10)],
+                 Slow=True, Wait='10')],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL, env=self.env, text=True,
             start_new_session=True)
