@@ -20,6 +20,7 @@ import os
 import signal
 import socket
 import subprocess
+import tarfile
 import time
 import unittest
 
@@ -171,6 +172,13 @@ class TestDeployConfigures(deploy_base.DeployTest):
             self.assertEqual((0, self.user), self.on(
                 address, 'cat ~/cd-who-%s' % self.plan))
         self.assertEqual(['commands'], self.last()['config']['tags'])
+        # configuration only: a step that says Heat was not asked
+        row, err = self.run_deploy('--config-download-only')
+        self.assertEqual(('NONE', 'SUCCESS'), (row['operation'],
+                                               row['status']), err)
+        self.assertEqual((True, 'only'), (
+            self.last()['stack']['config_only'],
+            self.last()['config']['mode']))
         # the tree of the newest step, and of the first
         where = os.path.join(self.tmp, self.plan, 'config')
         found = self.openstack_json('overcloud', 'config', 'download',
@@ -186,6 +194,15 @@ class TestDeployConfigures(deploy_base.DeployTest):
             'overcloud', 'config', 'download', '--name', self.plan,
             '--config-dir', where + '-first', '--step', str(first['step']))
         self.assertEqual(first['id'], past['id'])
+        self.assertTrue(os.path.isfile(os.path.join(
+            where + '-first', 'deploy_steps_playbook.yaml')))
+        # the first step's export holds its configuration
+        exported = os.path.join(self.tmp, self.plan, 'first.tar.gz')
+        self.openstack('overcloud', 'plan', 'export', self.plan, '--step',
+                       str(first['step']), '-o', exported)
+        with tarfile.open(exported) as tar:
+            self.assertIn('user-environments/config/%s.tar.gz'
+                          % first['id'], tar.getnames())
         history = self.openstack_json('overcloud', 'plan', 'show-history',
                                       self.plan)
         self.assertEqual('SUCCESS', history[-1]['config']['status'])
