@@ -225,11 +225,18 @@ def combined(heat_outcome, config):
     else:
         out['status'] = 'TIMEOUT' if state == 'TIMEOUT' else 'FAILED'
         failures = config.get('failures') or []
+        # a few words each: the step's config part has them in full
         out['reason'] = 'configuration %s%s' % (state, ': %s' % '; '.join(
-            '%s: %s: %s' % (f.get('host'), f.get('task'), f.get('message'))
-            for f in failures[:3]) if failures else (
-                ': %s' % config['message'] if config.get('message') else ''))
+            '%s: %s: %s' % (f.get('host'), f.get('task'), _first_line(
+                f.get('message'))) for f in failures[:3]) if failures else (
+                ': %s' % _first_line(config['message'])
+                if config.get('message') else ''))
     return out
+
+
+def _first_line(text, most=200):
+    line = str(text or '').strip().split('\n', 1)[0]
+    return line if len(line) <= most else line[:most] + '...'
 
 
 def record(store, plan, step_id, heat_outcome, stack, config):

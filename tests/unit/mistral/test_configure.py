@@ -128,6 +128,10 @@ class TestOutcome(fakes.HttpTestCase):
             {'host': 'c-0', 'task': 'Write a file', 'message': 'denied'}]})
         self.assertEqual('FAILED', failed['status'])
         self.assertIn('c-0: Write a file: denied', failed['reason'])
+        long = configure.combined(heat, {'status': 'FAILED', 'failures': [
+            {'host': 'c-0', 'task': 't', 'message': 'x' * 500 + '\nmore'}]})
+        self.assertNotIn('more', long['reason'])
+        self.assertLess(len(long['reason']), 300)
         self.assertEqual('TIMEOUT', configure.combined(heat, {
             'status': 'TIMEOUT'})['status'])
 
