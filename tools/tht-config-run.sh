@@ -34,11 +34,11 @@ log() { echo "tht-config-run: $*" >&2; }
 cd "$repo"
 mkdir -p "$work"
 
-# config-download's Ansible (installed with Mistral's venv; quick when done)
-python3 tools/loopback install mistral >&2
+# config-download's Ansible, as Mistral's start installs it (quick when
+# done)
 venv=$(python3 -c 'import sys; sys.path.insert(0, "tools")
-from loopback import mistral, venv
-print(venv.venv_dir(mistral.CONFIG_VENV))')
+from loopback import mistral
+print(mistral.install_config_ansible())' | tail -n 1)
 skip=${THT_CONFIG_SKIP_TAGS-$(python3 -c 'import sys
 sys.path.insert(0, "tools")
 from loopback import mistral

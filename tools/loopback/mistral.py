@@ -137,6 +137,18 @@ def package_code_stamp() -> str:
     return h.hexdigest()
 
 
+def install_config_ansible() -> Path:
+    """config-download's Ansible: the venv, and the stand-in module."""
+    venv = ensure_venv(CONFIG_VENV, 'ansible.release, '
+                       'ansible_collections.ansible.posix')
+    # where a real undercloud's ansible-pacemaker RPM puts it
+    write_if_changed(venv / 'share' / 'ansible' / 'plugins' / 'modules' /
+                     'pacemaker_resource.py', (
+                         PACKAGE / 'config_ansible' /
+                         'pacemaker_resource.py').read_text())
+    return venv
+
+
 class Mistral(Service):
     name = 'mistral'
 
@@ -221,13 +233,7 @@ class Mistral(Service):
     def install(self) -> None:
         venv = ensure_venv('mistral', 'mistral.version, psycopg2')
         self.install_package(venv)
-        config = ensure_venv(CONFIG_VENV, 'ansible.release, '
-                             'ansible_collections.ansible.posix')
-        # where a real undercloud's ansible-pacemaker RPM puts it
-        write_if_changed(config / 'share' / 'ansible' / 'plugins' /
-                         'modules' / 'pacemaker_resource.py',
-                         (PACKAGE / 'config_ansible' /
-                          'pacemaker_resource.py').read_text())
+        install_config_ansible()
 
     def prepare(self, clean: bool) -> None:
         if clean:
