@@ -7,14 +7,14 @@ import unittest
 
 import yaml
 
-from tests.unit.config import fake_heat
 from tests.unit.config import reference
+from tests.unit.config import stacks
 
 
 class TestSameInventory(unittest.TestCase):
 
     def test_the_overcloud(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         theirs, _ = reference.tripleo_common_inventory(cloud)
         ours = yaml.safe_load(reference.our_inventory(cloud))
         self.assertEqual(theirs, ours)
@@ -26,7 +26,7 @@ class TestSameInventory(unittest.TestCase):
                          {h: {} for h in ours['overcloud_Compute']['hosts']})
 
     def test_another_plan_and_user(self):
-        cloud = fake_heat.overcloud('edge1')
+        cloud = stacks.overcloud('edge1')
         theirs, _ = reference.tripleo_common_inventory(
             cloud, plan='edge1', ssh_user='heat-admin')
         ours = yaml.safe_load(reference.our_inventory(
@@ -36,7 +36,7 @@ class TestSameInventory(unittest.TestCase):
                          ours['edge1_Controller']['vars']['ansible_ssh_user'])
 
     def test_a_larger_stack(self):
-        cloud = fake_heat.many(roles=3, per_role=4, servers_per_role=4)
+        cloud = stacks.many(roles=3, per_role=4, servers_per_role=4)
         theirs, _ = reference.tripleo_common_inventory(cloud)
         self.assertEqual(theirs,
                          yaml.safe_load(reference.our_inventory(cloud)))
