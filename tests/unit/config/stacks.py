@@ -194,3 +194,38 @@ def many(roles=3, per_role=50, servers_per_role=2):
                 inputs=[{'name': 'n', 'value': d}],
                 name='%sDeployment%d' % (role, d))
     return cloud
+
+
+def quirks():
+    """One server with deployments whose configs and inputs tripleo-common
+    pasted into its templates as text YAML then read otherwise: empty and
+    blank-lined configs, JSON scalars as scripts, a structured script,
+    inputs that are lists, numbers, booleans, empty text, the word true
+    (as a value, a name and a deployment's name), options None or with
+    booleans, no outputs."""
+    cloud = many(1, 1, servers_per_role=1)
+    sid = cloud.outputs['ServerIdData']['server_ids']['Role0'][0]
+    holder = cloud.nested_stack(cloud.root, 'Quirks')
+    odd_inputs = [{'name': 'a_list', 'type': 'CommaDelimitedList',
+                   'value': ['x', 'y']},
+                  {'name': 'zero', 'type': 'Number', 'value': 0},
+                  {'name': 'no', 'type': 'Boolean', 'value': False},
+                  {'name': 'empty', 'value': ''},
+                  {'name': 'true', 'value': 'true',
+                   'description': 'yes'},
+                  {'name': 'spaced',
+                   'value': 'lead\n  indented\ntrail  \n\n',
+                   'description': ' padded '}]
+    configs = [('Empty', 'script', '', None),
+               ('Blank', 'script', '\n\nafter blank lines\n\n\n', {}),
+               ('Number', 'script', '123', {'x': True, 'y': None}),
+               ('Quoted', 'script', '"quoted"', {}),
+               ('Structured', 'ansible', {'a': [1, {'b': None}]}, {}),
+               ('true', 'script', 'echo true', {})]
+    for name, group, config, options in configs:
+        cloud.software_deployment(holder, name, sid, group, config,
+                                  inputs=odd_inputs, name=name,
+                                  options=options)
+    for config in cloud.configs.values():
+        config['outputs'] = []
+    return cloud

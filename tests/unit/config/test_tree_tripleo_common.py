@@ -72,6 +72,17 @@ class TestSameTree(unittest.TestCase):
         self.assertSameTree(ours, theirs)
         self.assertEqual(24, len([p for p in ours if p.count('/') == 2]))
 
+    def test_quirks_of_template_text(self):
+        cloud = stacks.quirks()
+        ours, _, _ = reference.ours(cloud)
+        theirs, _ = reference.tripleo_common(cloud)
+        self.assertSameTree(ours, theirs)
+        # the deployment named true: a boolean to YAML, in both
+        doc = yaml.safe_load(ours['Role0/overcloud-role0-0/true'][0])
+        self.assertEqual([True], list(doc))
+        self.assertIsNone(yaml.safe_load(
+            ours['Role0/overcloud-role0-0/Empty'][0])['Empty']['outputs'])
+
     def test_a_difference_is_seen(self):
         # the comparison itself: one value changed is a failure
         cloud = stacks.overcloud()
