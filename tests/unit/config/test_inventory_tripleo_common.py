@@ -35,6 +35,26 @@ class TestSameInventory(unittest.TestCase):
         self.assertEqual('heat-admin',
                          ours['edge1_Controller']['vars']['ansible_ssh_user'])
 
+    def test_odd_outputs(self):
+        cloud = stacks.overcloud()
+        out = cloud.outputs
+        # a service in capitals, ceph aliases, a role with no server
+        out['EnabledServices']['Compute'] += ['Nova_Libvirt', 'ceph_osd',
+                                              'ceph_rgw']
+        out['EnabledServices']['Networker'] = ['neutron_l3']
+        out['RoleNetHostnameMap']['Networker'] = {}
+        out['VipMap']['storage'] = '192.168.26.5'
+        out['BlacklistedHostnames'] = []
+        del out['KeystoneURL'], out['EndpointMap']
+        cloud.environment = {}
+        theirs, _ = reference.tripleo_common_inventory(cloud)
+        ours = yaml.safe_load(reference.our_inventory(cloud))
+        self.assertEqual(theirs, ours)
+        self.assertIn('overcloud_nova_libvirt', ours)
+        self.assertNotIn('overcloud_neutron_l3', ours)
+        self.assertIsNone(ours['overcloud_overcloud']['vars'][
+            'container_cli'])
+
     def test_a_larger_stack(self):
         cloud = stacks.many(roles=3, per_role=4, servers_per_role=4)
         theirs, _ = reference.tripleo_common_inventory(cloud)
