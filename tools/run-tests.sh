@@ -42,6 +42,9 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
     "$venv/bin/pip" install -q -c constraints.txt \
         -r requirements.txt -r test-requirements.txt >&2
     "$venv/bin/pip" install -q --no-deps -e . >&2
+    # tripleo-common, the reference the config-download tree is compared
+    # with (tests/unit/config): without its dependencies (test-requirements)
+    "$venv/bin/pip" install -q --no-deps -c constraints.txt tripleo-common >&2
     docs=0
     isolate=(python3 tools/netns.py --optional --)
     if [ "$what" = all ]; then

@@ -1,11 +1,18 @@
-"""sshd: Debian's OpenSSH server, the "deployed server" of the validations.
+"""sshd: Debian's OpenSSH server, the "deployed servers" of the validations
+and of config-download.
 
-A validation that runs on the plan's servers logs in to them over SSH
-(``[tripleoplan] validation_ssh_*`` of Mistral's configuration); here the
-server is this host, at 127.0.0.1:16022 (LOOPBACK_SSHD_PORT).  One
-process, inetd.py listening there, runs ``sshd -i -e`` for each
-connection, with its own configuration, host key and authorized key
-under <state>/sshd/server (not /etc/ssh; the system's ssh service stays
+A validation or a config-download run that works on the plan's servers
+logs in to them over SSH (``[tripleoplan] validation_ssh_*`` of Mistral's
+configuration); here the servers are this host: 127.0.0.1:16022
+(LOOPBACK_SSHD_PORT), the validations' server, and 127.0.0.2 ..
+127.0.0.(1+N) on the same port (N: LOOPBACK_SSHD_SERVERS, default 4),
+each address a server of its own: the same user and key, but its own
+home and /tmp, kept under <state>/sshd/servers/<address>/ across sessions
+and restarts (what a play writes on 127.0.0.3 is not seen on 127.0.0.2,
+and a later login finds it).  One process, inetd.py listening on every
+address, runs ``sshd -i -e`` for each connection, told the address it
+came to, with its own configuration, host key and authorized key under
+<state>/sshd/server (not /etc/ssh; the system's ssh service stays
 untouched):
 
 * public keys only, and only the user ``tripleo-admin`` (AllowUsers; root
@@ -16,11 +23,15 @@ untouched):
 * the key pair it accepts: <state>/sshd/client/id_ed25519 (0600, in a
   0700 directory); Mistral's configuration names it when sshd is started
   (mistral.py: start Mistral after sshd).
-* the listener and every session run in a mount namespace of their own
-  (``unshare --mount``) where the loopback's state directory is an empty
-  tmpfs but for <state>/sshd/server (read-only) and /tmp is a tmpfs of
-  their own: a validation logged in sees none of the services'
-  configuration, keys or data, nor the undercloud's scratch files;
+* the listener runs in a mount namespace of its own (``unshare
+  --mount``) where the loopback's state directory is an empty tmpfs but
+  for <state>/sshd/server (read-only) and <state>/sshd/servers, and /tmp
+  is a tmpfs of its own; each session in one more (``SESSION``): on
+  127.0.0.1 the listener's /tmp and the user's home, on another address
+  that server's home and /tmp bound in their place; in every session
+  <state>/sshd/servers is an empty tmpfs too.  A validation logged in
+  sees none of the services' configuration, keys or data, nor the
+  undercloud's scratch files, nor another server's files;
 * each session has a network namespace of its own (``unshare --net``,
   nothing but a loopback interface that is down): from the "server" a
   validation reaches none of the undercloud's services, which the egress
@@ -66,26 +77,70 @@ PRIVSEP = Path('/run/sshd')
 # server's files (set aside first: the state may lie under /tmp), a /tmp
 # of its own; then sshd itself (same PID)
 HIDE = r'''set -e
-state=$1 server=$2
+state=$1 server=$2 servers=$3
 stage=$(mktemp -d /run/loopback-sshd.XXXXXX)
 mount --bind "$server" "$stage"
+homes=$(mktemp -d /run/loopback-sshd.XXXXXX)
+mkdir -p "$servers"
+mount --bind "$servers" "$homes"
 mount -t tmpfs -o mode=0755 loopback-sshd-hidden "$state"
 mount -t tmpfs -o mode=1777 loopback-sshd-tmp /tmp
-mkdir -p "$server"
+mkdir -p "$server" "$servers"
 mount --move "$stage" "$server"
 mount -o remount,bind,ro "$server"
-rmdir "$stage"
-shift 2
+mount --move "$homes" "$servers"
+rmdir "$stage" "$homes"
+shift 3
 exec "$@"
 '''
+# run by ``unshare --mount --net`` for each session, as inetd.py says on
+# which address it came: another address than HOST gets that server's
+# home and /tmp; every server's files are then out of sight
+SESSION = r'''set -e
+address=$1 servers=$2 home=$3
+shift 3
+own="$servers/$address"
+stage=
+if [ "$address" != "%s" ]; then
+    [ -d "$own/home" ] && [ -d "$own/tmp" ] || exit 1
+    mount --bind "$own/home" "$home"
+    stage=$(mktemp -d /run/loopback-session.XXXXXX)
+    mount --bind "$own/tmp" "$stage"
+fi
+mount -t tmpfs -o mode=0755,size=64k loopback-sshd-servers "$servers"
+if [ -n "$stage" ]; then
+    mount --move "$stage" /tmp
+    rmdir "$stage"
+fi
+exec "$@"
+''' % HOST
 
 
 def port() -> int:
     return env_port('LOOPBACK_SSHD_PORT', 16022)
 
 
+def servers() -> list[str]:
+    """The addresses of the servers beside HOST (config-download's)."""
+    count = env_port('LOOPBACK_SSHD_SERVERS', 4)
+    if not 0 <= count <= 200:
+        raise LoopbackError('sshd: LOOPBACK_SSHD_SERVERS is %d: 0 to 200'
+                            % count)
+    return ['127.0.0.%d' % n for n in range(2, 2 + count)]
+
+
+def addresses() -> list[str]:
+    """Every address sshd listens on: HOST first."""
+    return [HOST] + servers()
+
+
 def base() -> Path:
     return state_dir() / 'sshd'
+
+
+def servers_dir() -> Path:
+    """<address>/home and <address>/tmp of each server but HOST."""
+    return base() / 'servers'
 
 
 def client_key() -> Path:
@@ -105,21 +160,31 @@ def validation_settings(project: str = '*') -> str:
     return ('# the validations\' deployed server: the sshd service\n'
             'validation_ssh_user = %s\nvalidation_ssh_key = %s\n'
             'validation_ssh_port = %d\nvalidation_servers = %s:*=%s\n'
-            % (USER, client_key(), port(), project, HOST))
+            % (USER, client_key(), port(), project, ','.join(addresses())))
 
 
-def hidden(argv: list[str], state: Path, server: Path) -> list[str]:
+def hidden(argv: list[str], state: Path, server: Path,
+           homes: Path | None = None) -> list[str]:
     """argv run in a mount namespace where ``state`` is empty but for
-    ``server`` (read-only) and /tmp is its own (root only)."""
+    ``server`` (read-only) and ``homes`` (the servers', default
+    ``servers_dir``), and /tmp is its own (root only)."""
     return [shutil.which('unshare') or 'unshare', '--mount', '--propagation',
             'private', '--', '/bin/sh', '-c', HIDE, 'sshd', str(state),
-            str(server)] + list(argv)
+            str(server), str(homes or servers_dir())] + list(argv)
 
 
-def banner(port: int) -> bool:
+def session(argv: list[str], homes: Path) -> list[str]:
+    """argv run for one connection (inetd.py's ``{address}`` the address
+    it came to) in mount and network namespaces of its own (``SESSION``)."""
+    return [shutil.which('unshare') or 'unshare', '--mount', '--net',
+            '--propagation', 'private', '--', '/bin/sh', '-c', SESSION,
+            'session', '{address}', str(homes), str(HOME)] + list(argv)
+
+
+def banner(port: int, host: str = HOST) -> bool:
     """The server greets with its SSH version line."""
     try:
-        with socket.create_connection((HOST, port), timeout=2) as sock:
+        with socket.create_connection((host, port), timeout=2) as sock:
             return sock.recv(8).startswith(b'SSH-2.0-')
     except OSError:
         return False
@@ -174,7 +239,7 @@ class Sshd(Service):
         return self.base / 'server'
 
     def location(self) -> str:
-        return 'on %s:%d' % (HOST, port())
+        return 'on %s:%d' % (','.join(addresses()), port())
 
     def details(self) -> str:
         return ' (user %s, key %s)' % (USER, client_key())
@@ -182,6 +247,8 @@ class Sshd(Service):
     def env(self) -> dict[str, str]:
         return {'LOOPBACK_SSHD_PORT': str(port()),
                 'LOOPBACK_SSHD_USER': USER,
+                'LOOPBACK_SSHD_KEY': str(client_key()),
+                'LOOPBACK_SSHD_SERVERS': ','.join(servers()),
                 'LOOPBACK_SSHD_LOG': str(self.logs()['server'])}
 
     def logs(self) -> dict[str, Path]:
@@ -194,7 +261,7 @@ class Sshd(Service):
         return {'ssh': port()}
 
     def healthy(self) -> bool:
-        return banner(port())
+        return all(banner(port(), host) for host in addresses())
 
     def configs(self) -> dict[str, str]:
         server = self.server_dir
@@ -207,9 +274,9 @@ class Sshd(Service):
         # inetd.py from the server's directory: the checkout may lie
         # under /tmp, which the namespace covers
         return hidden([sys.executable, str(self.server_dir / 'inetd.py'),
-                       HOST, str(port()), '--',
-                       shutil.which('unshare') or 'unshare', '--net', '--',
-                       SSHD, '-i', '-e', '-f', str(self.conf)],
+                       ','.join(addresses()), str(port()), '--'] +
+                      session([SSHD, '-i', '-e', '-f', str(self.conf)],
+                              servers_dir()),
                       state_dir(), self.server_dir)
 
     def run_stamp(self, files: dict[str, str]) -> str:
@@ -236,11 +303,27 @@ class Sshd(Service):
             _keygen(host_key, 'loopback sshd host key')
         if clean or not client.exists():
             _keygen(client, 'loopback validations')
+        self.prepare_servers()
         write_if_changed(server / 'inetd.py',
                          (PACKAGE / 'inetd.py').read_text())
         # restrict: no forwarding of any kind; pty: Ansible asks for one
         write_if_changed(server / 'authorized_keys', 'restrict,pty ' +
                          client.with_name(client.name + '.pub').read_text())
+
+    def prepare_servers(self) -> None:
+        """Each server's home (the user's, 0700) and /tmp (1777), kept
+        from one start to the next."""
+        found = pwd.getpwnam(USER)
+        homes = servers_dir()
+        homes.mkdir(parents=True, exist_ok=True)
+        os.chmod(homes, 0o755)
+        for address in servers():
+            home, tmp = homes / address / 'home', homes / address / 'tmp'
+            for where in (home, tmp):
+                where.mkdir(parents=True, exist_ok=True)
+            os.chown(home, found.pw_uid, found.pw_gid)
+            os.chmod(home, 0o700)
+            os.chmod(tmp, 0o1777)
 
     def launch(self) -> None:
         log = self.logs()['server']

@@ -93,11 +93,29 @@ def _validation_options(cfg):
     ]
 
 
+def _config_download_options(cfg):
+    return [
+        cfg.StrOpt('config_ansible_playbook', default=None,
+                   help='The ansible-playbook that runs config-download\'s '
+                   'playbooks (in the validations\' sandbox, logging in '
+                   'with the validation_ssh_* settings to the servers '
+                   'validation_servers lets a plan reach), e.g. that of a '
+                   'virtualenv with ansible-core 2.14 and tripleo-ansible. '
+                   'Unset: the one beside the Python Mistral runs with, '
+                   'else the one on PATH.'),
+        cfg.ListOpt('config_skip_tags', default=[],
+                    help='Comma-separated Ansible tags every config-download '
+                    'run of this undercloud skips, besides those a deploy '
+                    'asks to skip.'),
+    ]
+
+
 def _all():
     if not _OPTIONS:
         from oslo_config import cfg
         _OPTIONS.extend(_render_options(cfg) + _endpoint_options(cfg) +
-                        _validation_options(cfg))
+                        _validation_options(cfg) +
+                        _config_download_options(cfg))
     return _OPTIONS
 
 

@@ -8,7 +8,9 @@ this package ships, ``catalog`` installs them and finds what a run may
 use (a plan's ``custom-validations/`` overriding), ``inventory`` builds
 the hosts a run targets (and which it may reach), ``runner`` runs
 ``ansible-playbook`` in the ``sandbox`` (``seccomp`` its filter,
-``egress`` its only way out, ``agent`` the SSH login held outside) and
+``egress`` its only way out, ``agent`` the SSH login held outside;
+``child`` the start-to-end of the sandboxed child, which config-download's
+runs share) and
 ``results`` keeps each run's outcome. Everything runs in Mistral's
 executor but ``results`` (and the ``metadata`` it checks ids with), which
 the CLI reads a run's results with.

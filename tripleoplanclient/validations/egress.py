@@ -130,7 +130,10 @@ class Proxy:
             upstream, opening = self._open_upstream(client, head)
             if upstream is None:
                 return
+            # the timeout was for the request and the connect: a
+            # connection carried may stay silent (a long task over SSH)
             client.settimeout(None)
+            upstream.settimeout(None)
             upstream.sendall(opening + rest)
             relay.splice(client, upstream)
         except OSError:

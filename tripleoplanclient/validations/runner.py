@@ -1,4 +1,5 @@
-"""One validation run by ``ansible-playbook``, as a child process.
+"""One validation run by ``ansible-playbook``, as a child process
+(``child``: the rules it shares with config-download's runs).
 
 The child runs in the bubblewrap sandbox (``sandbox``: its own
 namespaces, as nobody, the executor's files out of sight; refused when
@@ -23,18 +24,13 @@ of bounded size that ends with the run.
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-from tripleoplanclient.validations import agent
-from tripleoplanclient.validations import egress
+from tripleoplanclient.validations import child
 from tripleoplanclient.validations import inventory as inventories
 from tripleoplanclient.validations import sandbox
-from tripleoplanclient.validations import seccomp
 from tripleoplanclient.validations import shipped
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
@@ -42,14 +38,6 @@ MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
 RESULT_LINE = b'TRIPLEOPLAN-RESULT '
 # the longest result line kept; a longer one is dropped
 RESULT_LIMIT = 8 * 1024 * 1024
-# the relay's port on the sandbox's own loopback (``egress``)
-PROXY_PORT = 3128
-# inside the sandbox: the egress proxy's and the SSH agent's sockets
-PROXY_SOCKET = sandbox.INPUTS + '/egress.sock'
-AGENT_SOCKET = sandbox.INPUTS + '/agent.sock'
-# seconds between SIGTERM and SIGKILL of the process group
-GRACE = 5
-_ERR_KEEP = 2000
 
 
 def ansible_playbook():
@@ -65,45 +53,13 @@ def environment(run_id, project=None, agent=False):
     """The child's whole environment (paths as the sandbox sees them).
     ``MARKER`` names the run and the project it runs for: ``owns``
     trusts nothing else."""
-    here = os.path.dirname(sys.executable)
     home = sandbox.HOME
-    proxy = 'http://127.0.0.1:%d' % PROXY_PORT
-    env = {
-        'PATH': os.pathsep.join([here, '/usr/local/bin', '/usr/bin',
-                                 '/bin', '/usr/sbin', '/sbin']),
-        'HOME': home, 'TMPDIR': home, 'LANG': 'C.UTF-8',
+    env = child.environment(shipped.CALLBACKS, 'tripleoplan_json', agent)
+    env.update({
         'ANSIBLE_CONFIG': os.path.join(home, 'ansible.cfg'),
-        'ANSIBLE_LOCAL_TEMP': os.path.join(home, 'tmp'),
-        'ANSIBLE_REMOTE_TEMP': os.path.join(home, 'tmp'),
         'ANSIBLE_COLLECTIONS_PATH': os.path.join(home, 'collections'),
-        'ANSIBLE_CALLBACK_PLUGINS': shipped.CALLBACKS,
-        'ANSIBLE_STDOUT_CALLBACK': 'tripleoplan_json',
-        'ANSIBLE_RETRY_FILES_ENABLED': 'False',
-        'ANSIBLE_NOCOLOR': '1',
-        'ANSIBLE_LOCALHOST_WARNING': 'False',
-        'ANSIBLE_INVENTORY_UNPARSED_WARNING': 'False',
-        # The servers' host keys are new with each deployment and the
-        # undercloud keeps no record of them: accepted on first sight,
-        # into this run's file (never the executor's), and a key that
-        # changes within the run is refused. The login's key is the
-        # agent's (no IdentitiesOnly: that would ignore it).
-        'ANSIBLE_HOST_KEY_CHECKING': 'True',
-        'ANSIBLE_SSH_COMMON_ARGS': (
-            '-o StrictHostKeyChecking=accept-new -o UserKnownHostsFile=%s '
-            '-o GlobalKnownHostsFile=/dev/null -o BatchMode=yes '
-            '-o ForwardAgent=no -o IdentityAgent=%s '
-            '-o "ProxyCommand=%s %s connect %s %%h %%p"'
-            % (os.path.join(home, 'known_hosts'),
-               AGENT_SOCKET if agent else 'none', sys.executable,
-               shipped.RELAY, PROXY_SOCKET)),
-        # every connection goes by the relay to the egress proxy: the
-        # sandbox has no other network
-        'http_proxy': proxy, 'https_proxy': proxy,
-        'HTTP_PROXY': proxy, 'HTTPS_PROXY': proxy,
         MARKER: _marker(run_id, project),
-    }
-    if agent:
-        env['SSH_AUTH_SOCK'] = AGENT_SOCKET
+    })
     return env
 
 
@@ -151,97 +107,46 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             as private:
         inputs = os.path.join(private, 'inputs')
         os.mkdir(inputs)
-        relay = [sys.executable, shipped.RELAY]
+        relay = child.relay()
         # the sandbox resolves and connects nothing itself: argv
         # prefixes to ask the undercloud (``relay``)
         extra_vars = dict(
             extra_vars,
-            tripleoplan_resolve=relay + ['resolve', PROXY_SOCKET],
-            tripleoplan_probe=relay + ['probe', PROXY_SOCKET],
-            tripleoplan_statfs=relay + ['statfs', PROXY_SOCKET])
+            tripleoplan_resolve=relay + ['resolve', child.PROXY_SOCKET],
+            tripleoplan_probe=relay + ['probe', child.PROXY_SOCKET],
+            tripleoplan_statfs=relay + ['statfs', child.PROXY_SOCKET])
         for name, data in (('playbook.yaml', text),
                            ('vars.json', json.dumps(extra_vars)),
                            ('inventory.json', json.dumps(inventory))):
             with open(os.path.join(inputs, name), 'wb') as f:
                 f.write(data if isinstance(data, bytes) else data.encode())
         inside = sandbox.INPUTS + '/'
-        with egress.Proxy(os.path.join(inputs, 'egress.sock'), targets,
-                          refused=refused) as proxy, \
-                agent.Agent(os.path.join(inputs, 'agent.sock'), ssh_key,
-                            timeout) as held:
-            if held.problem:
-                return run_result('ERROR', 0, message=held.problem)
-            filter_fd = seccomp.pipe()
-            try:
-                child = subprocess.Popen(
-                    sandbox.command(
-                        relay + ['serve', PROXY_SOCKET, str(PROXY_PORT),
-                                 '--', program,
-                                 '-i', inside + 'inventory.json',
-                                 '-e', '@' + inside + 'vars.json',
-                                 inside + 'playbook.yaml'],
-                        inputs, readable,
-                        secrets=sandbox.secret_places(hidden=hidden),
-                        seccomp_fd=filter_fd),
-                    cwd='/', env=environment(run_id, project, bool(ssh_key)),
-                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, start_new_session=True,
-                    close_fds=True,
-                    pass_fds=() if filter_fd is None else (filter_fd,))
-            finally:
-                if filter_fd is not None:
-                    os.close(filter_fd)
-            results = _Reader(child.stdout, _last_result, {})
-            errors = _Reader(child.stderr, _tail, '')
-            if started is not None:
-                started(child.pid)
-            how = _wait(child, timeout, stop_requested, look_every, clock)
-            found, stderr = results.value(), errors.value()
-    _explain_unreachable(found, inventory, proxy.attempts)
-    return _outcome(how, child.returncode, found, stderr, clock() - begin,
-                    timeout)
-
-
-class _Reader:
-    """A pipe of the child read to its end in a thread, by ``keep(pipe)``
-    (which bounds what it keeps)."""
-
-    # how long the pipe may stay open once the child ended (bwrap's end
-    # takes its pid namespace, and so every writer, with it)
-    DRAIN = 10
-
-    def __init__(self, pipe, keep, empty):
-        self._pipe, self._found = pipe, empty
-        self._thread = threading.Thread(
-            target=lambda: setattr(self, '_found', keep(pipe)), daemon=True)
-        self._thread.start()
-
-    def value(self):
-        self._thread.join(self.DRAIN)
-        self._pipe.close()
-        return self._found
+        ended = child.run(
+            [program, '-i', inside + 'inventory.json',
+             '-e', '@' + inside + 'vars.json', inside + 'playbook.yaml'],
+            inputs, environment(run_id, project, bool(ssh_key)), timeout,
+            _last_result, readable=readable, ssh_key=ssh_key,
+            targets=targets, refused=refused, hidden=hidden,
+            started=started, stop_requested=stop_requested,
+            look_every=look_every, clock=clock)
+    if 'problem' in ended:
+        return run_result('ERROR', 0, message=ended['problem'])
+    found = ended['stdout'] or {}
+    _explain_unreachable(found, inventory, ended['attempts'])
+    return _outcome(ended['how'], ended['rc'], found, ended['stderr'],
+                    clock() - begin, timeout)
 
 
 def _last_result(pipe, limit=RESULT_LIMIT):
     """The last result line's data (``{}``: none, or none that parses)."""
-    last, line, skipping = None, bytearray(), False
-    for chunk in iter(lambda: pipe.read1(65536), b''):
-        while chunk:
-            end = chunk.find(b'\n')
-            if end < 0:
-                part, chunk = chunk, b''
-            else:
-                part, chunk = chunk[:end], chunk[end + 1:]
-            if not skipping:
-                line += part
-                if len(line) > limit:
-                    line, skipping = bytearray(), True
-            if end >= 0:
-                if not skipping and line.startswith(RESULT_LINE):
-                    last = bytes(line[len(RESULT_LINE):])
-                line, skipping = bytearray(), False
+    last = [None]
+
+    def keep(data):
+        last[0] = data
+
+    child.lines(pipe, RESULT_LINE, limit, keep)
     try:
-        found = json.loads(last) if last else {}
+        found = json.loads(last[0]) if last[0] else {}
     except ValueError:
         found = {}
     return _shaped(found)
@@ -266,15 +171,6 @@ def _shaped(found):
         if isinstance(failures, list) else []}
 
 
-def _tail(pipe):
-    """The last ``_ERR_KEEP`` bytes the pipe carried, as text."""
-    kept = bytearray()
-    for chunk in iter(lambda: pipe.read1(65536), b''):
-        kept += chunk
-        del kept[:-_ERR_KEEP]
-    return kept.decode('utf-8', 'replace')
-
-
 def _explain_unreachable(found, built, attempts):
     """Add to an unreachable host's message why the proxy could not
     connect to it (ssh does not show its ProxyCommand's stderr)."""
@@ -284,50 +180,6 @@ def _explain_unreachable(found, built, attempts):
         if failure.get('status') == 'unreachable' and why:
             failure['msg'] = '%s (%s)' % (
                 (failure.get('msg') or 'unreachable').strip(), why)
-
-
-def _wait(child, timeout, stop_requested, look_every, clock):
-    """How the child ended: ``exited``, ``timeout`` or ``stopped``."""
-    deadline = clock() + timeout
-    next_look = clock() + look_every
-    while True:
-        try:
-            child.wait(min(0.2, max(0.0, deadline - clock())))
-            # a signal from ``validation stop`` (it asks first)
-            return 'stopped' if child.returncode < 0 and \
-                stop_requested is not None and stop_requested() \
-                else 'exited'
-        except subprocess.TimeoutExpired:
-            pass
-        if clock() >= deadline:
-            kill(child.pid, child)
-            return 'timeout'
-        if stop_requested is not None and clock() >= next_look:
-            next_look = clock() + look_every
-            if stop_requested():
-                kill(child.pid, child)
-                return 'stopped'
-
-
-def kill(pgid, child=None, grace=GRACE):
-    """SIGTERM to process group ``pgid``, SIGKILL after ``grace`` s."""
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    if child is not None:
-        try:
-            child.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
-    else:
-        time.sleep(min(grace, 1))
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    if child is not None:
-        child.wait()
 
 
 def owns(pgid, run_id, project=None):

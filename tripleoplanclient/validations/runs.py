@@ -13,6 +13,7 @@ import time
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.validations import catalog
+from tripleoplanclient.validations import child
 from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
@@ -151,7 +152,7 @@ def _needs_plan(run, validation, inputs, what):
     return inputs(what)
 
 
-def stop(store, run_id, project=None, kill=runner.kill, owns=runner.owns,
+def stop(store, run_id, project=None, kill=child.kill, owns=runner.owns,
          wait=10.0, sleep=time.sleep, clock=time.monotonic):
     """Ask run ``run_id`` to stop and kill its ``ansible-playbook``'s
     process group (when it runs on this host for the caller's

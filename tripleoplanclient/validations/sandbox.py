@@ -89,12 +89,15 @@ def _inside(path, tree):
 
 
 def command(argv, inputs, readable=(), secrets=None, bwrap=None,
-            scratch_bytes=SCRATCH_BYTES, seccomp_fd=None):
+            scratch_bytes=SCRATCH_BYTES, seccomp_fd=None, writable=(),
+            chdir=HOME):
     """The bwrap command line running ``argv`` in the sandbox: the
     directory ``inputs`` read-only at ``INPUTS``, ``readable`` trees
-    mounted read-only beside the system and the Python, a scratch of
+    mounted read-only beside the system and the Python, ``writable``
+    ``(outside, inside)`` directories bound writable, a scratch of
     ``scratch_bytes`` at ``HOME``, the ``seccomp`` filter read from
-    ``seccomp_fd`` (which the child must inherit) when given."""
+    ``seccomp_fd`` (which the child must inherit) when given; ``argv``
+    starts in ``chdir``."""
     import shutil
     secrets = secret_places() if secrets is None else secrets
     out = [bwrap or shutil.which('bwrap') or 'bwrap', '--unshare-all',
@@ -127,9 +130,11 @@ def command(argv, inputs, readable=(), secrets=None, bwrap=None,
         if os.path.isdir(place) and any(
                 _inside(place, t) and place != t for t in trees):
             out += ['--tmpfs', place]
+    for outside, inside in writable:
+        out += ['--bind', os.path.realpath(outside), inside]
     # the root itself (a tmpfs of bwrap's) read-only too
     out += ['--ro-bind', os.path.realpath(inputs), INPUTS,
-            '--remount-ro', '/', '--chdir', HOME, '--']
+            '--remount-ro', '/', '--chdir', chdir, '--']
     return out + list(argv)
 
 

@@ -52,8 +52,22 @@ class TestConfiguration(StateTest):
         # a checkout may lie
         served = command[command.index(os.path.join(
             self.state, 'sshd', 'server', 'inetd.py')) + 1:]
-        self.assertEqual(['127.0.0.1', '16999', '--'], served[:3])
-        self.assertEqual(['--net', '--', sshd.SSHD, '-i'], served[4:8])
+        self.assertEqual(['127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,'
+                          '127.0.0.5', '16999', '--'], served[:3])
+        self.assertEqual(['--mount', '--net'], served[4:6])
+        # the session is told the address the connection came to
+        self.assertEqual(['{address}', os.path.join(
+            self.state, 'sshd', 'servers'), str(sshd.HOME), sshd.SSHD,
+            '-i'], served[13:18])
+
+    def test_as_many_servers_as_asked_for(self):
+        with mock.patch.dict(os.environ, {'LOOPBACK_SSHD_SERVERS': '2'}):
+            self.assertEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3'],
+                             sshd.addresses())
+            self.assertEqual('127.0.0.2,127.0.0.3',
+                             sshd.Sshd().env()['LOOPBACK_SSHD_SERVERS'])
+        with mock.patch.dict(os.environ, {'LOOPBACK_SSHD_SERVERS': '0'}):
+            self.assertEqual(['127.0.0.1'], sshd.addresses())
 
     def test_started_before_mistral(self):
         names = list(registry.SERVICES)
@@ -69,8 +83,9 @@ class TestConfiguration(StateTest):
             self.state, 'sshd', 'client', 'id_ed25519'), told)
         self.assertIn('validation_ssh_port = 16999\n', told)
         # without a project: any; with one, only its plans
-        self.assertIn('validation_servers = *:*=127.0.0.1\n', told)
-        self.assertIn('validation_servers = p1:*=127.0.0.1\n',
+        servers = '127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5'
+        self.assertIn('validation_servers = *:*=%s\n' % servers, told)
+        self.assertIn('validation_servers = p1:*=%s\n' % servers,
                       sshd.validation_settings('p1'))
 
 
@@ -139,12 +154,12 @@ class TestHidden(StateTest):
         self.assertEqual(0, probe.returncode, probe.stderr)
         found = probe.stdout.split()
         self.assertEqual(['.', './sshd', './sshd/server',
-                          './sshd/server/authorized_keys', 'read-only'],
-                         found[:5])
+                          './sshd/server/authorized_keys', './sshd/servers',
+                          'read-only'], found[:6])
         # /tmp holds the way to the state (made there), nothing of ours
         self.assertEqual([os.path.relpath(self.state, '/tmp').split('/')[0]]
                          if self.state.startswith('/tmp/') else [],
-                         found[5:])
+                         found[6:])
         self.assertNotIn(os.path.basename(outside.name), found)
         # nothing left behind outside
         self.assertFalse(os.path.exists(os.path.join(server, 'x')))
@@ -152,6 +167,48 @@ class TestHidden(StateTest):
         while stages() - staged and time.monotonic() < deadline:
             time.sleep(0.1)
         self.assertEqual(set(), stages() - staged)
+
+
+class TestSession(StateTest):
+    """A session's view on a server of its own: that server's home and
+    /tmp, no other server's files."""
+
+    def test_each_address_its_own_home_and_tmp(self):
+        if os.geteuid() != 0 or not shutil.which('unshare') or \
+                not os.path.isdir(sshd.HOME):
+            self.skipTest('needs root, unshare and the user\'s home')
+        homes = common.Path(self.state) / 'sshd' / 'servers'
+        for address in ('127.0.0.2', '127.0.0.3'):
+            for part in ('home', 'tmp'):
+                (homes / address / part).mkdir(parents=True)
+                (homes / address / part / ('mine-' + address)).touch()
+        staged = {n for n in os.listdir('/run')
+                  if n.startswith('loopback-session.')}
+        seen = {}
+        # (a state under /tmp lies under the server's own /tmp: gone)
+        for address in ('127.0.0.2', '127.0.0.3'):
+            argv = [address if a == '{address}' else a
+                    for a in sshd.session([
+                        '/bin/sh', '-c',
+                        'ls "$0"; ls /tmp; ls -A "$1" 2>/dev/null || true',
+                        str(sshd.HOME), str(homes)], homes)]
+            probe = subprocess.run(argv, capture_output=True, text=True,
+                                   timeout=30)
+            if 'Operation not permitted' in probe.stderr:
+                self.skipTest('namespaces refused: %s' % probe.stderr)
+            self.assertEqual(0, probe.returncode, probe.stderr)
+            seen[address] = probe.stdout.split()
+        self.assertEqual({'127.0.0.2': ['mine-127.0.0.2', 'mine-127.0.0.2'],
+                          '127.0.0.3': ['mine-127.0.0.3', 'mine-127.0.0.3']},
+                         seen)
+        # an address without a server of its own gets no session
+        refused = subprocess.run(
+            ['127.0.0.9' if a == '{address}' else a
+             for a in sshd.session(['true'], homes)],
+            capture_output=True, timeout=30)
+        self.assertNotEqual(0, refused.returncode)
+        self.assertEqual(staged, {n for n in os.listdir('/run')
+                                  if n.startswith('loopback-session.')})
 
 
 class TestInetd(testtools.TestCase):
@@ -186,3 +243,30 @@ class TestInetd(testtools.TestCase):
                 conn.sendall(word.encode() + b'\n')
                 answers.append(conn.makefile().read())
         self.assertEqual(['got one\n', 'got two\n'], answers)
+
+    def test_each_address_is_told_to_its_command(self):
+        import socket
+        with socket.socket() as probe:
+            probe.bind(('127.0.0.1', 0))
+            port = probe.getsockname()[1]
+        served = subprocess.Popen(
+            [sys.executable, os.path.join(
+                os.path.dirname(sshd.__file__), 'inetd.py'),
+             '127.0.0.1,127.0.0.2', str(port), '--', '/bin/echo',
+             'on', '{address}'])
+        self.addCleanup(served.wait)
+        self.addCleanup(served.terminate)
+        answers = []
+        for address in ('127.0.0.2', '127.0.0.1'):
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    conn = socket.create_connection((address, port), 1)
+                    break
+                except OSError:
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.05)
+            with conn:
+                conn.settimeout(60)
+                answers.append(conn.makefile().read())
+        self.assertEqual(['on 127.0.0.2\n', 'on 127.0.0.1\n'], answers)

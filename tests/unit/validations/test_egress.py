@@ -107,6 +107,34 @@ class TestProxy(testtools.TestCase):
                            % self.allowed_port).encode())
         self.assertTrue(answer.startswith('HTTP/1.1 403'), answer)
 
+    def test_a_connection_may_stay_silent_past_the_timeout(self):
+        listener = socket.create_server(('127.0.0.1', 0))
+        self.addCleanup(listener.close)
+        port = listener.getsockname()[1]
+
+        def answer_late():
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(100)
+                threading.Event().wait(1.5)
+                conn.sendall(b'late answer')
+
+        threading.Thread(target=answer_late, daemon=True).start()
+        proxy = egress.Proxy(os.path.join(self.place, 'slow.sock'),
+                             [('127.0.0.1', port)], timeout=0.5)
+        self.addCleanup(proxy.close)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.addCleanup(sock.close)
+        sock.connect(proxy.path)
+        sock.sendall(b'CONNECT 127.0.0.1:%d HTTP/1.1\r\n\r\nhello' % port)
+        out = b''
+        while not out.endswith(b'late answer'):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+        self.assertTrue(out.endswith(b'late answer'), out)
+
     def test_a_service_that_does_not_answer_is_a_bad_gateway(self):
         listener = socket.socket()
         listener.bind(('127.0.0.1', 0))

@@ -1,0 +1,2 @@
+"""Config-download: the tree, its playbooks run on the loopback's
+servers."""

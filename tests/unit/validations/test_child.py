@@ -1,0 +1,53 @@
+"""The sandboxed child's pipes: lines read with a bound, whatever the
+playbook writes; a process group ended by kill."""
+
+import io
+import os
+import subprocess
+import time
+
+import testtools
+
+from tripleoplanclient.validations import child
+
+
+def pipe(data):
+    return io.BufferedReader(io.BytesIO(data), buffer_size=7)
+
+
+class TestLines(testtools.TestCase):
+
+    def read(self, data, limit=40):
+        found = []
+        child.lines(pipe(data), b'P ', limit, found.append)
+        return found
+
+    def test_only_the_prefixed_lines_after_the_prefix(self):
+        self.assertEqual([b'one', b'two {"x": 1}'], self.read(
+            b'noise\nP one\nxP no\nP two {"x": 1}\nP unended'))
+
+    def test_a_line_past_the_limit_is_dropped_whole(self):
+        self.assertEqual([b'short', b'after'], self.read(
+            b'P short\nP ' + b'x' * 100 + b' P tail\nP after\n'))
+
+    def test_stderr_keeps_its_tail(self):
+        self.assertEqual('b' * child.ERR_KEEP, child.tail(pipe(
+            b'a' * 10000 + b'b' * child.ERR_KEEP)))
+
+
+class TestKill(testtools.TestCase):
+
+    def test_the_whole_group_ends(self):
+        leader = subprocess.Popen(['/bin/sh', '-c', 'sleep 60 & sleep 60'],
+                                  start_new_session=True)
+        child.kill(leader.pid, leader, grace=2)
+        # the background sleep, killed too, is reaped by init when it
+        # gets to it: until then kill(0) still finds its zombie
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(leader.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        self.assertRaises(ProcessLookupError, os.killpg, leader.pid, 0)
