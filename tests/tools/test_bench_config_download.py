@@ -5,10 +5,12 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import tempfile
 import unittest
 
 from bench import config_download
+from bench import deploy as bench_deploy
 
 
 class TestBench(unittest.TestCase):
@@ -43,3 +45,26 @@ class TestBench(unittest.TestCase):
         # tripleo-common: 2 per deployment, 10 for the rest
         self.assertEqual(16, figures['tripleo_common_requests'])
         self.assertIn('same tree: yes', out.getvalue())
+
+    def test_counted_in_heat_access_log(self):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, 'api-access.log')
+            with open(path, 'w') as f:
+                f.write('127.0.0.1 "GET /v1/admin/stacks HTTP/1.1" 200\n')
+            counter = config_download.LogCounter(
+                bench_deploy.HeatLog(path), '/v1/admin/')
+            mark = counter.mark()
+            with open(path, 'a') as f:
+                for request in (
+                        'GET /v1/admin/stacks/overcloud',
+                        'GET /v1/admin/stacks/overcloud/0d1c',
+                        'GET /v1/admin/stacks/overcloud/0d1c/environment',
+                        'GET /v1/admin/stacks/overcloud/0d1c/resources'
+                        '?name=TripleODeployment&nested_depth=7',
+                        'GET /v1/admin/software_deployments?',
+                        'GET /v1/admin/software_deployments/metadata/x',
+                        'GET /v2/other/stacks/overcloud'):
+                    f.write('127.0.0.1 "%s HTTP/1.1" 200\n' % request)
+            self.assertEqual({'redirect': 1, 'stack': 1, 'environment': 1,
+                              'resources': 1, 'deployments': 1,
+                              'metadata': 1}, counter.since(mark))

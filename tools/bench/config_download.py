@@ -12,12 +12,13 @@ trees are the same (same paths; YAML equal as data, other files byte for
 byte); then one JSON line.
 
 By default on a fake Heat (requests-mock, Heat 27's answers: the unit
-tests' ``tests/unit/config/fake_heat``) holding a THT-sized stack, 3 roles
-x 50 deployments, each request answered after ``--latency`` seconds (a
-loopback Heat answers in tens of milliseconds). With ``--stack NAME``, on
-that stack of the loopback Heat instead (``python3 tools/loopback env``:
-LOOPBACK_HEAT_URL, and Keystone's token when it runs), its requests
-counted in Heat's access log (LOOPBACK_HEAT_ACCESS_LOG).
+tests' ``tests/unit/config/fake_heat`` and ``stacks``) holding a
+THT-sized stack, 3 roles x 50 deployments, each request answered after
+``--latency`` seconds (a loopback Heat answers in tens of
+milliseconds). With ``--stack NAME``, on that stack of the loopback Heat
+instead (``python3 tools/loopback env``: LOOPBACK_HEAT_URL, and
+Keystone's token when it runs), its requests counted in Heat's access
+log (LOOPBACK_HEAT_ACCESS_LOG).
 
 Needs the test venv (heatclient, requests-mock, tripleo-common
 --no-deps, GitPython)::
@@ -184,7 +185,8 @@ def report(label, rows, work_files):
 
 def fake(args, work):
     from tests.unit.config import fake_heat
-    cloud = fake_heat.many(args.roles, args.deployments)
+    from tests.unit.config import stacks
+    cloud = stacks.many(args.roles, args.deployments)
     with reference.heat_of(cloud) as (heat, heat_fake):
         heat_fake.delay = args.latency
         measure = Measure(FakeCounter(heat_fake), args.repeat)

@@ -21,6 +21,14 @@ point when the server starts.  Entry points live in the egg-info, so the
 editable install is redone whenever setup.cfg changes, and ``start``
 restarts a running server when the package's files (or the configuration)
 changed since it started.  Log: <state>/mistral/mistral-server.log.
+
+config-download's Ansible is a venv of its own (``config-ansible``:
+ansible-core 2.14, which tripleo-ansible's strategy plugins need, beside
+Mistral's 2.19): ``[tripleoplan] config_ansible_playbook`` names its
+ansible-playbook and ``config_skip_tags`` the tags of the THT playbooks
+this host cannot run (CONFIG_SKIP_TAGS).  Beside tripleo-ansible's
+modules it gets a stand-in for ansible-pacemaker's pacemaker_resource
+(config_ansible/), without which THT's update playbook does not load.
 """
 
 from __future__ import annotations
@@ -48,9 +56,11 @@ from .common import http_get
 from .common import log_since
 from .common import log_size
 from .common import LoopbackError
+from .common import PACKAGE
 from .common import render
 from .common import REPO
 from .common import say
+from .common import write_if_changed
 from .service import Service
 from .state import started
 from .state import state_dir
@@ -63,6 +73,25 @@ from .venv import venv_dir
 # triggers, disabled in mistral.conf) are not used by this project.
 SERVERS = 'api,engine,executor,notifier'
 DB = 'mistral'                          # database, and its owner role
+# Tags of tripleo-heat-templates 18.0.0's config-download playbooks whose
+# tasks need what the loopback's servers lack (root, a container
+# runtime, puppet, packages, systemd units): measured and explained by
+# tools/tht-config-run.sh and doc/source/contributor/loopback.rst.
+CONFIG_SKIP_TAGS = (
+    # plays and tasks without a tag: SELinux, /etc/hosts, the update's
+    # and post-upgrade's pacemaker and podman tasks (root)
+    'untagged',
+    'common_roles',      # tripleo_bootstrap: packages, /var/lib (root)
+    'pre_deploy_steps',  # hieradata in /etc/puppet, os-net-config (root)
+    'host_prep_steps',   # firewall, kernel, tuned (root; RHEL only)
+    'deploy_steps',      # the services' steps: puppet, podman, systemd
+    'upgrade_steps',     # pacemaker, podman, dnf
+    # the same steps' tasks inline in the update's plays
+    'host_config', 'container_config', 'container_config_tasks',
+    'container_startup_configs', 'container_config_scripts',
+    'external',          # the undercloud's: Neutron, the overcloud's APIs
+)
+CONFIG_VENV = 'config-ansible'
 # files of the checkout the editable install depends on (entry points,
 # extras); a change means `pip install -e` again
 PACKAGE_METADATA = ('setup.cfg', 'setup.py', 'pyproject.toml')
@@ -106,6 +135,18 @@ def package_code_stamp() -> str:
         h.update(('%s %d %d\n' % (path.relative_to(package), st.st_size,
                                   st.st_mtime_ns)).encode())
     return h.hexdigest()
+
+
+def install_config_ansible() -> Path:
+    """config-download's Ansible: the venv, and the stand-in module."""
+    venv = ensure_venv(CONFIG_VENV, 'ansible.release, '
+                       'ansible_collections.ansible.posix')
+    # where a real undercloud's ansible-pacemaker RPM puts it
+    write_if_changed(venv / 'share' / 'ansible' / 'plugins' / 'modules' /
+                     'pacemaker_resource.py', (
+                         PACKAGE / 'config_ansible' /
+                         'pacemaker_resource.py').read_text())
+    return venv
 
 
 class Mistral(Service):
@@ -179,6 +220,8 @@ class Mistral(Service):
             db_url=postgres.database_url(DB),
             swift_urls=','.join(swift_urls), heat_urls=','.join(heat_urls),
             ironic_urls=','.join(ironic_urls), hidden_paths=state_dir(),
+            config_ansible_playbook=venv_dir(CONFIG_VENV) / 'bin' /
+            'ansible-playbook', config_skip_tags=','.join(CONFIG_SKIP_TAGS),
             ssh=sshd.validation_settings(project), auth=auth)}
 
     def run_stamp(self, files: dict[str, str]) -> str:
@@ -190,6 +233,7 @@ class Mistral(Service):
     def install(self) -> None:
         venv = ensure_venv('mistral', 'mistral.version, psycopg2')
         self.install_package(venv)
+        install_config_ansible()
 
     def prepare(self, clean: bool) -> None:
         if clean:

@@ -248,7 +248,7 @@ class Sshd(Service):
         return {'LOOPBACK_SSHD_PORT': str(port()),
                 'LOOPBACK_SSHD_USER': USER,
                 'LOOPBACK_SSHD_KEY': str(client_key()),
-                'LOOPBACK_SSHD_SERVERS': ','.join(servers()),
+                'LOOPBACK_SSHD_ADDRESSES': ','.join(servers()),
                 'LOOPBACK_SSHD_LOG': str(self.logs()['server'])}
 
     def logs(self) -> dict[str, Path]:

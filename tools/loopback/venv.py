@@ -1,6 +1,8 @@
 """Virtualenvs of the Python services, under $LOOPBACK_CACHE/venvs/<name>,
 installed from PyPI with the pins in requirements/<name>.txt and
-requirements/<name>-constraints.txt."""
+requirements/<name>-constraints.txt, then those of
+requirements/<name>-no-deps.txt (when there is one) without their
+dependencies: packages whose declared dependencies are not needed."""
 
 from __future__ import annotations
 
@@ -39,6 +41,15 @@ def requirements(name: str) -> list[str]:
     return read_pins(requirements_file(name))
 
 
+def no_deps_file(name: str) -> Path:
+    return REQUIREMENTS / (name + '-no-deps.txt')
+
+
+def no_deps(name: str) -> list[str]:
+    path = no_deps_file(name)
+    return read_pins(path) if path.exists() else []
+
+
 def venv_dir(name: str) -> Path:
     return cache_dir() / 'venvs' / name
 
@@ -50,9 +61,10 @@ def ensure_venv(name: str, check_import: str) -> Path:
     python = venv / 'bin' / 'python'
     # the pins themselves, not the files' bytes: a comment changes nothing
     # (and venvs made when the pins were Python lists stay valid)
-    wanted = hashlib.sha256(json.dumps(
-        [requirements(name), read_pins(constraints_file(name))]
-    ).encode()).hexdigest()
+    pins = [requirements(name), read_pins(constraints_file(name))]
+    if no_deps(name):
+        pins.append(no_deps(name))
+    wanted = hashlib.sha256(json.dumps(pins).encode()).hexdigest()
     marker = venv / '.loopback-installed'
     if python.exists() and marker.exists() and \
             marker.read_text().strip() == wanted:
@@ -74,6 +86,12 @@ def ensure_venv(name: str, check_import: str) -> Path:
     if subprocess.run(cmd).returncode != 0:
         raise LoopbackError('pip install failed for %s venv: %s' % (
             name, ' '.join(cmd)))
+    if no_deps(name):
+        cmd = pip_install(venv, name) + ['--no-deps', '-r',
+                                         str(no_deps_file(name))]
+        if subprocess.run(cmd).returncode != 0:
+            raise LoopbackError('pip install failed for %s venv: %s' % (
+                name, ' '.join(cmd)))
     marker.write_text(wanted + '\n')
     say('%s venv ready in %.1f s' % (name, time.monotonic() - started))
     return venv

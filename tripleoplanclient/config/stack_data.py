@@ -126,7 +126,10 @@ def read(heat, stack):
       creation times), deployments of servers not in the outputs
       (excluded ones) left out,
       'skipped': [{'resource', 'reason'}],
-      'requests': {'heat': calls, 'by_kind': {kind: calls}}}``
+      'requests': {'heat': calls, 'by_kind': {kind: calls}}}``: the
+      calls made (Heat answers a stack's name with a redirect: one HTTP
+      request more). ``data`` holds the plan's secrets (outputs, the
+      admin password): it goes into files, never into a result or log.
     """
     call = _Heat(heat, stack)
     found = call('stack', heat.stacks.get, stack, missing=None)

@@ -101,16 +101,18 @@ def plain(text):
     """What YAML reads from ``text`` pasted as a plain scalar: a number,
     a boolean, None or a date where it looks like one; the text itself
     where YAML would have read no single scalar."""
-    if text == '':
+    # a plain scalar drops the blanks around it
+    bare = text.strip(' \t')
+    if bare == '':
         return None
-    if not _PLAIN.match(text):
+    if not _PLAIN.match(bare):
         return text
     # YAML's own resolver says which text is not a string; only those
     # are loaded (most are strings: no parsing)
-    if _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR:
-        return text
+    if _RESOLVER.resolve(yaml.ScalarNode, bare, (True, False)) == _STR:
+        return bare
     try:
-        value = yaml.safe_load(text)
+        value = yaml.safe_load(bare)
     except yaml.YAMLError:
         return text
     return value if not isinstance(value, (dict, list)) else text

@@ -108,7 +108,7 @@ class TestRunOnServers(testtools.TestCase):
         super().setUpClass()
         env = base.loopback_env()
         cls.port = int(env.get('LOOPBACK_SSHD_PORT') or 0)
-        listed = (env.get('LOOPBACK_SSHD_SERVERS') or '').split(',')
+        listed = (env.get('LOOPBACK_SSHD_ADDRESSES') or '').split(',')
         if not all(a in listed and greets(a, cls.port) for a in SERVERS):
             why = ('sshd does not answer on %s port %d (servers %s): '
                    'python3 tools/loopback start sshd'

@@ -65,9 +65,17 @@ class TestConfiguration(StateTest):
             self.assertEqual(['127.0.0.1', '127.0.0.2', '127.0.0.3'],
                              sshd.addresses())
             self.assertEqual('127.0.0.2,127.0.0.3',
-                             sshd.Sshd().env()['LOOPBACK_SSHD_SERVERS'])
+                             sshd.Sshd().env()['LOOPBACK_SSHD_ADDRESSES'])
         with mock.patch.dict(os.environ, {'LOOPBACK_SSHD_SERVERS': '0'}):
             self.assertEqual(['127.0.0.1'], sshd.addresses())
+
+    def test_its_env_read_back_starts_the_same(self):
+        # run-tests.sh evals `tools/loopback env` and then starts again:
+        # what env exports must not be misread as a setting
+        with mock.patch.dict(os.environ, {'LOOPBACK_SSHD_SERVERS': '2'}):
+            exported = sshd.Sshd().env()
+        with mock.patch.dict(os.environ, exported):
+            self.assertEqual(5, len(sshd.addresses()))
 
     def test_started_before_mistral(self):
         names = list(registry.SERVICES)

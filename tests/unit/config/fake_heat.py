@@ -2,15 +2,10 @@
 Heat 27's API does (heat/api/openstack/v1: stacks, resources,
 software_deployments, software_configs), for tripleo-common and for us.
 
-``overcloud()`` is a small but realistic THT 18 stack: Controller x1 and
-Compute x2 (deployed servers), the config-download outputs, and software
-deployments made as THT's ``config-download-structured.yaml`` makes them
-(an ``OS::Heat::Value`` named TripleODeployment beside the
-StructuredDeployment, every one deployed to ``fake_server_id``): hiera,
-script and ansible groups, a post-deploy (ExtraConfigPost) and a
-pre-network one, a ResourceGroup whose members are named 0 and 1, a
-reference that is a stack path, one with no physical deployment and one
-of a server the outputs exclude.
+``Cloud.software_deployment`` makes a deployment as THT's
+``config-download-structured.yaml`` does (an ``OS::Heat::Value`` named
+TripleODeployment beside the StructuredDeployment, deployed to
+``fake_server_id``); ``stacks`` holds the stacks the tests read.
 
 Like Heat: a stack named without its id is a 302 to ``name/id`` (query
 kept); resource listings filter on ``name`` and ``physical_resource_id``
@@ -21,7 +16,6 @@ config name. ``FakeHeat.kinds()`` counts what was asked, by kind.
 
 import copy
 import itertools
-import json
 import re
 import time
 from urllib import parse
@@ -34,7 +28,7 @@ STACK = 'overcloud'
 FAKE_SERVER = 'fake_server_id'
 
 
-def _uuid(seed):
+def uuid_of(seed):
     return str(uuid.uuid5(uuid.NAMESPACE_URL, seed))
 
 
@@ -57,7 +51,7 @@ class Cloud:
         return '2026-11-28T10:%02d:%02dZ' % (minutes, seconds)
 
     def stack(self, name, parent, parent_resource):
-        stack_id = _uuid('stack/' + name)
+        stack_id = uuid_of('stack/' + name)
         self.stacks[stack_id] = {'name': name, 'id': stack_id,
                                  'parent': parent,
                                  'parent_resource': parent_resource,
@@ -75,7 +69,7 @@ class Cloud:
     def nested_stack(self, parent, resource, kind='OS::Heat::Stack'):
         """A stack made by resource ``resource`` of stack ``parent``."""
         name = '%s-%s-%s' % (self.stacks[parent]['name'], resource,
-                             _uuid(parent + resource)[:12])
+                             uuid_of(parent + resource)[:12])
         stack_id = self.stack(name, parent, resource)
         self.resource(parent, resource, kind, stack_id, nested=stack_id)
         return stack_id
@@ -91,8 +85,8 @@ class Cloud:
         path, the deployment in it), 'none' (no physical deployment)."""
         holder = self.nested_stack(parent, resource,
                                    'OS::Heat::StructuredDeployment')
-        sd_id = _uuid('sd/' + self.stacks[holder]['name'])
-        config_id = _uuid('config/' + sd_id)
+        sd_id = uuid_of('sd/' + self.stacks[holder]['name'])
+        config_id = uuid_of('config/' + sd_id)
         values = {i['name']: i['value'] for i in inputs}
         derived = [dict((k, v) for k, v in i.items() if k != 'value')
                    for i in inputs]
@@ -333,189 +327,3 @@ class FakeHeat:
         if parts[0] == 'software_configs' and parts[1] in cloud.configs:
             return 'config', {'software_config': cloud.configs[parts[1]]}
         return 'other', self._missing(context, '/'.join(parts))
-
-
-def _tasks(role):
-    return [
-        {'name': '%s step 1' % role, 'debug': {'msg': 'one'},
-         'when': 'step|int == 1'},
-        {'name': '%s steps 2 and 3' % role, 'command': 'true',
-         'when': ['step|int == 2 or step|int == 3', 'enabled|bool']},
-        {'name': '%s every step' % role, 'ping': None},
-        {'name': '%s step 5 in parens' % role, 'command': 'true',
-         'when': '(step | int) == 5'},
-        {'name': '%s with a boolean when' % role, 'command': 'true',
-         'when': True}]
-
-
-def _role_data(role, services):
-    return {
-        'deploy_steps_tasks': _tasks(role),
-        'host_prep_tasks': [{'name': 'prep %s' % role,
-                             'file': {'path': '/var/lib/x',
-                                      'state': 'directory'}}],
-        'step_config': "include ::tripleo::trusted_cas\n"
-                       "include ::tripleo::profile::base::%s\n" %
-                       role.lower(),
-        'upgrade_tasks': [{'name': 'upgrade', 'when': 'step|int == 3',
-                           'command': 'true'}],
-        'update_tasks': [{'name': 'update', 'command': 'true'}],
-        'post_update_tasks': [{'name': 'post update',
-                               'when': 'step|int == 1', 'command': 'true'}],
-        'external_deploy_tasks': [{'name': 'never in the role folder'}],
-        'puppet_config': [{'config_volume': 'keystone', 'step_config':
-                           'include ::tripleo::profile::base::keystone'}],
-        'service_names': services,
-        'param_config': {'NovaEnableRbdBackend': False, 'Debug': True},
-        'config_settings': {'tripleo::profile::base::database': 'x',
-                            'password': 'in a file that must hold it'},
-        'anchors_are_text': ['&anchor', '*alias', '<<: *x', '!!python/name'],
-    }
-
-
-SERVERS = {'Controller': ['overcloud-controller-0'],
-           'Compute': ['overcloud-novacompute-0', 'overcloud-novacompute-1']}
-NETWORKS = ('ctlplane', 'internal_api', 'storage')
-
-
-def outputs(servers=None, domain='localdomain'):
-    """The config-download outputs of a stack with ``servers``
-    (``{role: [hostname]}``)."""
-    servers = servers or SERVERS
-    ids = {role: [_uuid('server/' + n) for n in names]
-           for role, names in servers.items()}
-    services = {'Controller': ['keystone', 'ceph_mon', 'haproxy'],
-                'Compute': ['nova_compute', 'ceph_client']}
-    ips, hostnames = {}, {}
-    base = 10
-    for role, names in servers.items():
-        ips[role] = {net: ['192.168.%d.%d' % (i, base + n)
-                           for n in range(len(names))]
-                     for i, net in enumerate(NETWORKS, 24)}
-        hostnames[role] = {net: ['%s.%s.%s' % (n, net, domain)
-                                 for n in names] for net in NETWORKS}
-        base += 20
-    return {
-        'RoleData': {role: _role_data(role, services.get(role, ['x']))
-                     for role in servers},
-        'RoleConfig': {
-            'deploy_steps_playbook': [{'hosts': 'overcloud', 'tasks': [
-                {'include_tasks': 'deploy_steps_tasks_step1.yaml'}]}],
-            'update_steps_playbook': [{'hosts': 'overcloud',
-                                       'serial': 1}],
-            'upgrade_steps_playbook': [{'hosts': 'overcloud'}],
-            'external_deploy_steps_tasks': [
-                {'name': 'external one', 'when': 'step|int == 1'},
-                {'name': 'external always'}],
-            'global_vars': {'deploy_steps_max': 6, 'container_cli':
-                            'podman'},
-            'container_puppet_script': '#!/bin/bash\nset -eu\necho hi\n',
-            'common_deploy_steps_tasks.yaml': [{'name': 'with a dot'}]},
-        'RoleGroupVars': {role: {'tripleo_role_name': role,
-                                 'service_names': services.get(role, [])}
-                          for role in servers},
-        'AnsibleHostVarsMap': {role: {n: {'tripleo_hostname': n,
-                                          'network_config': {'x': 1}}
-                                      for n in names}
-                               for role, names in servers.items()},
-        'RoleNetHostnameMap': hostnames,
-        'RoleNetIpMap': ips,
-        'ServerIdData': {'server_ids': ids, 'bootstrap_server_id':
-                         ids[sorted(ids)[-1]][0]},
-        'EnabledServices': {role: services.get(role, [])
-                            for role in servers},
-        'VipMap': {'ctlplane': '192.168.24.5', 'internal_api':
-                   '192.168.25.5', 'redis': '192.168.25.6',
-                   'external': '10.0.0.5', 'storage': None},
-        'KeystoneURL': 'http://192.168.24.5:5000',
-        'EndpointMap': {'HorizonPublic': {'uri': 'http://10.0.0.5/dashboard'}},
-        'BlacklistedHostnames': ['', 'overcloud-novacompute-9'],
-        'HostnameNetworkConfigMap': {'overcloud-controller-0': 'ctl'},
-    }
-
-
-def overcloud(name=STACK):
-    """The realistic stack the comparison tests and others use."""
-    out = outputs()
-    cloud = Cloud(name, out, {'parameter_defaults': {
-        'ContainerCli': 'podman', 'AdminPassword': 'secret-admin-pw',
-        'NotKept': 'x'}, 'parameters': {}, 'resource_registry': {}})
-    ids = out['ServerIdData']['server_ids']
-    root = cloud.root
-    for role, names in SERVERS.items():
-        role_stack = cloud.nested_stack(root, role, 'OS::Heat::ResourceGroup')
-        for index, server in enumerate(names):
-            sid = ids[role][index]
-            server_stack = cloud.nested_stack(role_stack, str(index),
-                                              'OS::TripleO::%s' % role)
-            cloud.software_deployment(
-                server_stack, '%sDeployment' % role, sid, 'hiera',
-                {'hierarchy': ['"%{::uuid}"',
-                               'heat_config_%{::deploy_config_name}'],
-                 'datafiles': {'service_configs': {'mysql': 'x'}}},
-                inputs=[{'name': 'name', 'value': '%sDeployment' % role},
-                        {'name': 'bootstrap', 'type': 'Boolean',
-                         'value': index == 0},
-                        {'name': 'extra', 'type': 'Json',
-                         'value': {'a': [1, 2], 'b': None}},
-                        {'name': 'nothing', 'value': None},
-                        {'name': 'text', 'value': 'line one\nline two\n'}],
-                name='%sDeployment' % role)
-            cloud.software_deployment(
-                server_stack, '%sPreNetworkConfig' % role, sid, 'script',
-                '#!/bin/bash\necho pre-network\n',
-                inputs=[{'name': 'interface', 'value': 'eth0',
-                         'description': 'The NIC'}],
-                name='%sPreNetworkDeployment' % role)
-            cloud.software_deployment(
-                server_stack, '%sUpgradeInitDeployment' % role, sid,
-                'script', '{"json": "text", "n": 1}',
-                name='%sUpgradeInitDeployment' % role, ref_kind='path')
-        post = cloud.nested_stack(root, '%sExtraConfigPost' % role)
-        for index, server in enumerate(names):
-            cloud.software_deployment(
-                post, 'Deployment%d' % index, ids[role][index], 'ansible',
-                '- hosts: localhost\n  tasks:\n  - debug: {msg: post}\n',
-                name='%sPostConfigDeployment' % role,
-                options={'modulepath': '/usr/share/ansible', 'tags': ''})
-    # A group whose members are named 0 and 1 (no name property)
-    group = cloud.nested_stack(root, 'ComputeSwapDeployments',
-                               'OS::Heat::ResourceGroup')
-    for index, sid in enumerate(ids['Compute']):
-        cloud.software_deployment(group, str(index), sid, 'script',
-                                  'swapon -a\n')
-    # Not configured: no physical deployment; a server the outputs exclude
-    cloud.software_deployment(root, 'DeleteOnlyDeployment',
-                              ids['Controller'][0], 'script', 'x',
-                              name='DeleteOnly', ref_kind='none')
-    cloud.software_deployment(root, 'ExcludedServerDeployment',
-                              _uuid('server/excluded'), 'script', 'x',
-                              name='Excluded')
-    return cloud
-
-
-def many(roles=3, per_role=50, servers_per_role=2):
-    """A THT-sized stack: ``roles`` roles of ``servers_per_role`` servers,
-    ``per_role`` deployments each (spread over its servers)."""
-    servers = {'Role%d' % r: ['overcloud-role%d-%d' % (r, s)
-                              for s in range(servers_per_role)]
-               for r in range(roles)}
-    out = outputs(servers)
-    cloud = Cloud(STACK, out, {'parameter_defaults': {
-        'ContainerCli': 'podman'}})
-    ids = out['ServerIdData']['server_ids']
-    for role, names in servers.items():
-        role_stack = cloud.nested_stack(cloud.root, role)
-        for d in range(per_role):
-            index = d % len(names)
-            cloud.software_deployment(
-                role_stack, '%sDeployment%d' % (role, d), ids[role][index],
-                'hiera' if d % 2 else 'script',
-                {'datafiles': {'k%d' % d: 'v'}} if d % 2 else 'echo %d\n' % d,
-                inputs=[{'name': 'n', 'value': d}],
-                name='%sDeployment%d' % (role, d))
-    return cloud
-
-
-def config_json(value):
-    return json.dumps(value, sort_keys=True)

@@ -35,6 +35,8 @@ def _import_quietly():
     from tripleo_common.utils import config as tc_config  # noqa: F401
     root.handlers[:] = handlers
     root.setLevel(level)
+    # its warnings (an excluded server) not on the tests' stderr
+    logging.getLogger('tripleo_common').addHandler(logging.NullHandler())
 
 
 _import_quietly()

@@ -6,14 +6,14 @@ import unittest
 
 import yaml
 
-from tests.unit.config import fake_heat
 from tests.unit.config import reference
+from tests.unit.config import stacks
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.config import inventory
 
 
 def overcloud_data():
-    return reference.ours(fake_heat.overcloud())[1]
+    return reference.ours(stacks.overcloud())[1]
 
 
 class TestInventory(unittest.TestCase):

@@ -7,6 +7,7 @@ from unittest import mock
 
 from tests.unit.config import fake_heat
 from tests.unit.config import reference
+from tests.unit.config import stacks
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.config import stack_data
 
@@ -26,7 +27,7 @@ class TestRequests(unittest.TestCase):
     def test_constant_whatever_the_deployments(self):
         for roles, per_role in ((1, 2), (2, 10), (3, 50)):
             with self.subTest(deployments=roles * per_role):
-                cloud = fake_heat.many(roles, per_role)
+                cloud = stacks.many(roles, per_role)
                 data, kinds = read(cloud)
                 self.assertEqual(roles * per_role, len(data['deployments']))
                 self.assertEqual(CONSTANT, sum(kinds.values()), kinds)
@@ -37,13 +38,13 @@ class TestRequests(unittest.TestCase):
                 self.assertEqual(CONSTANT - 1, data['requests']['heat'])
 
     def test_tripleo_common_asks_twice_per_deployment(self):
-        cloud = fake_heat.many(3, 50)
+        cloud = stacks.many(3, 50)
         _, kinds = reference.tripleo_common(cloud)
         self.assertEqual(150, kinds['deployment'])
         self.assertEqual(150, kinds['config'])
 
     def test_paths_and_numbers_cost_one_listing_each(self):
-        data, kinds = read(fake_heat.overcloud())
+        data, kinds = read(stacks.overcloud())
         # + one listing for the path-valued references, two for the
         # integer-named group members, whatever their number
         self.assertEqual(CONSTANT + 3, sum(kinds.values()), kinds)
@@ -56,7 +57,7 @@ class TestRequests(unittest.TestCase):
     def test_metadata_of_a_crowded_server_id(self):
         # fake_server_id also holds another stack's 200 deployments: the
         # configs are asked one by one (one request per deployment)
-        cloud = fake_heat.many(1, 10)
+        cloud = stacks.many(1, 10)
         for index in range(200):
             sd_id = 'other-%03d' % index
             cloud.deployments[sd_id] = dict(
@@ -77,7 +78,7 @@ class TestData(unittest.TestCase):
         return caught.exception
 
     def test_shape(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         data, _ = read(cloud)
         self.assertEqual('overcloud', data['stack_name'])
         self.assertEqual(cloud.root, data['stack_id'])
@@ -88,7 +89,7 @@ class TestData(unittest.TestCase):
             data['environment'])
         self.assertEqual(
             ['no software deployment', 'server %s not in the outputs' %
-             fake_heat._uuid('server/excluded')],
+             fake_heat.uuid_of('server/excluded')],
             [s['reason'] for s in data['skipped']])
         by_server = {}
         for dep in data['deployments']:
@@ -105,19 +106,19 @@ class TestData(unittest.TestCase):
         self.assertIn(('overcloud-novacompute-0', 'Compute'), roles)
 
     def test_order_is_heat_creation_time(self):
-        cloud = fake_heat.many(1, 6)
+        cloud = stacks.many(1, 6)
         # the last one created first: read first
         cloud.resources[-1]['created'] = '2000-01-01T00:00:00Z'
         data, _ = read(cloud)
         self.assertEqual('Role0Deployment5', data['deployments'][0]['name'])
 
     def test_no_stack(self):
-        with reference.heat_of(fake_heat.overcloud()) as (heat, _):
+        with reference.heat_of(stacks.overcloud()) as (heat, _):
             error = self.refused(heat, 'nope')
         self.assertIn('Stack nope does not exist', str(error))
 
     def test_a_config_lost(self):
-        cloud = fake_heat.many(1, 3)
+        cloud = stacks.many(1, 3)
         lost = sorted(cloud.configs)[0]
         del cloud.configs[lost]
         # metadata no longer has it; asked for alone, Heat says 404
@@ -126,14 +127,14 @@ class TestData(unittest.TestCase):
         self.assertIn('Heat lost part of stack overcloud', str(error))
 
     def test_outputs_too_large(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         with reference.heat_of(cloud) as (heat, _), mock.patch.object(
                 stack_data, 'MAX_OUTPUTS_BYTES', 4096):
             error = self.refused(heat, 'overcloud')
         self.assertIn('larger than', str(error))
 
     def test_a_config_too_large(self):
-        cloud = fake_heat.many(1, 2)
+        cloud = stacks.many(1, 2)
         config = cloud.configs[sorted(cloud.configs)[0]]
         config['config'] = 'x' * 5000
         with reference.heat_of(cloud) as (heat, _), mock.patch.object(
@@ -142,14 +143,14 @@ class TestData(unittest.TestCase):
         self.assertIn('is larger than', str(error))
 
     def test_heat_refuses(self):
-        with reference.heat_of(fake_heat.many(1, 2)) as (heat, fake):
+        with reference.heat_of(stacks.many(1, 2)) as (heat, fake):
             fake.errors['resources'] = 500
             error = self.refused(heat, 'overcloud')
         self.assertIn('Heat refused to show the configuration of stack '
                       'overcloud (resources): Internal error', str(error))
 
     def test_names_not_found(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         # the group holding the members named 0 and 1 is gone from Heat
         cloud.resources = [r for r in cloud.resources
                            if r['name'] != 'ComputeSwapDeployments']
@@ -157,7 +158,7 @@ class TestData(unittest.TestCase):
             error = self.refused(heat, 'overcloud')
         self.assertIn("Deployment 0 of server overcloud-novacompute-0: its "
                       "group's name cannot be found", str(error))
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         # a path whose stack holds no TripleOSoftwareDeployment
         cloud.resources = [
             r for r in cloud.resources
@@ -170,7 +171,7 @@ class TestData(unittest.TestCase):
                       str(error))
 
     def test_no_name(self):
-        cloud = fake_heat.many(1, 2)
+        cloud = stacks.many(1, 2)
         for res in cloud.resources:
             if res['name'] == 'TripleODeployment':
                 res['attributes']['value']['name'] = ''
@@ -181,7 +182,7 @@ class TestData(unittest.TestCase):
         self.assertIn('has no name: set the name property', str(error))
 
     def test_servers(self):
-        outputs = fake_heat.outputs()
+        outputs = stacks.outputs()
         found = stack_data.servers(outputs)
         self.assertEqual(3, len(found))
         self.assertEqual(

@@ -8,8 +8,8 @@ from unittest import mock
 
 import yaml
 
-from tests.unit.config import fake_heat
 from tests.unit.config import reference
+from tests.unit.config import stacks
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.config import tree
 from tripleoplanclient.config import writing
@@ -19,7 +19,7 @@ HOSTILE = ['../x', '..', '.', '/etc/passwd', 'a/b', 'a\x00b', 'a\nb', '',
 
 
 def overcloud_data():
-    return reference.ours(fake_heat.overcloud())[1]
+    return reference.ours(stacks.overcloud())[1]
 
 
 class TestNames(unittest.TestCase):
@@ -230,8 +230,8 @@ class TestYaml(unittest.TestCase):
 class TestDeterministic(unittest.TestCase):
 
     def test_same_stack_same_bytes(self):
-        first = reference.ours(fake_heat.overcloud())[0]
-        again = reference.ours(fake_heat.overcloud())[0]
+        first = reference.ours(stacks.overcloud())[0]
+        again = reference.ours(stacks.overcloud())[0]
         self.assertEqual(first, again)
         self.assertEqual(sorted(first), list(first))
 

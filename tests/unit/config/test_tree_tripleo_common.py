@@ -7,8 +7,8 @@ import unittest
 
 import yaml
 
-from tests.unit.config import fake_heat
 from tests.unit.config import reference
+from tests.unit.config import stacks
 
 # Files that are not YAML: compared byte for byte only.
 _TEXT = ('.pp', '.json', '.j2', '.gitignore')
@@ -28,7 +28,7 @@ class TestSameTree(unittest.TestCase):
                              path)
 
     def test_the_overcloud(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         ours, _, _ = reference.ours(cloud)
         theirs, _ = reference.tripleo_common(cloud)
         self.assertSameTree(ours, theirs)
@@ -57,7 +57,7 @@ class TestSameTree(unittest.TestCase):
                           'DeleteOnly' in p])
 
     def test_config_types(self):
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         kinds = ['deploy_steps_tasks', 'step_config', 'host_prep_tasks']
         ours, _, _ = reference.ours(cloud, kinds)
         theirs, _ = reference.tripleo_common(cloud, kinds)
@@ -66,15 +66,26 @@ class TestSameTree(unittest.TestCase):
         self.assertIn('Controller/host_prep_tasks.yaml', ours)
 
     def test_a_larger_stack(self):
-        cloud = fake_heat.many(roles=2, per_role=12, servers_per_role=3)
+        cloud = stacks.many(roles=2, per_role=12, servers_per_role=3)
         ours, _, _ = reference.ours(cloud)
         theirs, _ = reference.tripleo_common(cloud)
         self.assertSameTree(ours, theirs)
         self.assertEqual(24, len([p for p in ours if p.count('/') == 2]))
 
+    def test_quirks_of_template_text(self):
+        cloud = stacks.quirks()
+        ours, _, _ = reference.ours(cloud)
+        theirs, _ = reference.tripleo_common(cloud)
+        self.assertSameTree(ours, theirs)
+        # the deployment named true: a boolean to YAML, in both
+        doc = yaml.safe_load(ours['Role0/overcloud-role0-0/true'][0])
+        self.assertEqual([True], list(doc))
+        self.assertIsNone(yaml.safe_load(
+            ours['Role0/overcloud-role0-0/Empty'][0])['Empty']['outputs'])
+
     def test_a_difference_is_seen(self):
         # the comparison itself: one value changed is a failure
-        cloud = fake_heat.overcloud()
+        cloud = stacks.overcloud()
         ours, _, _ = reference.ours(cloud)
         theirs, _ = reference.tripleo_common(cloud)
         path = os.path.join('group_vars', 'Compute')
