@@ -242,9 +242,10 @@ class TestBuilt(stack_step_base.StackStepTestCase):
 
     def test_made_once_then_kept(self):
         from tests.unit.config import fake_heat
+        from tests.unit.config import stacks
         fakes.stack_is(self.m, None)
         step = self.ask('deploy', container='p')['step']
-        heat = fake_heat.FakeHeat(self.m, fake_heat.overcloud('p'))
+        heat = fake_heat.FakeHeat(self.m, stacks.overcloud('p'))
         req = protocol.read('config_download', protocol.request(
             'config_download', container='p', swift_url=fakes.SWIFT,
             heat_url=fakes.HEAT))
