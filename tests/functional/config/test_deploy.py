@@ -32,10 +32,13 @@ CONTROLLER = 'overcloud-controller-0'
 COMPUTE = 'overcloud-novacompute-0'
 
 TASKS = '''
+        # each task tagged: the loopback's config_skip_tags skips the
+        # untagged ones (THT's need root there)
         - name: Write the marker
           copy:
             dest: {list_join: ['', ['~/cd-', {get_param: Marker}]]}
             content: {list_join: ['', [{get_param: Marker}, "\\n"]]}
+          tags: [marker]
         - name: Run a command
           shell: {list_join: ['', ['id -un > ~/cd-who-',
                                    {get_param: Marker}]]}
@@ -43,9 +46,11 @@ TASKS = '''
         - name: Wait when asked
           command: {list_join: [' ', ['sleep', {get_param: Wait}]]}
           when: {get_param: Slow}
+          tags: [wait]
         - name: Refuse when asked
           fail: {msg: refused on purpose}
           when: %s
+          tags: [refuse]
 '''
 
 OVERCLOUD = '''heat_template_version: rocky
