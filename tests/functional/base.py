@@ -289,11 +289,12 @@ class FunctionalTest(unittest.TestCase):
         out, _ = self.openstack(*(args + ('-f', 'json')), timeout=timeout)
         return json.loads(out)
 
-    def killed_once_started(self, *args):
+    def killed_once_started(self, *args, until=None):
         """Run ``openstack args`` and kill it (SIGKILL, its whole process
-        group) once it says its Mistral execution started: the files are
-        written and Mistral has the request, the client never sees the
-        answer. Returns its stderr lines up to then."""
+        group) once it says its Mistral execution started (or prints a
+        line holding ``until``): the files are written and Mistral has the
+        request, the client never sees the answer. Returns its stderr
+        lines up to then."""
         proc = subprocess.Popen(
             ['openstack'] + [str(a) for a in args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -302,11 +303,12 @@ class FunctionalTest(unittest.TestCase):
         lines = []
         for line in proc.stderr:
             lines.append(line)
-            if 'Mistral execution' in line and 'started' in line:
+            if (until in line) if until else (
+                    'Mistral execution' in line and 'started' in line):
                 break
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        self.assertTrue(lines and 'started' in lines[-1], lines)
+        self.assertTrue(lines and (until or 'started') in lines[-1], lines)
         self.assertEqual(-signal.SIGKILL, proc.returncode)
         return lines
 

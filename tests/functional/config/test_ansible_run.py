@@ -14,8 +14,6 @@ outside). Skipped when sshd does not answer, unless
 
 import os
 import shutil
-import socket
-import subprocess
 import tempfile
 import unittest
 import uuid
@@ -23,6 +21,7 @@ import uuid
 import testtools
 
 from tests.functional import base
+from tests.functional import servers
 from tripleoplanclient.config import ansible_run
 from tripleoplanclient.validations import runner
 
@@ -74,50 +73,16 @@ SLOW = '''- hosts: Controller
 '''
 
 
-def key_hunt(key):
-    """A play in the sandbox after a line of ``key``, held in halves."""
-    with open(key) as f:
-        line = f.read().splitlines()[1]
-    half = len(line) // 2
-    return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
-            '    a: "%s"\n    b: "%s"\n  tasks:\n'
-            '    - name: Search every file for the key\n'
-            '      shell: >-\n        grep -rlF -e "{{ a }}{{ b }}" /\n'
-            '        --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr\n'
-            '        2>/dev/null\n'
-            '      register: hunted\n      failed_when: hunted.rc == 0\n'
-            '    - name: Search for any private key file\n'
-            '      shell: >-\n        grep -rlE -e "BEGIN (OPENSSH|RSA|EC) '
-            'PRIVATE KEY" /run /tmp /var/tmp /etc /srv\n        2>/dev/null\n'
-            '      register: any_key\n      failed_when: any_key.rc == 0\n'
-            % (line[:half], line[half:]))
-
-
-def greets(address, port):
-    try:
-        with socket.create_connection((address, port), timeout=5) as s:
-            return s.recv(8) == b'SSH-2.0-'
-    except OSError:
-        return False
-
-
 class TestRunOnServers(testtools.TestCase):
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         env = base.loopback_env()
-        cls.port = int(env.get('LOOPBACK_SSHD_PORT') or 0)
-        listed = (env.get('LOOPBACK_SSHD_ADDRESSES') or '').split(',')
-        if not all(a in listed and greets(a, cls.port) for a in SERVERS):
-            why = ('sshd does not answer on %s port %d (servers %s): '
-                   'python3 tools/loopback start sshd'
-                   % (', '.join(SERVERS), cls.port, listed))
-            if os.environ.get('FUNCTIONAL_REQUIRE_SSHD'):
-                raise AssertionError(why + ' (FUNCTIONAL_REQUIRE_SSHD)')
-            raise unittest.SkipTest(why)
+        cls.port = servers.required_port(env, SERVERS)
         if runner.ansible_playbook() is None:
             raise unittest.SkipTest('ansible-core is not installed')
+        cls.env = env
         cls.user = env['LOOPBACK_SSHD_USER']
         cls.key = env['LOOPBACK_SSHD_KEY']
 
@@ -145,13 +110,7 @@ class TestRunOnServers(testtools.TestCase):
 
     def on(self, address, command):
         """``command``'s stdout over a login of our own to ``address``."""
-        done = subprocess.run(
-            ['ssh', '-i', self.key, '-p', str(self.port), '-o',
-             'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-             '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR',
-             '%s@%s' % (self.user, address), command],
-            capture_output=True, text=True, timeout=60,
-            stdin=subprocess.DEVNULL)
+        done = servers.login(self.env, address, command)
         self.assertEqual(0, done.returncode, done.stderr)
         return done.stdout.split()
 
@@ -210,7 +169,7 @@ class TestRunOnServers(testtools.TestCase):
 
     def test_no_private_key_inside_the_sandbox(self):
         with open(os.path.join(self.tree, 'hunt.yaml'), 'w') as f:
-            f.write(key_hunt(self.key))
+            f.write(servers.key_hunt(self.key))
         found = self.run_book('hunt.yaml')
         self.assertEqual('SUCCESS', found['status'], found)
         self.assertEqual(2, found['tasks']['ran'])

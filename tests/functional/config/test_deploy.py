@@ -17,14 +17,11 @@ Ansible runs. Skipped when sshd does not answer, unless
 
 import json
 import os
-import signal
-import socket
-import subprocess
 import tarfile
 import time
-import unittest
 
 from tests.functional import deploy_base
+from tests.functional import servers
 
 SERVERS = ('127.0.0.2', '127.0.0.3')
 NOBODY = ('127.0.0.250', '127.0.0.251')
@@ -90,14 +87,6 @@ outputs:
                   TASKS % '{get_param: FailCompute}'))
 
 
-def greets(address, port):
-    try:
-        with socket.create_connection((address, port), timeout=5) as s:
-            return s.recv(8) == b'SSH-2.0-'
-    except OSError:
-        return False
-
-
 class TestDeployConfigures(deploy_base.DeployTest):
 
     TEMPLATES = {'overcloud.yaml': OVERCLOUD,
@@ -106,26 +95,13 @@ class TestDeployConfigures(deploy_base.DeployTest):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.port = int(cls.env.get('LOOPBACK_SSHD_PORT') or 0)
-        if not all(greets(a, cls.port) for a in SERVERS):
-            why = ('sshd does not answer on %s port %d: python3 '
-                   'tools/loopback start sshd, then restart Mistral'
-                   % (', '.join(SERVERS), cls.port))
-            if os.environ.get('FUNCTIONAL_REQUIRE_SSHD'):
-                raise AssertionError(why + ' (FUNCTIONAL_REQUIRE_SSHD)')
-            raise unittest.SkipTest(why)
+        cls.port = servers.required_port(cls.env, SERVERS)
         cls.user = cls.env['LOOPBACK_SSHD_USER']
         cls.key = cls.env['LOOPBACK_SSHD_KEY']
 
     def on(self, address, command):
         """``command``'s stdout over a login of our own to ``address``."""
-        done = subprocess.run(
-            ['ssh', '-i', self.key, '-p', str(self.port), '-o',
-             'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-             '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR',
-             '%s@%s' % (self.user, address), command],
-            capture_output=True, text=True, timeout=60,
-            stdin=subprocess.DEVNULL)
+        done = servers.login(self.env, address, command)
         return done.returncode, done.stdout.strip()
 
     def settings(self, **values):
@@ -247,21 +223,10 @@ class TestDeployConfigures(deploy_base.DeployTest):
                                     % self.plan)[0])
 
     def test_a_killed_client_leaves_mistral_to_record_the_end(self):
-        proc = subprocess.Popen(
-            ['openstack', 'overcloud', 'deploy', '--stack', self.plan,
-             '--templates', self.templates, '-e', self.settings(
-                 Slow=True, Wait='10')],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL, env=self.env, text=True,
-            start_new_session=True)
-        lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            if 'configuring the servers' in line:
-                break
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        self.assertIn('configuring the servers', lines[-1], lines)
+        self.killed_once_started(
+            'overcloud', 'deploy', '--stack', self.plan, '--templates',
+            self.templates, '-e', self.settings(Slow=True, Wait='10'),
+            until='configuring the servers')
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             last = self.last()

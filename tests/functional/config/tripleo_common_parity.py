@@ -54,8 +54,8 @@ def _umask(mask):
 
 def heat_client(heat_url, session):
     from heatclient import client
-    from keystoneauth1 import session as ksa_session
     from keystoneauth1 import noauth
+    from keystoneauth1 import session as ksa_session
     return client.Client('1', session=session or ksa_session.Session(
         auth=noauth.NoAuth()), endpoint_override=heat_url)
 

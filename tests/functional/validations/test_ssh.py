@@ -21,13 +21,12 @@ sshd fails the test.
 
 import json
 import os
-import socket
 import subprocess
-import unittest
 import urllib.parse
 import uuid
 
 from tests.functional import base
+from tests.functional import servers
 
 SERVER = 'overcloud-controller-0'
 STACK = '''heat_template_version: rocky
@@ -39,24 +38,6 @@ outputs:
 ''' % SERVER
 
 
-def sshd_port(env):
-    """The loopback sshd's port, once it greets (see the docstring)."""
-    port = int(env.get('LOOPBACK_SSHD_PORT') or 0)
-    try:
-        with socket.create_connection(('127.0.0.1', port), timeout=5) as s:
-            greeting = s.recv(8)
-    except (OSError, OverflowError) as exc:
-        greeting = str(exc)
-    if greeting != b'SSH-2.0-':
-        why = ('sshd does not answer on 127.0.0.1:%d (%r): python3 '
-               'tools/loopback start sshd, then restart Mistral'
-               % (port, greeting))
-        if os.environ.get('FUNCTIONAL_REQUIRE_SSHD'):
-            raise AssertionError(why + ' (FUNCTIONAL_REQUIRE_SSHD is set)')
-        raise unittest.SkipTest(why)
-    return port
-
-
 def on_the_server(name, tasks, play_vars=''):
     """A plan's own validation whose tasks run on the servers."""
     return ('- hosts: overcloud\n  gather_facts: false\n  vars:\n'
@@ -66,30 +47,6 @@ def on_the_server(name, tasks, play_vars=''):
             % (name, play_vars, tasks))
 
 
-def key_hunt(state):
-    """A plan's own validation on the undercloud's side (the sandbox)
-    that searches every file under / (but /proc, /sys, /usr) for a line
-    of the validations' private key, which it holds in two halves."""
-    with open(os.path.join(state, 'sshd', 'client', 'id_ed25519')) as f:
-        line = f.read().splitlines()[1]
-    half = len(line) // 2
-    return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
-            '    metadata:\n      name: Key hunt\n      description: A '
-            'member\'s playbook after private keys.\n'
-            '      groups: [post-deployment]\n'
-            '    a: "%s"\n    b: "%s"\n  tasks:\n'
-            '    - name: Search every file for the key\n'
-            '      shell: >-\n        grep -rlF -e "{{ a }}{{ b }}" /\n'
-            '        --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr\n'
-            '        2>/dev/null\n'
-            '      register: hunted\n      failed_when: hunted.rc == 0\n'
-            '    - name: Search for any private key file\n'
-            '      shell: >-\n        grep -rlE -e "BEGIN (OPENSSH|RSA|EC) '
-            'PRIVATE KEY" /run /tmp /var/tmp /etc\n        2>/dev/null\n'
-            '      register: any_key\n      failed_when: any_key.rc == 0\n'
-            % (line[:half], line[half:]))
-
-
 class TestValidationsOverSsh(base.PlanTest):
 
     PREFIX = 'valssh'
@@ -97,7 +54,7 @@ class TestValidationsOverSsh(base.PlanTest):
     @classmethod
     def setUpClass(cls):
         env = base.loopback_env()
-        sshd_port(env)
+        servers.required_port(env)
         cls.user = env['LOOPBACK_SSHD_USER']
         cls.sshd_log = env['LOOPBACK_SSHD_LOG']
         # what the server must not see: the loopback's state
@@ -137,8 +94,11 @@ class TestValidationsOverSsh(base.PlanTest):
                 'Without a key', '    - command: id -un\n',
                 '    ansible_ssh_private_key_file: /nonexistent/key\n'
                 '    ansible_ssh_extra_args: -o PubkeyAuthentication=no\n'),
-            'custom-validations/key-hunt.yaml': key_hunt(
-                env['LOOPBACK_DIR']),
+            'custom-validations/key-hunt.yaml': servers.key_hunt(
+                env['LOOPBACK_SSHD_KEY'], play_vars=(
+                    '    metadata:\n      name: Key hunt\n      '
+                    'description: A member\'s playbook after private '
+                    'keys.\n      groups: [post-deployment]\n')),
         }
         super().setUpClass()
         try:
@@ -235,7 +195,7 @@ class TestAnotherProjectsStack(base.FunctionalTest):
     def setUpClass(cls):
         super().setUpClass()
         env = base.loopback_env()
-        cls.port = sshd_port(env)
+        cls.port = servers.required_port(env)
         assert cls.session is not None, 'the services run without Keystone'
         tag = uuid.uuid4().hex[:8]
         cls.project, cls.user = 'tpc-other-%s' % tag, 'tpc-other-%s' % tag
