@@ -1,28 +1,15 @@
 """Which ansible-playbook runs config-download and which tags it always
 skips, from mistral.conf."""
 
-import os
-import shutil
-import tempfile
-from unittest import mock
-
-from oslo_config import cfg
 import testtools
 
+from tests.unit.mistral import mistral_conf
 from tripleoplanclient.mistral import ansible_options
 
 
 class TestAnsibleOptions(testtools.TestCase):
 
-    def conf(self, text):
-        place = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, place)
-        path = os.path.join(place, 'mistral.conf')
-        with open(path, 'w') as f:
-            f.write(text)
-        conf = cfg.ConfigOpts()
-        conf(args=[], default_config_files=[path])
-        return mock.patch.object(cfg, 'CONF', conf)
+    conf = staticmethod(mistral_conf.used)
 
     def test_the_defaults(self):
         with self.conf(''):

@@ -8,12 +8,10 @@ import glob
 import importlib
 import os
 import re
-import shutil
-import tempfile
 
-from oslo_config import cfg
 import testtools
 
+from tests.unit.mistral import mistral_conf
 from tripleoplanclient.mistral import config
 from tripleoplanclient.plan import rendering
 from tripleoplanclient.validations import inventory
@@ -60,19 +58,6 @@ def options_read(text):
                     node.value.id in holders))}
 
 
-def parsed(text):
-    """A configuration that parsed a mistral.conf of ``text`` before any
-    option was registered, as Mistral's is when it loads our actions."""
-    place = tempfile.mkdtemp()
-    path = os.path.join(place, 'mistral.conf')
-    with open(path, 'w') as f:
-        f.write(text)
-    conf = cfg.ConfigOpts()
-    conf(args=[], default_config_files=[path])
-    shutil.rmtree(place)
-    return conf
-
-
 class TestListOpts(testtools.TestCase):
 
     def test_one_group_every_option_once(self):
@@ -101,7 +86,7 @@ class TestListOpts(testtools.TestCase):
                          generator['DEFAULT']['namespace'])
 
     def test_defaults_come_from_where_the_code_keeps_them(self):
-        conf = config.options(parsed(''))
+        conf = config.options(mistral_conf.parsed(''))
         mib = 1024 * 1024
         self.assertEqual(rendering.LIMITS, (
             conf.render_max_output_mb * mib, conf.render_timeout,
@@ -116,8 +101,9 @@ class TestListOpts(testtools.TestCase):
 class TestRegistration(testtools.TestCase):
 
     def test_options_registered_after_parsing_find_the_files_values(self):
-        conf = parsed('[tripleoplan]\nrender_timeout = 7\n'
-                      'validation_hidden_paths = /srv/a,/srv/b\n')
+        conf = mistral_conf.parsed(
+            '[tripleoplan]\nrender_timeout = 7\n'
+            'validation_hidden_paths = /srv/a,/srv/b\n')
         self.assertEqual(7, config.options(conf).render_timeout)
         # again: registering the same options is harmless
         self.assertEqual(['/srv/a', '/srv/b'],
