@@ -122,8 +122,10 @@ class Ironic:
     def error_event(self, ident, since):
         """The newest ERROR event of the node's history (API 1.78) at or
         after ``since`` (seconds since the epoch): its text, or None."""
+        # detail: else Ironic cuts each event's text at 255 characters,
+        # and the reason of a chain of hooks' errors comes last
         page = self.call('GET', '/nodes/%s/history?sort_dir=desc&limit=20'
-                         % ident)
+                         '&detail=True' % ident)
         for event in page.get('history') or []:
             try:
                 when = datetime.datetime.fromisoformat(

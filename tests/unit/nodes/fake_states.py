@@ -81,6 +81,11 @@ class States:
         events = list(self.history.get(node['uuid'], ()))
         if query.get('sort_dir') == 'desc':
             events.reverse()
+        if query.get('detail') not in ('True', 'true'):
+            # as Ironic: without detail, an event's text is cut at 255
+            events = [dict(e, event=e['event'][:251] + '...')
+                      if len(e.get('event') or '') > 255 else e
+                      for e in events]
         return 200, {'history': events[:int(query.get('limit', 1000))]}
 
     def _read(self, node):

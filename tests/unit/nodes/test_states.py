@@ -85,6 +85,18 @@ class TestIntrospect(states_base.StatesTestCase):
         self.assertEqual(0, self.fake.count('GET', '/nodes/%s/history'
                                             % nodes[0]['uuid']))
 
+    def test_a_long_error_from_history_is_whole(self):
+        # Ironic's hooks chain their reasons: the one that matters is last
+        reason = ('Failed to finish inspection: ' * 12 +
+                  'Ramdisk reported error: no disk')
+        nodes = self.nodes(1)
+        self.fake.fail('n0', 'inspect', reason)
+        started = states.start_introspect(self.ironic, nodes, False, 60,
+                                          self.clock)
+        self.fake.sync_power('n0')
+        rows = self.by_name(self.run_to_end(started))
+        self.assertEqual(reason, rows['n0']['error'])
+
     def test_provide_makes_those_that_passed_available(self):
         nodes = self.nodes(3, power_state='power on')
         self.fake.fail('n1', 'inspect', 'no inventory')
