@@ -7,7 +7,10 @@ the validations'; what differs: the tree (the config-download directory
 the playbooks import from) is the caller's, bound writable at ``TREE``
 (tripleo-ansible writes group_vars into it while it runs) and the
 playbook runs from there with the tree's ansible.cfg when it has one;
-the callback is ``callback_plugins/tripleoplan_events.py``, one line per
+when the ansible-playbook's prefix has tripleo-ansible installed
+(``share/ansible``), Ansible is told where its roles and plugins are
+(``ANSIBLE_*`` variables: the stored tree stays as it was made); the
+callback is ``callback_plugins/tripleoplan_events.py``, one line per
 task result and host, read as it comes (``ansible_events``) and handed
 to ``progress`` in the caller's thread.
 """
@@ -43,6 +46,18 @@ LINE_LIMIT = 1024 * 1024
 INVENTORY_LIMIT = 16 * 1024 * 1024
 # events read but not yet handed to ``progress``; the child waits beyond
 QUEUED = 1000
+# tripleo-ansible's directories under its prefix's share/ansible, and the
+# variable each goes to (those the prefix lacks are left out)
+TRIPLEO_ANSIBLE = (
+    ('ANSIBLE_ROLES_PATH', 'roles'),
+    ('ANSIBLE_LIBRARY', 'plugins/modules'),
+    ('ANSIBLE_MODULE_UTILS', 'plugins/module_utils'),
+    ('ANSIBLE_ACTION_PLUGINS', 'plugins/action'),
+    ('ANSIBLE_FILTER_PLUGINS', 'plugins/filter'),
+    ('ANSIBLE_STRATEGY_PLUGINS', 'plugins/strategy'),
+    ('ANSIBLE_TEST_PLUGINS', 'plugins/tests'),
+    ('ANSIBLE_LOOKUP_PLUGINS', 'plugins/lookup'),
+)
 _WORD = re.compile(r'^[A-Za-z0-9_.:@*!&,\[\]-]{1,200}$')
 
 
@@ -119,10 +134,28 @@ def _readable(program):
     return [here]
 
 
-def environment(tree_dir, ssh, run_id=None):
+def tripleo_ansible(program):
+    """``{ANSIBLE_* variable: path}`` of tripleo-ansible's roles and
+    plugins beside ``program`` (its prefix's ``share/ansible``, bound
+    read-only at the same path with the program's tree); {} without."""
+    prefix = os.path.dirname(os.path.dirname(os.path.abspath(program)))
+    share = os.path.join(prefix, 'share', 'ansible')
+    env = {}
+    for name, part in TRIPLEO_ANSIBLE:
+        found = os.path.join(share, part)
+        if os.path.isdir(found):
+            # the tree's own roles first, as tripleo-ansible's ansible.cfg
+            env[name] = ':'.join([TREE + '/roles', found, TREE]) \
+                if part == 'roles' else found
+    return env
+
+
+def environment(tree_dir, ssh, run_id=None, program=None):
     """The child's whole environment (paths as the sandbox sees them)."""
     env = child.environment(CALLBACKS, 'tripleoplan_events',
                             bool(ssh.get('key')))
+    if program:
+        env.update(tripleo_ansible(program))
     has_config = os.path.isfile(os.path.join(tree_dir, 'ansible.cfg'))
     env.update({
         'ANSIBLE_CONFIG': posixpath.join(
@@ -212,7 +245,8 @@ def run(tree_dir, playbook, inventory_file, *, ssh, servers, timeout,
         if copied is not None:
             _copy(copied, os.path.join(inputs, 'inventory.yaml'))
         ended = child.run(
-            [program] + argv, inputs, environment(tree_dir, ssh, run_id),
+            [program] + argv, inputs,
+            environment(tree_dir, ssh, run_id, program),
             timeout, read, readable=readable,
             writable=[(tree_dir, TREE)], chdir=TREE, ssh_key=ssh.get('key'),
             targets=servers, hidden=hidden, started=started,

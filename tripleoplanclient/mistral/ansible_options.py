@@ -16,3 +16,8 @@ def ansible_playbook():
 def skip_tags():
     """The tags every run skips, as configured."""
     return [t for t in config.options().config_skip_tags if t]
+
+
+def become():
+    """False when no play may become root (``config_become``)."""
+    return bool(config.options().config_become)

@@ -107,6 +107,11 @@ def _config_download_options(cfg):
                     help='Comma-separated Ansible tags every config-download '
                     'run of this undercloud skips, besides those a deploy '
                     'asks to skip.'),
+        cfg.BoolOpt('config_become', default=True,
+                    help='Whether config-download\'s plays may become root '
+                    '(as their become keywords say). False: every play runs '
+                    'as the login user (the extra variable ansible_become: '
+                    'false), for servers whose user has no sudo.'),
     ]
 
 

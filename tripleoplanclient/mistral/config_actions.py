@@ -62,7 +62,8 @@ class Configure(base.PlanAction):
                     req['container'], session),
                 'outputs': getattr(stack, 'outputs', None) or [],
                 'ansible_playbook': ansible_options.ansible_playbook(),
-                'skip_tags': ansible_options.skip_tags()}
+                'skip_tags': ansible_options.skip_tags(),
+                'become': ansible_options.become()}
             return configure.configure(store, heat, req, self.started,
                                        self.followed, ansible_run.run,
                                        inputs)

@@ -257,8 +257,8 @@ def configure(store, heat, req, started, followed, run, inputs,
     task left the configuration to it (``followed['configure']``).
 
     ``run``: ``config.ansible_run.run``; ``inputs``: ``{'ssh',
-    'networks', 'ansible_playbook', 'skip_tags'}`` from Mistral's
-    configuration and the caller (``config_actions``).
+    'networks', 'ansible_playbook', 'skip_tags', 'become'}`` from
+    Mistral's configuration and the caller (``config_actions``).
     """
     if not (followed or {}).get('configure'):
         return {'done': True, 'configured': False}
@@ -318,12 +318,15 @@ def _run(store, plan, step_id, req, found, run, inputs, workdir):
         for playbook in chosen:
             left = max(1, int(deadline - time.monotonic()))
             result = run(
-                tree, os.path.join(tree, playbook),
+                tree, playbook,
                 os.path.join(tree, INVENTORY), ssh=ssh, servers=targets,
                 timeout=left, tags=tuple(req['tags'] or ()),
                 skip_tags=tuple(req['skip_tags'] or ()) + tuple(
                     inputs.get('skip_tags') or ()),
                 limit=req['limit'], forks=req['forks'],
+                extra_vars=None if inputs.get('become', True) else {
+                    # outranks the plays' become keywords
+                    'ansible_become': False},
                 ansible_playbook=inputs.get('ansible_playbook'),
                 progress=progress, run_id=step_id)
             results.append(result)
@@ -346,7 +349,8 @@ def _allowed(address, networks):
 
 def merged(results, chosen):
     """One ``config`` part of the results of the playbooks run in turn:
-    the status of the last, counts summed per host."""
+    the status of the last, counts summed per host, and ``runs``: each
+    playbook's status, task counts and duration."""
     if not results:
         return {'status': 'FAILED', 'message': 'no playbook ran'}
     hosts = {}
@@ -364,6 +368,9 @@ def merged(results, chosen):
                duration=round(sum(float(r.get('duration') or 0)
                                   for r in results), 1),
                failures=[f for r in results for f in r.get('failures') or ()],
+               # each playbook's own counts and time
+               runs=[{k: r.get(k) for k in ('playbook', 'status', 'tasks',
+                                            'duration')} for r in results],
                tasks={k: sum(int((r.get('tasks') or {}).get(k) or 0)
                              for r in results) for k in ('ran', 'skipped')})
     return out

@@ -247,7 +247,8 @@ def shown(config):
     failures = config.pop('failures', None)
     out = {k: v for k, v in config.items() if k in (
         'mode', 'tags', 'skip_tags', 'limit', 'forks', 'status', 'hosts',
-        'playbooks', 'tasks', 'duration', 'ran', 'object', 'message')}
+        'playbooks', 'runs', 'tasks', 'duration', 'ran', 'object',
+        'message')}
     if failures:
         out['failures'] = len(failures)
     return out

@@ -1,8 +1,12 @@
 """The real thing: a tripleo-heat-templates 17.0.0 overcloud upgraded to
 18.0.0.
 
-Deployed servers (1 controller, 1 compute), rendered in Mistral, created
-with 17.0.0 and upgraded to 18.0.0 by the loopback Heat: several minutes.
+Deployed servers (1 controller, 1 compute: the loopback sshd's servers
+127.0.0.2 and 127.0.0.3), rendered in Mistral, created with 17.0.0,
+configured again (``update --config-download-only``) and upgraded to
+18.0.0 by the loopback Heat: several minutes. Each stack step runs its
+config-download playbooks on the servers (as the loopback's Mistral
+configures it: become off, the tags no server here can run skipped).
 Deleting that stack takes Heat minutes more, so the test only starts the
 delete; the next run finishes it and removes the plan (a fixed name)
 before it begins.
@@ -11,6 +15,7 @@ before it begins.
 import json
 import os
 import subprocess
+import sys
 import time
 
 import yaml
@@ -21,6 +26,14 @@ UPGRADE_PREPARE = 'environments/lifecycle/upgrade-prepare.yaml'
 NEW_IN_18 = 'ContainerGlanceApiInternalConfigImage'
 GONE_IN_18 = 'environments/neutron-ml2-vpp.yaml'
 PLAN = 'tht-story'
+SERVERS = {'overcloud-controller-0', 'overcloud-novacompute-0'}
+
+
+def loopback_skip_tags():
+    """The tags the loopback's Mistral configuration skips."""
+    sys.path.insert(0, os.path.join(base.REPO, 'tools'))
+    from loopback import mistral
+    return list(mistral.CONFIG_SKIP_TAGS)
 
 
 def _strings(data):
@@ -53,6 +66,29 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                             self.plan], env=self.env, capture_output=True)
             self.assertIsNone(self.swift.listing(self.plan))
 
+    def assert_configured(self, row, playbooks):
+        """The step ran ``playbooks`` in turn, each running tasks on both
+        servers, with the loopback's skip tags; its part's numbers."""
+        config = row.get('config') or {}
+        self.assertEqual(('SUCCESS', 'SUCCESS'), (
+            config.get('status'), row['outcome'].get('config_status')),
+            config)
+        self.assertEqual(playbooks, [r['playbook'] for r in config['runs']])
+        self.assertEqual(['SUCCESS'] * len(playbooks),
+                         [r['status'] for r in config['runs']])
+        self.assertEqual([], [r['playbook'] for r in config['runs']
+                              if not r['tasks']['ran'] > 0])
+        self.assertEqual(loopback_skip_tags(), config['skip_tags'])
+        # both servers reached over SSH (the loopback sshd's 127.0.0.2
+        # and .3), none unreachable, nothing failed
+        hosts = config['hosts']
+        self.assertLessEqual(SERVERS, set(hosts))
+        self.assertEqual([], [h for h in SERVERS if not hosts[h]['ok']])
+        self.assertEqual([], [h for h, c in hosts.items()
+                              if c['failed'] or c['unreachable']])
+        return {r['playbook']: dict(r['tasks'], s=r['duration'])
+                for r in config['runs']}
+
     def test_deploy_17_then_upgrade_to_18_without_environment_files(self):
         tht17, tht18 = base.tht_dir('17.0.0'), self.tht
         servers = os.path.join(base.FIXTURES, 'tht18-deployed-server.yaml')
@@ -63,6 +99,10 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         images = self.write('images.yaml', ''.join(
             line for line in images18.splitlines(True)
             if NEW_IN_18 not in line))
+        # the playbooks' plays name the stack's group
+        root = self.write('root-stack-name.yaml',
+                          'parameter_defaults:\n  RootStackName: %s\n'
+                          % self.plan)
         # a token of now, for the end: it expired by then (with Keystone,
         # run with 120 s tokens: tools/run-tests.sh)
         early_token = self.session.get_token() if self.session else None
@@ -71,15 +111,24 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
             'overcloud', 'deploy', '--stack', self.plan, '--templates',
             tht17, '-e', os.path.join(
                 tht17, 'overcloud-resource-registry-puppet.yaml'),
-            '-e', servers, '-e', images, timeout=1200)
+            '-e', servers, '-e', images, '-e', root, timeout=1800)
         created_s = time.monotonic() - started
         environments = ['overcloud-resource-registry-puppet.yaml'] + [
-            'user-files' + path for path in (servers, images)]
+            'user-files' + path for path in (servers, images, root)]
         self.assertEqual(('CREATE', 'CREATE_COMPLETE', 'SUCCESS'), (
             created['operation'], created['stack_status'],
             created['status']))
         self.assertEqual(environments, created['environments'])
         self.assertTrue(created['rendered'])
+
+        # The same servers configured again, Heat not asked: the update's
+        # playbooks, then the deploy's.
+        started = time.monotonic()
+        reconfigured = self.openstack_json(
+            'overcloud', 'update', '--stack', self.plan,
+            '--config-download-only', '-y', timeout=1800)
+        reconfigured_s = time.monotonic() - started
+        self.assertEqual('SUCCESS', reconfigured['status'], reconfigured)
 
         # The operator regenerates the images file for 18.0.0, same path.
         self.write('images.yaml', images18)
@@ -125,12 +174,12 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
 
         history = self.openstack_json('overcloud', 'plan', 'show-history',
                                       self.plan)
-        self.assertEqual(['create', 'deploy', 'upgrade'],
+        self.assertEqual(['create', 'deploy', 'update', 'upgrade'],
                          [s['action'] for s in history])
         expiration = int(self.env.get('LOOPBACK_KEYSTONE_TOKEN_EXPIRATION',
                                       0))
         if self.session:
-            self.assertEqual([('admin', 'admin')] * 3,
+            self.assertEqual([('admin', 'admin')] * 4,
                              [(s['user'], s['project']) for s in history])
         if self.session and time.monotonic() - started > expiration + 10:
             # every token of the story's start expired during it, and the
@@ -142,14 +191,25 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
                                     self.plan, fail=True, env=env)
             self.assertIn('does not accept the token of cloud "expired"',
                           err)
-        self.assertEqual(['17.0.0', '17.0.0', '18.0.0'],
+        self.assertEqual(['17.0.0', '17.0.0', '17.0.0', '18.0.0'],
                          [s['templates'] for s in history])
-        self.assertEqual(['SUCCESS'] * 3,
+        self.assertEqual(['SUCCESS'] * 4,
                          [s['outcome']['status'] for s in history])
         self.assertEqual(['CREATE_COMPLETE', 'UPDATE_COMPLETE'],
-                         [s['outcome']['stack_status'] for s in history[1:]])
+                         [history[i]['outcome']['stack_status']
+                          for i in (1, 3)])
         record = self.plan_record(self.plan)
-        self.assertEqual(UPGRADE_PREPARE, record['history'][2]['lifecycle'])
+        rows = record['history']
+        print(json.dumps({'config': [r.get('config') for r in rows[1:]]}))
+        configured = {
+            'deploy': self.assert_configured(rows[1], [
+                'deploy_steps_playbook.yaml']),
+            'update': self.assert_configured(rows[2], [
+                'update_steps_playbook.yaml', 'deploy_steps_playbook.yaml']),
+            'upgrade': self.assert_configured(rows[3], [
+                'upgrade_steps_playbook.yaml', 'deploy_steps_playbook.yaml',
+                'post_upgrade_steps_playbook.yaml'])}
+        self.assertEqual(UPGRADE_PREPARE, rows[3]['lifecycle'])
         self.assertEqual({'step': history[0]['id'], 'rendered': True},
                          record['history'][1]['plan_created'])
         self.assertEqual(environments, record['environments'])
@@ -200,6 +260,7 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
             if str(value) in seen['environment']), {'CephClusterFSID'})
         print(json.dumps({
             'create_s': round(created_s), 'upgrade_s': round(upgraded_s),
+            'reconfigure_s': round(reconfigured_s), 'configured': configured,
             'preview_s': round(preview_s),
             'previewed': {k: len(preview['resources_' + k]) for k in (
                 'added', 'updated', 'replaced', 'deleted')},

@@ -97,6 +97,13 @@ class TestTHTFailures(base.FunctionalTest):
         self.assertEqual(1, deploy.returncode, err)
         stack = self.heat('GET', '/stacks/%s' % PLAN)['stack']
         self.assertEqual('CREATE_FAILED', stack['stack_status'])
+        # Heat failed: no configuration was made nor run, the step ended
+        # with Heat (its templates give config-download outputs)
+        row = self.plan_record(PLAN)['history'][-1]
+        self.assertEqual(('FAILED', None), (row['outcome']['status'],
+                                            row.get('config')))
+        self.assertEqual([], [name for name in self.swift.listing(PLAN)
+                              if name.startswith('user-environments/config/')])
 
         log = self.env['LOOPBACK_HEAT_ACCESS_LOG']
         # heat-api logs a request after answering it: the GET above may

@@ -13,16 +13,18 @@ class TestAnsibleOptions(testtools.TestCase):
 
     def test_the_defaults(self):
         with self.conf(''):
-            self.assertEqual((None, []), (ansible_options.ansible_playbook(),
-                                          ansible_options.skip_tags()))
+            self.assertEqual((None, [], True), (
+                ansible_options.ansible_playbook(),
+                ansible_options.skip_tags(), ansible_options.become()))
 
     def test_from_the_tripleoplan_section(self):
         with self.conf('[tripleoplan]\n'
                        'config_ansible_playbook = /opt/a214/bin/'
                        'ansible-playbook\n'
-                       'config_skip_tags = opendev-validation,,run_ceph\n'):
+                       'config_skip_tags = opendev-validation,,run_ceph\n'
+                       'config_become = false\n'):
             self.assertEqual(
                 ('/opt/a214/bin/ansible-playbook',
-                 ['opendev-validation', 'run_ceph']),
+                 ['opendev-validation', 'run_ceph'], False),
                 (ansible_options.ansible_playbook(),
-                 ansible_options.skip_tags()))
+                 ansible_options.skip_tags(), ansible_options.become()))

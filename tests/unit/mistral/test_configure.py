@@ -104,6 +104,31 @@ class TestDownload(stack_step_base.StackStepTestCase):
         self.assertEqual(('SUCCESS', 'SUCCESS'), (
             rows[-1]['outcome']['status'], rows[-1]['config']['status']))
 
+    def test_become_off_outranks_the_plays_on_every_run(self):
+        step = self.stack_step()
+        configure.store_archive(self.store, 'p', configs.archive_path(
+            step['id']), FILES)
+        self.store.writer.write_outcome('p', step['id'], {
+            'status': 'IN_PROGRESS', 'configuring': True,
+            'stack_status': 'CREATE_COMPLETE'}, {'id': STACK_ID},
+            final=False)
+        req = protocol.read('deploy', protocol.request(
+            'deploy', container='p', swift_url=fakes.SWIFT,
+            heat_url=fakes.HEAT))
+        seen = []
+
+        def run(tree, playbook, inventory, **kwargs):
+            seen.append(kwargs['extra_vars'])
+            return {'status': 'SUCCESS', 'playbook': playbook}
+
+        for become in (True, False):
+            configure.configure(
+                self.store, fakes.heat_client(), req, {'step': step},
+                {'done': True, 'configure': True}, run,
+                {'ssh': {'user': 'tripleo-admin'}, 'networks': [],
+                 'become': become})
+        self.assertEqual([None, {'ansible_become': False}], seen)
+
     def test_nothing_to_do_when_the_follow_task_said_so(self):
         self.assertEqual({'done': True, 'configured': False},
                          configure.configure(None, None, {}, {}, {
@@ -233,6 +258,10 @@ class TestMerged(fakes.HttpTestCase):
                          (found['tasks'], found['duration'],
                           found['playbooks']))
         self.assertEqual(1, len(found['failures']))
+        self.assertEqual(
+            [('u.yaml', 'SUCCESS', 3, 1.5), ('d.yaml', 'FAILED', 2, 2)],
+            [(r['playbook'], r['status'], r['tasks']['ran'], r['duration'])
+             for r in found['runs']])
         self.assertEqual('FAILED', configure.merged([], [])['status'])
 
 
