@@ -202,6 +202,9 @@ def outcome_id(name):
 def merge_outcome(row, found):
     """Fill a history row with an outcome object's content."""
     row['outcome'] = dict(row['outcome'], **(found.get('outcome') or {}))
+    if row['outcome'].get('status') in FINAL:
+        # the step object said its servers were still to configure
+        row['outcome'].pop('configuring', None)
     if found.get('stack'):
         row['stack'] = dict(row.get('stack') or {}, **found['stack'])
     if found.get('config'):

@@ -134,6 +134,16 @@ class TestHistoryRows(unittest.TestCase):
         self.assertEqual('SUCCESS', row['outcome']['status'])
         self.assertEqual('u', row['stack']['updated'])
 
+    def test_a_final_outcome_ends_the_configuring(self):
+        # a --config-download-only step is recorded configuring
+        row = rows(step('deploy', status='IN_PROGRESS'))[0]
+        row['outcome']['configuring'] = True
+        partial = dict(row, outcome=dict(row['outcome']))
+        log.merge_outcome(partial, {'outcome': {'status': 'IN_PROGRESS'}})
+        self.assertTrue(partial['outcome']['configuring'])
+        log.merge_outcome(row, {'outcome': {'status': 'SUCCESS'}})
+        self.assertNotIn('configuring', row['outcome'])
+
     def test_the_cache_keeps_only_old_and_final_steps(self):
         history = rows(step(), step('deploy', status='IN_PROGRESS'), step())
         entries = [{'last_modified': '2026-11-23T11:00:00.000000'},
