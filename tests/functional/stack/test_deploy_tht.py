@@ -6,8 +6,9 @@ Deployed servers (1 controller, 1 compute: the loopback sshd's servers
 configured again (``update --config-download-only``) and upgraded to
 18.0.0 by the loopback Heat: several minutes. Each stack step runs its
 config-download playbooks on the servers (as the loopback's Mistral
-configures it: become off, the tags no server here can run skipped).
-Deleting that stack takes Heat minutes more, so the test only starts the
+configures it: become off, the tags no server here can run skipped);
+at the end ``config download`` of the upgraded stack is compared with
+tripleo-common 18.0.0's download, file for file. Deleting that stack takes Heat minutes more, so the test only starts the
 delete; the next run finishes it and removes the plan (a fixed name)
 before it begins.
 """
@@ -21,6 +22,7 @@ import time
 import yaml
 
 from tests.functional import base
+from tests.functional.config import tripleo_common_parity as parity
 
 UPGRADE_PREPARE = 'environments/lifecycle/upgrade-prepare.yaml'
 NEW_IN_18 = 'ContainerGlanceApiInternalConfigImage'
@@ -258,7 +260,15 @@ class TestTHTDeployUpgrade(base.FunctionalTest):
         self.assertLessEqual(set(
             name for name, value in passwords.items()
             if str(value) in seen['environment']), {'CephClusterFSID'})
+        # The configuration of the upgraded stack, as `config download`
+        # writes it, is tripleo-common 18.0.0's, file for file.
+        started = time.monotonic()
+        compared, differences = parity.compare(self, self.plan)
+        parity_s = time.monotonic() - started
+        self.assertEqual([], differences)
+        self.assertGreater(compared, 300)
         print(json.dumps({
+            'parity_files': compared, 'parity_s': round(parity_s, 1),
             'create_s': round(created_s), 'upgrade_s': round(upgraded_s),
             'reconfigure_s': round(reconfigured_s), 'configured': configured,
             'preview_s': round(preview_s),
