@@ -8,9 +8,9 @@ configured again (``update --config-download-only``) and upgraded to
 config-download playbooks on the servers (as the loopback's Mistral
 configures it: become off, the tags no server here can run skipped);
 at the end ``config download`` of the upgraded stack is compared with
-tripleo-common 18.0.0's download, file for file. Deleting that stack takes Heat minutes more, so the test only starts the
-delete; the next run finishes it and removes the plan (a fixed name)
-before it begins.
+tripleo-common 18.0.0's download, file for file. Deleting that stack
+takes Heat minutes more, so the test only starts the delete; the next
+run finishes it and removes the plan (a fixed name) before it begins.
 """
 
 import json
