@@ -97,20 +97,31 @@ exec "$@"
 # which address it came: another address than HOST gets that server's
 # home and /tmp; every server's files are then out of sight
 SESSION = r'''set -e
-address=$1 servers=$2 home=$3
-shift 3
+address=$1 servers=$2 home=$3 server=$4
+shift 4
 own="$servers/$address"
-stage=
+stage= keep=
 if [ "$address" != "%s" ]; then
     [ -d "$own/home" ] && [ -d "$own/tmp" ] || exit 1
     mount --bind "$own/home" "$home"
     stage=$(mktemp -d /run/loopback-session.XXXXXX)
     mount --bind "$own/tmp" "$stage"
+    case "$server" in /tmp/*)
+        # sshd's own files lie under the /tmp the server's replaces
+        keep=$(mktemp -d /run/loopback-session.XXXXXX)
+        mount --bind "$server" "$keep";;
+    esac
 fi
 mount -t tmpfs -o mode=0755,size=64k loopback-sshd-servers "$servers"
 if [ -n "$stage" ]; then
     mount --move "$stage" /tmp
     rmdir "$stage"
+fi
+if [ -n "$keep" ]; then
+    mkdir -p "$server"
+    mount --move "$keep" "$server"
+    mount -o remount,bind,ro "$server"
+    rmdir "$keep"
 fi
 exec "$@"
 ''' % HOST
@@ -173,12 +184,14 @@ def hidden(argv: list[str], state: Path, server: Path,
             str(server), str(homes or servers_dir())] + list(argv)
 
 
-def session(argv: list[str], homes: Path) -> list[str]:
+def session(argv: list[str], homes: Path, server: Path) -> list[str]:
     """argv run for one connection (inetd.py's ``{address}`` the address
-    it came to) in mount and network namespaces of its own (``SESSION``)."""
+    it came to) in mount and network namespaces of its own (``SESSION``);
+    ``server``: sshd's own files, kept in sight."""
     return [shutil.which('unshare') or 'unshare', '--mount', '--net',
             '--propagation', 'private', '--', '/bin/sh', '-c', SESSION,
-            'session', '{address}', str(homes), str(HOME)] + list(argv)
+            'session', '{address}', str(homes), str(HOME),
+            str(server)] + list(argv)
 
 
 def banner(port: int, host: str = HOST) -> bool:
@@ -276,7 +289,7 @@ class Sshd(Service):
         return hidden([sys.executable, str(self.server_dir / 'inetd.py'),
                        ','.join(addresses()), str(port()), '--'] +
                       session([SSHD, '-i', '-e', '-f', str(self.conf)],
-                              servers_dir()),
+                              servers_dir(), self.server_dir),
                       state_dir(), self.server_dir)
 
     def run_stamp(self, files: dict[str, str]) -> str:

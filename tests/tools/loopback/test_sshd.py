@@ -57,8 +57,9 @@ class TestConfiguration(StateTest):
         self.assertEqual(['--mount', '--net'], served[4:6])
         # the session is told the address the connection came to
         self.assertEqual(['{address}', os.path.join(
-            self.state, 'sshd', 'servers'), str(sshd.HOME), sshd.SSHD,
-            '-i'], served[13:18])
+            self.state, 'sshd', 'servers'), str(sshd.HOME), os.path.join(
+                self.state, 'sshd', 'server'), sshd.SSHD, '-i'],
+            served[13:19])
 
     def test_as_many_servers_as_asked_for(self):
         with mock.patch.dict(os.environ, {'LOOPBACK_SSHD_SERVERS': '2'}):
@@ -186,6 +187,11 @@ class TestSession(StateTest):
                 not os.path.isdir(sshd.HOME):
             self.skipTest('needs root, unshare and the user\'s home')
         homes = common.Path(self.state) / 'sshd' / 'servers'
+        # sshd's own files (its configuration): in sight of every session,
+        # also when the state lies under /tmp (tempfile's: it does here)
+        server = common.Path(self.state) / 'sshd' / 'server'
+        server.mkdir(parents=True)
+        (server / 'sshd_config').touch()
         for address in ('127.0.0.2', '127.0.0.3'):
             for part in ('home', 'tmp'):
                 (homes / address / part).mkdir(parents=True)
@@ -193,26 +199,30 @@ class TestSession(StateTest):
         staged = {n for n in os.listdir('/run')
                   if n.startswith('loopback-session.')}
         seen = {}
-        # (a state under /tmp lies under the server's own /tmp: gone)
+        # (a state under /tmp lies under the server's own /tmp: gone, but
+        # for sshd's files)
         for address in ('127.0.0.2', '127.0.0.3'):
             argv = [address if a == '{address}' else a
                     for a in sshd.session([
                         '/bin/sh', '-c',
-                        'ls "$0"; ls /tmp; ls -A "$1" 2>/dev/null || true',
-                        str(sshd.HOME), str(homes)], homes)]
+                        'ls "$0"; ls /tmp | grep mine; '
+                        'ls -A "$1" 2>/dev/null || true; ls "$2"',
+                        str(sshd.HOME), str(homes), str(server)], homes,
+                        server)]
             probe = subprocess.run(argv, capture_output=True, text=True,
                                    timeout=30)
             if 'Operation not permitted' in probe.stderr:
                 self.skipTest('namespaces refused: %s' % probe.stderr)
             self.assertEqual(0, probe.returncode, probe.stderr)
             seen[address] = probe.stdout.split()
-        self.assertEqual({'127.0.0.2': ['mine-127.0.0.2', 'mine-127.0.0.2'],
-                          '127.0.0.3': ['mine-127.0.0.3', 'mine-127.0.0.3']},
-                         seen)
+        self.assertEqual({'127.0.0.2': ['mine-127.0.0.2', 'mine-127.0.0.2',
+                                        'sshd_config'],
+                          '127.0.0.3': ['mine-127.0.0.3', 'mine-127.0.0.3',
+                                        'sshd_config']}, seen)
         # an address without a server of its own gets no session
         refused = subprocess.run(
             ['127.0.0.9' if a == '{address}' else a
-             for a in sshd.session(['true'], homes)],
+             for a in sshd.session(['true'], homes, server)],
             capture_output=True, timeout=30)
         self.assertNotEqual(0, refused.returncode)
         self.assertEqual(staged, {n for n in os.listdir('/run')
