@@ -10,6 +10,7 @@ import sys
 import tempfile
 from unittest import mock
 
+import fixtures
 import testtools
 
 from tests.unit import process_groups
@@ -139,10 +140,15 @@ class TestOutcomes(RunTest):
         def progress(event):
             raise RuntimeError('swift is down')
 
+        logged = self.useFixture(fixtures.FakeLogger())
         found = self.run_play(play('debug: {msg: a}', 'debug: {msg: b}'),
                               progress=progress)
         self.assertEqual(('SUCCESS', {'ran': 2, 'skipped': 0}),
                          (found['status'], found['tasks']))
+        # said once, with its reason, in the executor's log
+        self.assertEqual(1, logged.output.count(
+            'config-download progress failed'))
+        self.assertIn('RuntimeError: swift is down', logged.output)
 
 
 class TestSelection(RunTest):
