@@ -42,6 +42,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'tools'))
 
+from tests import config_trees  # noqa: E402
 from tests.unit.config import reference  # noqa: E402
 from tripleoplanclient.config import inventory  # noqa: E402
 from tripleoplanclient.config import stack_data  # noqa: E402
@@ -65,7 +66,7 @@ def tripleo_common(heat, stack, work):
     inventories.TripleoInventories({stack: tc_inventory.TripleoInventory(
         hclient=heat, plan_name=stack, ansible_ssh_user='tripleo-admin',
         work_dir=top)}).write_static_inventory(tc_inventory_path)
-    files = reference.walk(os.path.join(top, 'c'))
+    files = config_trees.walk(os.path.join(top, 'c'))
     shutil.rmtree(top)
     return files
 

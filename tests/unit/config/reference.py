@@ -11,13 +11,13 @@ import contextlib
 import logging
 import os
 import shutil
-import stat
 import tempfile
 import warnings
 
 import requests_mock
 import yaml
 
+from tests import config_trees
 from tests.unit.config import fake_heat
 from tests.unit import fakes
 from tripleoplanclient.config import inventory
@@ -49,34 +49,11 @@ def heat_of(cloud):
         yield fakes.heat_client(), fake_heat.FakeHeat(mocker, cloud)
 
 
-@contextlib.contextmanager
-def _umask(mask):
-    old = os.umask(mask)
-    try:
-        yield
-    finally:
-        os.umask(old)
-
-
 def ours(cloud, config_type=None, stack=fake_heat.STACK):
     """(files, data, Heat requests by kind) of our read and tree."""
     with heat_of(cloud) as (heat, fake):
         data = stack_data.read(heat, stack)
         return tree.files(data, config_type), data, fake.kinds()
-
-
-def walk(top):
-    """``{relative path: (bytes, mode)}`` of the files under ``top``
-    but ``.git/``."""
-    found = {}
-    for folder, dirs, names in os.walk(top):
-        dirs[:] = [d for d in dirs if d != '.git']
-        for name in names:
-            path = os.path.join(folder, name)
-            with open(path, 'rb') as f:
-                found[os.path.relpath(path, top)] = (
-                    f.read(), stat.S_IMODE(os.stat(path).st_mode))
-    return found
 
 
 def tripleo_common(cloud, config_type=None, stack=fake_heat.STACK):
@@ -85,12 +62,12 @@ def tripleo_common(cloud, config_type=None, stack=fake_heat.STACK):
     from tripleo_common.utils import config as tc_config
     top = tempfile.mkdtemp(prefix='tc-download-')
     try:
-        with heat_of(cloud) as (heat, fake), _umask(0o022), \
+        with heat_of(cloud) as (heat, fake), config_trees.umask(0o022), \
                 warnings.catch_warnings():
             warnings.simplefilter('ignore')
             tc_config.Config(heat).download_config(
                 stack, os.path.join(top, 'config'), config_type)
-            return walk(os.path.join(top, 'config')), fake.kinds()
+            return config_trees.walk(os.path.join(top, 'config')), fake.kinds()
     finally:
         shutil.rmtree(top)
 
