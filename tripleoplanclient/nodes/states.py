@@ -17,6 +17,8 @@ MANAGEABLE = 'manageable'
 INSPECTING = ('inspecting', 'inspect wait')
 # provide goes through automated cleaning when Ironic has it enabled
 CLEANING = ('cleaning', 'clean wait')
+# the states manual cleaning and manage pass through on their own
+WORKING = {'clean': CLEANING, 'manage': ('verifying',)}
 # what a listing asks of each node
 FIELDS = ('uuid', 'name', 'provision_state', 'power_state', 'last_error',
           'properties', 'maintenance')
@@ -167,6 +169,8 @@ def _judge(row, node, started, moves):
     failed and Ironic gave no last_error."""
     state, error = node['provision_state'], node.get('last_error')
     inspecting = started['operation'] == 'introspect'
+    if state in WORKING.get(started['operation'], ()):
+        return False
     if inspecting and state in INSPECTING:
         return False
     if inspecting and state == 'inspect failed':
