@@ -39,7 +39,7 @@ class TestCredentials(deploy_base.DeployTest):
         return json.loads(out)
 
     def test_rc_from_the_plan_and_its_stack(self):
-        where = os.path.join(self.tmp, self.plan)
+        where = os.path.join(self.tmp, 'rc-' + self.plan)
         os.makedirs(where)
         # no stack yet: refused, nothing written
         out = self.credentials('--directory', where, fail=True)
