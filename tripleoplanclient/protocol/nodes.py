@@ -122,6 +122,20 @@ WORKFLOWS = {
          'provide': False,
          'ironic_url': None,
          'timeout': 3600}),
+    # Run as node_register: on its own, unsaved (BMC passwords inline);
+    # as a workflow (whose input Mistral keeps) it is refused.
+    'node_discover': (
+        'tripleoplan.node_discover',
+        "Probe addresses for Redfish BMCs (GET /redfish/v1/Systems) and "
+        "register each system of those that took one of the credentials. "
+        "BMC passwords only in an unsaved run of the action (POST "
+        "/v2/action_executions, params run_sync true, save_result false): "
+        "refused here.",
+        {'addresses': REQUIRED,     # [IP address], at most 1024 probes
+         'ports': None,             # [port]; None: 443 (https)
+         'credentials': REQUIRED,   # [[user, password]], tried in order
+         'ironic_url': None,
+         'timeout': None}),         # seconds for probes and registration
 }
 
 # Node operations end in seconds on fake hardware, in minutes on real:
