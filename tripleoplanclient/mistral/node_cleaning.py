@@ -35,7 +35,7 @@ class ManageNodes(_Start):
         return cleaning.start_manage(ironic_, nodes, req['timeout'])
 
 
-class FollowManage(node_actions._NodeFollow):
+class FollowManage(node_actions.NodeFollow):
     request_name = 'node_manage'
 
 
@@ -59,5 +59,5 @@ class CleanNodes(_Start):
             req['provide'], req['timeout'])
 
 
-class FollowClean(node_actions._NodeFollow):
+class FollowClean(node_actions.NodeFollow):
     request_name = 'node_clean'

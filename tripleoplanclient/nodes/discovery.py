@@ -13,9 +13,13 @@ later.
 
 Bounded: at most MAX_PROBES address and port pairs a request,
 ``PARALLEL`` at once, ``TIMEOUT`` seconds each (connect and answer),
-``MAX_ANSWER`` bytes read of an answer. Passwords never leave this
-module but in the register path's entries (``Entry.secrets``): no row, no
-error text, no log line holds one.
+``MAX_ANSWER`` bytes read of an answer, MAX_CREDENTIALS tried on a BMC
+that answered: at worst 8 rounds of probes and 4 credential checks, ~36
+s, within the 45 s the client gives the action (Mistral answers a
+synchronous call within its rpc_response_timeout, 60 s by default).
+
+Passwords never leave this module but in the register path's entries
+(``Entry.secrets``): no row, no error text, no log line holds one.
 """
 
 import concurrent.futures
@@ -28,7 +32,7 @@ from tripleoplanclient.common import masking
 # A /22: the largest range a request may probe (with one port)
 MAX_PROBES = 1024
 MAX_PORTS = 8
-MAX_CREDENTIALS = 16
+MAX_CREDENTIALS = 4
 PARALLEL = 128
 TIMEOUT = 3.0
 MAX_ANSWER = 256 * 1024
@@ -185,10 +189,13 @@ def discover(addresses, ports, credentials, register,
         if row['system'] is None:
             continue
         done = next(registered)
-        failed = done['action'] == 'failed'
+        state = done.get('provision_state')
+        # still verifying its BMC when the registration answered: Ironic
+        # goes on (``register``)
+        status = 'FAILED' if done['action'] == 'failed' else \
+            'IN_PROGRESS' if state == 'verifying' else 'SUCCESS'
         row.update(name=done.get('name'), uuid=done.get('uuid'),
-                   provision_state=done.get('provision_state'),
-                   status='FAILED' if failed else 'SUCCESS',
+                   provision_state=state, status=status,
                    error=masking.scrub(done['error'], secrets)
                    if done.get('error') else None)
     return {'nodes': rows, 'probed': len(targets),

@@ -72,8 +72,9 @@ class DiscoverNode(node_import.ImportNode):
                                       for r in rows),
                           sum(r['status'] == 'FAILED' for r in rows),
                           requests))
-        status = 'FAILED' if any(r['status'] == 'FAILED' for r in rows) \
-            else 'SUCCESS'
+        found = {r['status'] for r in rows}
+        status = 'FAILED' if 'FAILED' in found else \
+            'TIMEOUT' if 'IN_PROGRESS' in found else 'SUCCESS'
         if parsed_args.introspect or parsed_args.provide:
             status = self.then(parsed_args, workflows, rows, status)
         self.status = status
