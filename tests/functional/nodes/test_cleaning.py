@@ -13,6 +13,7 @@ as on such a driver: each node's row with Ironic's reason, exit 1.
 
 import json
 import subprocess
+import time
 import uuid
 
 from tests.functional import base
@@ -39,6 +40,18 @@ class NodeCleaningTest(base.FunctionalTest, ironic_base.IronicCase):
         status, got = self.call('GET', '/nodes/%s' % ident)
         if status == 200 and got['provision_state'] == 'clean failed':
             self.provision(ident, 'manage', 'manageable')
+
+    def resting(self, ident, timeout=60):
+        """The node once its conductor let it go: Ironic shows the new
+        provision state before it releases its lock, and the release
+        moves ``updated_at`` once more."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = self.ok(200, 'GET', '/nodes/%s' % ident)
+            if not got['reservation']:
+                return got
+            self.assertLess(time.monotonic(), deadline, got)
+            time.sleep(0.2)
 
     def run_cli(self, *args):
         """(exit status, rows, stderr) of ``openstack args -f json``."""
@@ -85,7 +98,7 @@ class NodeCleaningTest(base.FunctionalTest, ironic_base.IronicCase):
 
     def test_bad_configurations_change_nothing(self):
         name = self.node()
-        before = self.ok(200, 'GET', '/nodes/%s' % name)
+        before = self.resting(name)
         for args in (
                 ['node', 'bios', 'configure', '--configuration',
                  '{"settings": [{"name": "A"}]}', name],
