@@ -53,7 +53,7 @@ class _NodeStates(_NodeAction):
 
 class NodeFollow(_NodeAction):
     """One look at the nodes a start task (_NodeStates, or
-    ``node_cleaning``'s) started (``nodes.states.follow``; run again by
+    ``fleet_actions``') started (``nodes.states.follow``; run again by
     the workflow while it answers ``{'done': False}``)."""
 
     def __init__(self, request, started=None):

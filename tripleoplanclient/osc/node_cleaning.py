@@ -1,7 +1,7 @@
 """overcloud node manage|clean, overcloud node bios configure|reset,
 overcloud raid create: nodes made manageable, or cleaned by Ironic's
 manual cleaning with an operation's clean steps, by our Mistral workflows
-(``workflows.node_cleaning``); a row per node, the exit status as
+(``workflows.fleet``); a row per node, the exit status as
 ``node_states`` tells it.
 """
 
@@ -53,8 +53,8 @@ class _CleanCommand(node_states.NodesCommand):
         return None
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.workflows import node_cleaning
-        return self.rows(node_cleaning.clean(
+        from tripleoplanclient.workflows import fleet
+        return self.rows(fleet.clean(
             self.workflows(), parsed_args.nodes, self.operation,
             self.configuration(parsed_args),
             all_manageable=parsed_args.all_manageable,
@@ -145,8 +145,8 @@ class ManageNode(node_states.NodesCommand):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.workflows import node_cleaning
-        return self.rows(node_cleaning.manage(
+        from tripleoplanclient.workflows import fleet
+        return self.rows(fleet.manage(
             self.workflows(), parsed_args.nodes, parsed_args.all_state,
             self.ironic_url(), parsed_args.timeout, parsed_args.wait,
             started=lambda _: self.changed()))

@@ -1,6 +1,6 @@
 """``overcloud node discover``: probe addresses for Redfish BMCs and
 register each system of those that took one of the credentials
-(``workflows.node_discovery``: the ``node_discover`` action run on its
+(``workflows.fleet``: the ``node_discover`` action run on its
 own, unsaved, as ``overcloud node import``'s registration); with
 ``--introspect`` / ``--provide``, the new manageable nodes then go on as
 ``node import`` takes them. A row per BMC that answered and per system;
@@ -51,13 +51,12 @@ class DiscoverNode(node_import.ImportNode):
         return parser
 
     def take_action(self, parsed_args):
-        from tripleoplanclient.workflows import node_discovery
+        from tripleoplanclient.workflows import fleet
 
-        ips = node_discovery.addresses(parsed_args.ip_addresses,
-                                       parsed_args.ip_range)
-        pairs = node_discovery.credentials(parsed_args.credentials)
+        ips = fleet.addresses(parsed_args.ip_addresses, parsed_args.ip_range)
+        pairs = fleet.credentials(parsed_args.credentials)
         workflows = self.workflows()
-        rows, probed, requests = node_discovery.discover(
+        rows, probed, requests = fleet.discover(
             workflows, ips, parsed_args.port, pairs, self.ironic_url())
         if any(r['uuid'] for r in rows):
             self.changed()

@@ -18,7 +18,7 @@ from tripleoplanclient.nodes import nodes_json
 from tripleoplanclient.nodes import register
 from tripleoplanclient.osc import node_discover
 from tripleoplanclient import protocol
-from tripleoplanclient.workflows import node_discovery
+from tripleoplanclient.workflows import fleet
 
 SYSTEMS = {'Members': [{'@odata.id': '/redfish/v1/Systems/1'},
                        {'@odata.id': '/redfish/v1/Systems/2'}]}
@@ -108,10 +108,10 @@ class TestDiscoverCommand(fake_ironic.TestCase):
 
     def test_addresses_of_a_range(self):
         self.assertEqual(['10.0.0.1', '10.0.0.2'],
-                         node_discovery.addresses(cidr='10.0.0.0/30'))
-        self.assertEqual(1022, len(node_discovery.addresses(
+                         fleet.addresses(cidr='10.0.0.0/30'))
+        self.assertEqual(1022, len(fleet.addresses(
             cidr='10.0.0.0/22')))
-        self.assertEqual(['10.0.0.9'], node_discovery.addresses(
+        self.assertEqual(['10.0.0.9'], fleet.addresses(
             cidr='10.0.0.9/32'))
-        self.assertEqual(['10.0.0.9', '10.0.0.1'], node_discovery.addresses(
+        self.assertEqual(['10.0.0.9', '10.0.0.1'], fleet.addresses(
             ['10.0.0.9', '10.0.0.1', '10.0.0.9']))

@@ -1,7 +1,8 @@
-"""Mistral actions of manage and manual cleaning (``nodes.cleaning``):
-the start task checks the nodes and the configuration, asks Ironic, and
-opens a trust for its follow task (``node_actions``' follow, one listing a
-round).
+"""Mistral actions of the fleet after the deploy: manage and manual
+cleaning (``nodes.cleaning``: the start task checks the nodes and the
+configuration, asks Ironic, and opens a trust for its follow task,
+``node_actions``' follow, one listing a round), and discovery
+(``node_discovery``, its body).
 """
 
 from tripleoplanclient.mistral import base
@@ -61,3 +62,14 @@ class CleanNodes(_Start):
 
 class FollowClean(node_actions.NodeFollow):
     request_name = 'node_clean'
+
+
+class DiscoverNodes(base.PlanAction):
+    """Probe for Redfish BMCs, then register the systems found."""
+
+    request_name = 'node_discover'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import node_discovery
+        return node_discovery.discover(
+            lambda: node_access.ironic(context, req), req, context)

@@ -1,8 +1,14 @@
-"""Node discovery from the client (``overcloud node discover``): the
-addresses worked out here (a range bounded before it is listed), then the
-``node_discover`` action run on its own, synchronously and unsaved, the
-credentials inline (``nodes.register``'s way: Mistral keeps nothing of
-the run).
+"""The fleet after the deploy, from the client.
+
+Manage and manual cleaning (``overcloud node manage``, ``overcloud node
+clean``, ``overcloud node bios configure|reset``, ``overcloud raid
+create``): the request built here, run and followed as every node
+workflow (``nodes.run_followed``): ``Outcome(rows, status, execution)``.
+
+Discovery (``overcloud node discover``): the addresses worked out here (a
+range bounded before it is listed), then the ``node_discover`` action run
+on its own, synchronously and unsaved, the credentials inline
+(``nodes.register``'s way: Mistral keeps nothing of the run).
 """
 
 import ipaddress
@@ -10,10 +16,32 @@ import ipaddress
 from tripleoplanclient.common import exceptions
 from tripleoplanclient import protocol
 from tripleoplanclient.workflows import executions
-from tripleoplanclient.workflows import nodes
+from tripleoplanclient.workflows import nodes as nodes_mod
 
 # the action's own bound (nodes.discovery.MAX_PROBES): a /22
 MAX_ADDRESSES = 1024
+
+
+def manage(workflows, nodes, all_state=None, ironic_url=None,
+           timeout=3600, wait=True, started=None):
+    """Make ``nodes`` (names or uuids) or every node in ``all_state``
+    (enroll or available) manageable."""
+    return nodes_mod.run_followed(workflows, 'node_manage', protocol.request(
+        'node_manage', nodes=list(nodes or []) or None, all_state=all_state,
+        ironic_url=ironic_url, timeout=timeout), timeout, wait, started)
+
+
+def clean(workflows, nodes, operation, configuration=None,
+          all_manageable=False, provide=False, ironic_url=None,
+          timeout=3600, wait=True, started=None):
+    """Clean ``nodes`` (or every manageable node) with ``operation``'s
+    clean steps (``nodes.cleaning``); with ``provide``, then make them
+    available."""
+    return nodes_mod.run_followed(workflows, 'node_clean', protocol.request(
+        'node_clean', nodes=list(nodes or []) or None,
+        all_manageable=all_manageable, operation=operation,
+        configuration=configuration, provide=provide, ironic_url=ironic_url,
+        timeout=timeout), timeout, wait, started)
 
 
 def addresses(ips=None, cidr=None):
@@ -65,10 +93,10 @@ def discover(workflows, ips, ports, pairs, ironic_url=None):
     request = protocol.request(
         'node_discover', addresses=ips, ports=ports or None,
         credentials=pairs, ironic_url=ironic_url,
-        timeout=nodes.REGISTER_WAIT)
+        timeout=nodes_mod.REGISTER_WAIT)
     try:
         result = workflows.run_action('node_discover', request,
-                                      nodes.REGISTER_WAIT + 15)
+                                      nodes_mod.REGISTER_WAIT + 15)
     except executions.NoAnswer as exc:
         raise executions.StillRunning(
             'No answer from the node discovery in Mistral (%s): it may have '
