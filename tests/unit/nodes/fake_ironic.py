@@ -10,8 +10,10 @@ Ironic's shapes (passwords in ``driver_info`` masked, errors as
 Provision transitions end at once (the fake hardware), unless:
 
 - ``hold(node, reads)``: the node's next transition stays in its
-  intermediate state (``inspecting``, ``cleaning``, ``deploying``...) for
+  intermediate state (``inspect wait``, ``cleaning``, ``deploying``...) for
   that many reads of the node (GET of the node or a listing holding it);
+- ``hang(node)``: every inspection of the node waits in ``inspect wait``
+  (no ramdisk ever answers) until it is aborted;
 - ``fail(node, target, last_error)``: the node's next ``target``
   transition ends in the failed state (``inspect failed``, ``clean
   failed``, ``deploy failed``...) with ``last_error`` (after the hold,
@@ -84,6 +86,7 @@ class FakeIronic(fake_states.States):
         self.history = {}       # uuid -> [event] (GET .../history)
         self._holds = {}        # uuid -> reads left in a hold
         self._next_hold = {}    # uuid -> reads for the next transition
+        self._hangs = set()     # uuids whose inspections never end
         self._fails = {}        # (uuid, target) -> last_error
         self._refusals = []
         self._clock = 0
@@ -114,6 +117,9 @@ class FakeIronic(fake_states.States):
 
     def hold(self, ident, reads):
         self._next_hold[self._find(ident)['uuid']] = reads
+
+    def hang(self, ident):
+        self._hangs.add(self._find(ident)['uuid'])
 
     def fail(self, ident, target, last_error):
         self._fails[(self._find(ident)['uuid'], target)] = last_error
