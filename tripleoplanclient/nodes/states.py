@@ -6,8 +6,9 @@ nodes driven through Ironic's provision states, every node on its own
 Ironic for the first transition of each node and answers what the follow
 task needs (``started``); ``follow`` is one look at all of them (one
 listing), moving each node on when it is ready (provide after a power
-off) and telling whether every node has ended. Nothing is kept between rounds but ``started`` and
-Ironic's own state, so a follow task may run in any executor.
+off) and telling whether every node has ended. Nothing is kept between
+rounds but ``started`` and Ironic's own state, so a follow task may run
+in any executor.
 """
 
 import time
