@@ -55,17 +55,22 @@ def start(ironic, nodes, provide, timeout, limits, clock=time.time):
     return started
 
 
-def _begin(ironic, started, uuid_, attempt, clock):
+def _begin(ironic, started, uuid_, attempt, clock, before=None):
     """One attempt: the record written first (a round then knows the
     node started), then Ironic asked. A refusal is written down too: the
-    node failed for good."""
+    node failed for good; but a retry Ironic refuses while the node is
+    busy (409) gets its record ``before`` back, to be asked again next
+    round."""
     record = {'run': started['run'], 'attempt': attempt, 'since': clock()}
     _write(ironic, uuid_, record)
     try:
         ironic.provision(uuid_, 'inspect')
     except Exception as exc:
-        _write(ironic, uuid_, dict(record, failed_at=clock(), final=True,
-                                   reason=str(exc)))
+        if before is not None and getattr(exc, 'status', None) == 409:
+            _write(ironic, uuid_, before)
+        else:
+            _write(ironic, uuid_, dict(record, failed_at=clock(),
+                                       final=True, reason=str(exc)))
         raise
 
 
@@ -114,7 +119,7 @@ def follow(ironic, started, clock=time.time):
         elif busy < started['concurrency']:
             busy += 1
             row['attempts'] = 1
-            work.append((row, node, 'begin', 1))
+            work.append((row, node, 'begin', None))
     if late:
         _end_late(rows, found, started, work)
     for (row, _, what, detail), _, err in ironic.each(
@@ -154,7 +159,7 @@ def _judge(row, node, mark, started, now, work):
             return 0
         if now - mark['failed_at'] >= started['retry_timeout']:
             row['attempts'] = mark['attempt'] + 1
-            work.append((row, node, 'begin', mark['attempt'] + 1))
+            work.append((row, node, 'begin', mark))
         return 1
     if state == states.MANAGEABLE:
         if started['provide']:
@@ -203,7 +208,9 @@ def _do(ironic, started, item, clock):
     row, node, what, detail = item
     uuid_ = node['uuid']
     if what == 'begin':
-        _begin(ironic, started, uuid_, detail, clock)
+        # detail: the record of the attempt before (None: the first)
+        _begin(ironic, started, uuid_, detail['attempt'] + 1 if detail
+               else 1, clock, detail)
     elif what == 'abort':
         # written first: the node's own failure is then told from ours
         mark = record(node, started)
@@ -228,9 +235,10 @@ def _do(ironic, started, item, clock):
 
 
 def _done(row, what, detail, err):
-    """A request's outcome in its node's row."""
+    """A request's outcome in its node's row. A node Ironic holds busy
+    (409) is asked again next round."""
     if what in ('power off', 'stop'):
         row['error'] += ('; powered off' if err is None else
                          '; not powered off: %s' % err)
-    elif err is not None:
+    elif err is not None and getattr(err, 'status', None) != 409:
         row.update(status=states.FAILED, error=str(err))

@@ -128,6 +128,10 @@ class FakeIronic(fake_states.States):
         self._refusals.append((method.upper(), '/v1' + path, status,
                                message))
 
+    def allow(self):
+        """Refuse nothing any more."""
+        del self._refusals[:]
+
     def count(self, method=None, path=None):
         """Requests made, of ``method`` and starting with ``/v1<path>``."""
         return sum(1 for r in self.log

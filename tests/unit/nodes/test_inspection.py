@@ -219,3 +219,24 @@ class TestSettings(InspectionTestCase):
                 limits(**{key: bad})
             self.assertIn('%s %r is not a whole number' % (key, bad),
                           str(caught.exception))
+
+
+class TestBusy(InspectionTestCase):
+
+    def test_a_retry_ironic_refuses_as_busy_is_asked_again(self):
+        nodes = self.nodes(1)
+        self.fake.fail('n0', 'inspect', 'BMC did not answer')
+        started = self.start(nodes, retry_timeout=0)
+        self.look(started)      # the failure written down
+        path = '/nodes/%s/states/provision' % nodes[0]['uuid']
+        self.fake.refuse('PUT', path, 409, 'Node n0 is locked')
+        row = self.look(started)['n0']
+        self.assertEqual(('IN_PROGRESS', None), (row['status'],
+                                                 row['error']))
+        mark = self.fake.node('n0')['extra'][inspection.RECORD]
+        self.assertEqual((1, 'BMC did not answer'), (mark['attempt'],
+                                                     mark['reason']))
+        self.fake.allow()
+        rows = self.by_name(self.run_to_end(started))
+        self.assertEqual(('SUCCESS', 2), (rows['n0']['status'],
+                                          rows['n0']['attempts']))
