@@ -19,7 +19,8 @@ Provision transitions end at once (the fake hardware), unless:
   failed``, ``deploy failed``...) with ``last_error`` (after the hold,
   if any);
 - ``refuse(method, path, status, message)``: requests whose path starts
-  with ``/v1<path>`` are answered ``status`` with ``message``.
+  with ``/v1<path>`` are answered ``status`` with ``message`` (until
+  ``allow()``).
 
 What was asked is in ``log`` (``Request(method, path, query, body)``);
 ``count(method, path)`` counts them. ``node(ident)`` is a node's stored
