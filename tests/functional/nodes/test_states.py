@@ -276,6 +276,27 @@ class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
              for r in output['followed']['nodes']})
         # the trust the follow task used is not in the record
         self.assertNotIn('trust', json.dumps(output['followed']))
+        # a bad per-node setting: refused, named, nothing started
+        name, ident, _ = self.node()
+        before = self.resting(ident)['updated_at']
+        created = self.openstack_json(
+            'workflow', 'execution', 'create',
+            protocol.workflow('node_introspect'), json.dumps({
+                'request': protocol.request('node_introspect',
+                                            nodes=[name], max_retries=11)}))
+        deadline = time.monotonic() + 60
+        while True:
+            shown = self.openstack_json('workflow', 'execution', 'show',
+                                        created['ID'])
+            if shown['State'] not in ('IDLE', 'RUNNING', 'PAUSED'):
+                break
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.5)
+        self.assertEqual('ERROR', shown['State'])
+        self.assertIn('max_retries 11 is not a whole number from 0 to 10',
+                      shown['State info'])
+        self.assertEqual(before, self.ok(200, 'GET', '/nodes/%s' % ident)[
+            'updated_at'])
 
 
 class NodeStatesPolicyTest(base.FunctionalTest, ironic_base.IronicCase):
