@@ -37,10 +37,10 @@ def _followed(context, started, look):
 
 
 class _NodeStates(_NodeAction):
-    """Starts a long node operation (``nodes.states``): the nodes
-    checked, then their first transition; the follow task sees each one
-    to its end, on a trust opened now (the caller's token may expire
-    first)."""
+    """Starts a long node operation (``nodes.states``,
+    ``nodes.inspection``): the nodes checked, then their first
+    transition; the follow task sees each one to its end, on a trust
+    opened now (the caller's token may expire first)."""
 
     def do(self, context, req):
         from tripleoplanclient.nodes import states

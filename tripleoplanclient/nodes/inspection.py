@@ -122,9 +122,9 @@ def follow(ironic, started, clock=time.time):
             work.append((row, node, 'begin', None))
     if late:
         _end_late(rows, found, started, work)
-    for (row, _, what, detail), _, err in ironic.each(
+    for (row, _, what, _), _, err in ironic.each(
             lambda w: _do(ironic, started, w, clock), work):
-        _done(row, what, detail, err)
+        _done(row, what, err)
     return {'done': all(r['status'] != states.IN_PROGRESS for r in rows),
             'nodes': rows,
             'failed': sum(r['status'] == states.FAILED for r in rows)}
@@ -234,7 +234,7 @@ def _do(ironic, started, item, clock):
         ironic.power(uuid_, 'power off')
 
 
-def _done(row, what, detail, err):
+def _done(row, what, err):
     """A request's outcome in its node's row. A node Ironic holds busy
     (409) is asked again next round."""
     if what in ('power off', 'stop'):
