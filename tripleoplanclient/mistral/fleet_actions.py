@@ -1,7 +1,7 @@
 """Mistral actions of the fleet after the deploy: manage and manual
 cleaning (``nodes.cleaning``: the start task checks the nodes and the
-configuration, asks Ironic, and opens a trust for its follow task,
-``node_actions``' follow, one listing a round), and discovery
+configuration, asks Ironic, and opens a trust for its follow task, one
+listing a round), and discovery
 (``node_discovery``, its body).
 """
 
@@ -39,6 +39,10 @@ class ManageNodes(_Start):
 class FollowManage(node_actions.NodeFollow):
     request_name = 'node_manage'
 
+    def look(self, ironic_, started):
+        from tripleoplanclient.nodes import cleaning
+        return cleaning.follow(ironic_, started)
+
 
 class CleanNodes(_Start):
     """Clean manageable nodes with an operation's clean steps."""
@@ -62,6 +66,10 @@ class CleanNodes(_Start):
 
 class FollowClean(node_actions.NodeFollow):
     request_name = 'node_clean'
+
+    def look(self, ironic_, started):
+        from tripleoplanclient.nodes import cleaning
+        return cleaning.follow(ironic_, started)
 
 
 class DiscoverNodes(base.PlanAction):

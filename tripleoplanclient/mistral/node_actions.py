@@ -37,10 +37,10 @@ def _followed(context, started, look):
 
 
 class _NodeStates(_NodeAction):
-    """Starts a long node operation (``nodes.states``): the nodes
-    checked, then their first transition; the follow task sees each one
-    to its end, on a trust opened now (the caller's token may expire
-    first)."""
+    """Starts a long node operation (``nodes.states``,
+    ``nodes.inspection``): the nodes checked, then their first
+    transition; the follow task sees each one to its end, on a trust
+    opened now (the caller's token may expire first)."""
 
     def do(self, context, req):
         from tripleoplanclient.nodes import states
@@ -53,35 +53,48 @@ class _NodeStates(_NodeAction):
 
 class NodeFollow(_NodeAction):
     """One look at the nodes a start task (_NodeStates, or
-    ``fleet_actions``') started (``nodes.states.follow``; run again by
-    the workflow while it answers ``{'done': False}``)."""
+    ``fleet_actions``') started (``look``; run again by the workflow
+    while it answers ``{'done': False}``)."""
 
     def __init__(self, request, started=None):
         super().__init__(request)
         self.started = started
 
     def do(self, context, req):
-        from tripleoplanclient.nodes import states
         if not self.started or not self.started.get('nodes'):
             return {'done': True, 'nodes': [], 'failed': 0}
-        return _followed(context, self.started, lambda session: states.follow(
+        return _followed(context, self.started, lambda session: self.look(
             node_access.ironic(context, req, session), self.started))
+
+    def look(self, ironic_, started):
+        from tripleoplanclient.nodes import states
+        return states.follow(ironic_, started)
 
 
 class IntrospectNodes(_NodeStates):
-    """Inspect manageable nodes (then provide those that passed)."""
+    """Inspect manageable nodes, a bounded number at once, with a timeout
+    and retries per node (then provide those that passed)."""
 
     request_name = 'node_introspect'
     verb = 'introspect'
 
+    def do(self, context, req):
+        from tripleoplanclient.nodes import inspection
+        inspection.settings(req)        # refused before Ironic is asked
+        return super().do(context, req)
+
     def start(self, ironic_, nodes, req):
-        from tripleoplanclient.nodes import states
-        return states.start_introspect(ironic_, nodes, req['provide'],
-                                       req['timeout'])
+        from tripleoplanclient.nodes import inspection
+        return inspection.start(ironic_, nodes, req['provide'],
+                                req['timeout'], inspection.settings(req))
 
 
 class FollowIntrospection(NodeFollow):
     request_name = 'node_introspect'
+
+    def look(self, ironic_, started):
+        from tripleoplanclient.nodes import inspection
+        return inspection.follow(ironic_, started)
 
 
 class ProvideNodes(_NodeStates):

@@ -3,9 +3,9 @@ cleaning with the clean steps of an operation (erase the disks' metadata,
 apply or reset a BIOS configuration, build a RAID configuration).
 
 ``start_*`` asks Ironic for each node's first transition and answers what
-``states.follow`` needs; the follow task then waits for each node
-(manageable, available with provide, or its last error). A configuration
-is checked whole before Ironic is asked anything.
+``follow`` needs; the follow task then waits for each node (manageable,
+available with provide, or its last error). A configuration is checked
+whole before Ironic is asked anything.
 """
 
 import time
@@ -13,6 +13,8 @@ import time
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import states
 
+# the states manual cleaning and manage pass through on their own
+WORKING = {'clean': states.CLEANING, 'manage': ('verifying',)}
 # tripleoclient's ``overcloud node clean``: the disks' partition tables
 # and metadata (tripleo-common's clean_nodes)
 ERASE = [{'interface': 'deploy', 'step': 'erase_devices_metadata'}]
@@ -117,6 +119,53 @@ def clean_steps(operation, configuration=None):
         operation, ', '.join(OPERATIONS)))
 
 
+def follow(ironic, started, clock=time.time):
+    """One look (one listing) at the nodes a ``start_*`` began: each ends
+    manageable, or failed with Ironic's reason (``still <state>`` past the
+    deadline); ``{'done', 'nodes': [row], 'failed'}``. Cleaning with
+    provide goes on as ``states.follow``: once cleaned (manageable), a
+    node is powered off and provided."""
+    if started['provide']:
+        return states.follow(ironic, started, clock)
+    found = {n['uuid']: n for n in ironic.nodes(states.FIELDS)}
+    late = clock() > started['deadline']
+    working = WORKING[started['operation']]
+    rows, bare = [], []
+    for entry in started['nodes']:
+        node = found.get(entry['uuid'])
+        state = node and node['provision_state']
+        row = {'name': entry.get('name'), 'uuid': entry['uuid'],
+               'provision_state': state, 'status': states.IN_PROGRESS,
+               'error': None}
+        if entry.get('error'):
+            row.update(status=states.FAILED, error=entry['error'])
+        elif node is None:
+            row.update(status=states.FAILED,
+                       error='deleted from Ironic meanwhile')
+        elif state == states.MANAGEABLE:
+            row['status'] = states.SUCCESS
+        elif state not in working:
+            row.update(status=states.FAILED, error=node.get(
+                'last_error') or 'left for %s' % state)
+            if not node.get('last_error'):
+                bare.append(row)
+        elif late:
+            row.update(status=states.FAILED, error='still %s after %d s' % (
+                state, started['timeout']))
+        rows.append(row)
+    # Ironic's power state sync clears a node's last_error once it confirms
+    # its power state (a failed verification): the reason is then in the
+    # node's history.
+    since = started['deadline'] - started['timeout']
+    for row, event, _ in ironic.each(
+            lambda r: ironic.error_event(r['uuid'], since), bare):
+        if event:
+            row['error'] = event
+    return {'done': all(r['status'] != states.IN_PROGRESS for r in rows),
+            'nodes': rows,
+            'failed': sum(r['status'] == states.FAILED for r in rows)}
+
+
 def _started(operation, nodes, done, provide, timeout, clock):
     return {'operation': operation, 'provide': bool(provide),
             'timeout': timeout, 'deadline': clock() + timeout,
@@ -129,8 +178,8 @@ def start_clean(ironic, nodes, operation, configuration, provide, timeout,
                 clock=time.time):
     """Ask Ironic to clean each node with ``operation``'s steps (a RAID
     build sets the node's target RAID configuration first); what
-    ``states.follow`` needs. A node Ironic refuses is failed, the others
-    go on."""
+    ``follow`` needs. A node Ironic refuses is failed, the others go
+    on."""
     steps = clean_steps(operation, configuration)
     target = raid_config(configuration) if operation == 'raid_create' \
         else None

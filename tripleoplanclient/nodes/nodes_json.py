@@ -22,40 +22,25 @@ import uuid as uuid_mod
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import suggestions
+from tripleoplanclient.nodes import drivers
 from tripleoplanclient.nodes import node_capabilities
 
-# pm_type -> Ironic hardware type: the old classic driver names too
-ALIASES = {'pxe_ipmitool': 'ipmi', 'agent_ipmitool': 'ipmi',
-           'ipmitool': 'ipmi', 'pxe_redfish': 'redfish',
-           'fake_pxe': 'fake-hardware', 'fake': 'fake-hardware',
-           'fake_agent': 'fake-hardware', 'manual-management': None}
-# hardware type -> (its driver_info key of each pm_ field, those needed)
-DRIVERS = {
-    'ipmi': ({'pm_addr': 'ipmi_address', 'pm_user': 'ipmi_username',
-              'pm_password': 'ipmi_password', 'pm_port': 'ipmi_port'},
-             ('pm_addr',)),
-    'redfish': ({'pm_addr': 'redfish_address', 'pm_user': 'redfish_username',
-                 'pm_password': 'redfish_password',
-                 'pm_system_id': 'redfish_system_id'},
-                ('pm_addr', 'pm_system_id')),
-    # a stand-in BMC (tests, demos): stored so that matching and the
-    # password's path are those of a real one; the fake interfaces ignore it
-    'fake-hardware': ({'pm_addr': 'fake_address', 'pm_user': 'fake_username',
-                       'pm_password': 'fake_password',
-                       'pm_port': 'fake_port'}, ()),
-}
-IPMI_PORT = 623
+# what a missing needed field is
+NEEDED = {'pm_addr': 'the BMC address', 'pm_user': 'the BMC user',
+          'pm_password': 'the BMC password',
+          'pm_system_id': 'the Redfish system, e.g. /redfish/v1/Systems/1',
+          'pm_vm_name': 'the VM\'s name in oVirt'}
 INTERFACES = tuple('%s_interface' % i for i in (
     'bios', 'boot', 'console', 'deploy', 'firmware', 'inspect',
     'management', 'network', 'power', 'raid', 'rescue', 'storage',
     'vendor'))
 # file field -> Ironic properties key, for the whole numbers
 NUMBERS = {'cpu': 'cpus', 'memory': 'memory_mb', 'disk': 'local_gb'}
-FIELDS = frozenset(('name', 'uuid', 'pm_type', 'pm_addr', 'pm_user',
-                    'pm_password', 'pm_port', 'pm_system_id', 'ports',
-                    'mac', 'arch', 'root_device', 'capabilities', 'profile',
+FIELDS = frozenset(('name', 'uuid', 'pm_type', 'ports', 'mac', 'arch',
+                    'root_device', 'capabilities', 'profile',
                     'resource_class', 'kernel_id', 'ramdisk_id',
-                    '_comment') + tuple(NUMBERS) + INTERFACES)
+                    '_comment') + drivers.PM_FIELDS + tuple(NUMBERS) +
+                   INTERFACES)
 PORT_FIELDS = frozenset(('address', 'physical_network',
                          'local_link_connection', 'pxe_enabled'))
 ROOT_HINTS = frozenset(('size', 'name', 'model', 'vendor', 'serial', 'wwn',
@@ -87,7 +72,7 @@ class Entry:
     def __init__(self, index, body, ports, secrets):
         self.index, self.body, self.ports = index, body, ports
         self.secrets = secrets
-        self.bmc = bmc_key(body['driver'], body['driver_info'])
+        self.bmc = drivers.bmc_key(body['driver'], body['driver_info'])
 
     @property
     def label(self):
@@ -103,26 +88,6 @@ class Entry:
 
 def label(index, name):
     return 'nodes[%d]%s' % (index, ' (%s)' % name if name else '')
-
-
-def bmc_key(driver, driver_info):
-    """What tells a BMC apart (None without one): ipmi's address and
-    port, redfish's address (scheme and case aside) and system id."""
-    info = driver_info or {}
-    for kind in ('ipmi', 'fake'):
-        if driver.startswith(kind) and info.get(kind + '_address'):
-            return (kind, str(info[kind + '_address']).lower(),
-                    int(info.get(kind + '_port') or IPMI_PORT))
-    if driver == 'redfish' and info.get('redfish_address'):
-        address = str(info['redfish_address']).lower()
-        return ('redfish', address.split('://', 1)[-1].rstrip('/'),
-                str(info.get('redfish_system_id') or ''))
-    return None
-
-
-def describe_bmc(key):
-    return '%s %s%s' % (key[0], key[1], ' system %s' % key[2]
-                        if key[0] == 'redfish' else ' port %s' % key[2])
 
 
 def load(data, source):
@@ -194,22 +159,19 @@ def _node(index, node, problems, passwords):
     driver = _driver(node, body, bad, passwords)
     secrets = {}
     if driver:
-        mapping, needed = DRIVERS[driver]
-        for field in ('pm_addr', 'pm_user', 'pm_password', 'pm_port',
-                      'pm_system_id'):
+        spec = drivers.DRIVERS[driver]
+        for field in drivers.PM_FIELDS:
             value = node.get(field)
             if value is None or value == '':
-                if field in needed:
+                if field in spec.needed:
                     bad('%s is missing: the %s driver needs it (%s)' % (
-                        field, driver, 'the BMC address' if field ==
-                        'pm_addr' else 'the Redfish system, e.g. '
-                        '/redfish/v1/Systems/1'))
+                        field, driver, NEEDED[field]))
                 continue
-            if field not in mapping:
+            if field not in spec.fields:
                 bad('%s means nothing to the %s driver: remove it'
                     % (field, driver))
                 continue
-            _driver_field(driver, field, value, mapping[field], body,
+            _driver_field(field, value, spec.fields[field], body,
                           secrets, bad)
     if name is not None:
         if not isinstance(name, str) or not _NAME.match(name):
@@ -260,38 +222,44 @@ def _driver(node, body, bad, passwords):
     pm_type = node.get('pm_type')
     if pm_type is None:
         bad('pm_type is missing: give the driver, one of %s'
-            % ', '.join(sorted(DRIVERS)))
+            % ', '.join(sorted(drivers.DRIVERS)))
         return None
-    driver = ALIASES.get(pm_type, pm_type) if isinstance(pm_type, str) \
-        else None
-    if driver not in DRIVERS:
+    driver = drivers.hardware_type(pm_type)
+    if driver is None:
         bad('pm_type %r is not supported: use one of %s (old names such as '
             'pxe_ipmitool are read as their hardware type)'
-            % (pm_type, ', '.join(sorted(DRIVERS))))
-        return None
+            % (pm_type, ', '.join(sorted(drivers.DRIVERS))))
     return driver
 
 
-def _driver_field(driver, field, value, key, body, secrets, bad):
+def _driver_field(field, value, keys, body, secrets, bad):
+    """``value`` of pm_ ``field`` written to each of ``keys`` (driver_info
+    key, form); a password only to ``secrets``."""
     info = body['driver_info']
     if field == 'pm_port':
         if isinstance(value, bool) or not str(value).isdigit() or \
                 not 0 < int(value) < 65536:
             bad('pm_port %r is not a port number (1 to 65535)' % (value,))
             return
-        info[key] = int(value)
+        for key, _ in keys:
+            info[key] = int(value)
         return
-    if not isinstance(value, str):
-        bad('%s must be text' % field)
+    if not isinstance(value, str) or len(value) > 255:
+        bad('%s must be text of at most 255 characters' % field)
         return
     if field == 'pm_password':
-        secrets[key] = value
-    elif field == 'pm_addr' and driver == 'redfish':
-        info[key] = value if '://' in value else 'https://' + value
-    elif field == 'pm_addr' and not _host(value):
-        bad('pm_addr %r is not an IP address or host name' % value)
-    else:
-        info[key] = value
+        secrets.update((key, value) for key, _ in keys)
+        return
+    for key, form in keys:
+        if form == drivers.URL:
+            info[key] = value if '://' in value else 'https://' + value
+        elif form == drivers.BARE:
+            info[key] = drivers.bare(value)
+        elif form == drivers.HOST and not _host(value):
+            bad('%s %r is not an IP address or host name' % (field, value))
+            return
+        else:
+            info[key] = value
 
 
 def _host(value):
@@ -394,7 +362,7 @@ def _duplicates(entries):
     for entry in entries:
         keys = [('name', entry.body.get('name')),
                 ('uuid', entry.body.get('uuid')),
-                ('BMC', entry.bmc and describe_bmc(entry.bmc))]
+                ('BMC', entry.bmc and drivers.describe_bmc(entry.bmc))]
         keys.extend(('MAC', mac) for mac in entry.macs)
         for what, value in keys:
             if value is None:

@@ -9,9 +9,12 @@ both. Everything is matched and checked before the first write: nothing
 is registered when any entry is wrong.
 
 What a node already has and the file does not say (inspected properties,
-other capabilities, driver_info keys) is kept. A BMC password cannot be
-compared (Ironic shows it masked): it is written when the node is
-created, when it has none, or with a new BMC address or user.
+other capabilities, driver_info keys) is kept. A BMC password is compared
+through its digest on the node (``bmc_digest``; Ironic shows it masked):
+it is written when the node is created, when it has none, when it
+differs, when the node has no digest of ours yet, or with a new BMC
+address, port or user; a new address, port, user or password gives the
+row the note ``BMC credentials changed``.
 
 ``register`` answers within its ``timeout`` (plus one Ironic listing): a
 node whose BMC is still being verified then keeps its row (provision
@@ -22,12 +25,14 @@ the same file again shows where it ended.
 import time
 
 from tripleoplanclient.common import masking
+from tripleoplanclient.nodes import bmc_digest
+from tripleoplanclient.nodes import drivers
 from tripleoplanclient.nodes import node_capabilities
 from tripleoplanclient.nodes import nodes_json
 
 # What the matching reads of every node (one listing)
 FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'properties',
-          'resource_class', 'provision_state', 'last_error') + \
+          'resource_class', 'provision_state', 'last_error', 'extra') + \
     nodes_json.INTERFACES
 # How long a registration may take, at most, before it answers (real BMCs
 # verify in seconds)
@@ -36,9 +41,7 @@ MANAGE_TIMEOUT = 300
 STILL_VERIFYING = ('still verifying its BMC after %g s: Ironic goes on; run '
                    'the import again (nothing is written twice) or see '
                    '"openstack baremetal node show %s"')
-CREDENTIALS = {'ipmi_address', 'ipmi_username', 'ipmi_port',
-               'redfish_address', 'redfish_username', 'redfish_system_id',
-               'fake_address', 'fake_username', 'fake_port'}
+CHANGED = 'BMC credentials changed'
 
 
 class Match:
@@ -46,9 +49,10 @@ class Match:
     the JSON patch that makes the node what the file says; ``ports``: the
     entry's ports Ironic lacks."""
 
-    def __init__(self, entry, node, patch, ports):
+    def __init__(self, entry, node, patch, ports, note=None):
         self.entry, self.node, self.patch, self.ports = (entry, node, patch,
                                                          ports)
+        self.note = note
 
     @property
     def action(self):
@@ -67,7 +71,7 @@ def match(ironic, entries):
         by_key[('uuid', node['uuid'])] = node
         if node.get('name'):
             by_key[('name', node['name'])] = node
-        bmc = nodes_json.bmc_key(node.get('driver'), node.get('driver_info'))
+        bmc = drivers.bmc_key(node.get('driver'), node.get('driver_info'))
         if bmc:
             by_key.setdefault(('BMC', bmc), node)
     by_uuid = {n['uuid']: n for n in nodes}
@@ -104,9 +108,10 @@ def match(ironic, entries):
                 continue
         have = {p['address'].lower(): p for p in ports
                 if node is not None and p.get('node_uuid') == node['uuid']}
+        patch, note = diff(entry, node) if node else ([], None)
         found.append(Match(
-            entry, node, diff(entry, node) if node else [],
-            [p for p in entry.ports if p['address'] not in have]))
+            entry, node, patch,
+            [p for p in entry.ports if p['address'] not in have], note))
     if problems:
         raise nodes_json.NodesFileError('The node file', problems)
     return found
@@ -114,12 +119,13 @@ def match(ironic, entries):
 
 def _key_text(key):
     what, value = key
-    return '%s %s' % (what, nodes_json.describe_bmc(value)
+    return '%s %s' % (what, drivers.describe_bmc(value)
                       if what == 'BMC' else value)
 
 
 def diff(entry, node):
-    """The JSON patch making ``node`` what ``entry`` says, no more."""
+    """``(patch, note)``: the JSON patch making ``node`` what ``entry``
+    says, no more; ``CHANGED`` when its BMC credentials change."""
     want, patch = entry.body, []
 
     def put(path, value):
@@ -133,11 +139,17 @@ def diff(entry, node):
     for key, value in sorted(want['driver_info'].items()):
         if info.get(key) != value:
             put('/driver_info/' + key, value)
-    moved = any(p['path'][len('/driver_info/'):] in CREDENTIALS
+    moved = any(p['path'][len('/driver_info/'):] in drivers.CREDENTIAL_KEYS
                 for p in patch) or 'driver' in [p['path'][1:] for p in patch]
-    for key, value in sorted(entry.secrets.items()):
-        if moved or not info.get(key):
+    same = bmc_digest.same((node.get('extra') or {}).get(bmc_digest.EXTRA),
+                           entry.secrets) if entry.secrets else True
+    if moved or not same or any(not info.get(k) for k in entry.secrets):
+        for key, value in sorted(entry.secrets.items()):
             put('/driver_info/' + key, value)
+        if entry.secrets:
+            put('/extra/' + bmc_digest.EXTRA, bmc_digest.digest(
+                entry.secrets))
+    note = CHANGED if moved and info or same is False else None
     props = node.get('properties') or {}
     for key, value in sorted(want['properties'].items()):
         if key == 'capabilities':
@@ -147,13 +159,17 @@ def diff(entry, node):
                 put('/properties/capabilities', node_capabilities.text(merged))
         elif props.get(key) != value:
             put('/properties/' + key, value)
-    return patch
+    return patch, note
 
 
 def body(entry):
-    """The node to create: the entry's body with its passwords."""
-    return dict(entry.body, driver_info=dict(entry.body['driver_info'],
+    """The node to create: the entry's body with its passwords (and their
+    digest)."""
+    made = dict(entry.body, driver_info=dict(entry.body['driver_info'],
                                              **entry.secrets))
+    if entry.secrets:
+        made['extra'] = {bmc_digest.EXTRA: bmc_digest.digest(entry.secrets)}
+    return made
 
 
 def register(ironic, entries, validate_only=False, sleep=time.sleep,
@@ -209,7 +225,7 @@ def _row(m):
             'changes': sorted({p['path'] for p in m.patch} |
                               {'/ports/%s' % p['address']
                                for p in m.ports}),
-            'error': None}
+            'note': m.note, 'error': None}
 
 
 def _said(error, secrets):

@@ -1,12 +1,14 @@
-"""Introspection and provide: nodes driven through Ironic's provision
-states, every node on its own (one failing never stops the others).
+"""Provide, and what introspection (``inspection``) shares with it:
+nodes driven through Ironic's provision states, every node on its own
+(one failing never stops the others).
 
-``start_*`` asks Ironic for the first transition of each node and answers
-what the follow task needs (``started``); ``follow`` is one look at all
-of them (one listing), moving each node on when it is ready (provide
-after a power off, provide after inspection) and telling whether every
-node has ended. Nothing is kept between rounds but ``started`` and
-Ironic's own state, so a follow task may run in any executor.
+``select`` takes the nodes an operation names; ``start_provide`` asks
+Ironic for the first transition of each node and answers what the follow
+task needs (``started``); ``follow`` is one look at all of them (one
+listing), moving each node on when it is ready (provide after a power
+off) and telling whether every node has ended. Nothing is kept between
+rounds but ``started`` and Ironic's own state, so a follow task may run
+in any executor.
 """
 
 import time
@@ -17,8 +19,6 @@ MANAGEABLE = 'manageable'
 INSPECTING = ('inspecting', 'inspect wait')
 # provide goes through automated cleaning when Ironic has it enabled
 CLEANING = ('cleaning', 'clean wait')
-# the states manual cleaning and manage pass through on their own
-WORKING = {'clean': CLEANING, 'manage': ('verifying',)}
 # what a listing asks of each node
 FIELDS = ('uuid', 'name', 'provision_state', 'power_state', 'last_error',
           'properties', 'maintenance')
@@ -66,36 +66,25 @@ def select(ironic, idents, all_manageable, verb, states=(MANAGEABLE,)):
     return list(chosen.values())
 
 
-def _entry(node, error=None):
+def entry(node, error=None):
     return {'uuid': node['uuid'], 'name': node.get('name'),
             'error': error}
-
-
-def start_introspect(ironic, nodes, provide, timeout, clock=time.time):
-    """Ask Ironic to inspect each node (at most ``ironic.parallel`` at
-    once); what ``follow`` needs. A node Ironic refuses is failed, the
-    others go on."""
-    done = ironic.each(lambda n: ironic.provision(n['uuid'], 'inspect'),
-                       nodes)
-    return {'operation': 'introspect', 'provide': bool(provide),
-            'timeout': timeout, 'deadline': clock() + timeout,
-            'nodes': [_entry(n, _text(err)) for n, _, err in done]}
 
 
 def start_provide(ironic, nodes, timeout, clock=time.time):
     """Power each node off, or provide it when it is off already; what
     ``follow`` needs."""
-    done = ironic.each(lambda n: _advance(ironic, n), nodes)
-    return {'operation': 'provide', 'provide': True, 'timeout': timeout,
+    done = ironic.each(lambda n: advance(ironic, n), nodes)
+    return {'operation': 'provide', 'timeout': timeout,
             'deadline': clock() + timeout,
-            'nodes': [_entry(n, _text(err)) for n, _, err in done]}
+            'nodes': [entry(n, text(err)) for n, _, err in done]}
 
 
-def _text(error):
+def text(error):
     return None if error is None else str(error)
 
 
-def _advance(ironic, node):
+def advance(ironic, node):
     """One step of a manageable node towards available: power off first
     (allocation skips a node whose power state is unknown), then provide.
     A request Ironic refuses while the node is busy (409) is asked again
@@ -112,31 +101,29 @@ def _advance(ironic, node):
 
 
 def follow(ironic, started, clock=time.time):
-    """One look at the started nodes (one listing): moves on those ready
-    for their next step; ``{'done', 'nodes': [row], 'failed'}``."""
+    """One look at the nodes being provided (one listing): moves on those
+    ready for their next step; ``{'done', 'nodes': [row], 'failed'}``."""
     found = {n['uuid']: n for n in ironic.nodes(FIELDS)}
     late = clock() > started['deadline']
-    rows, moves, aborts, bare = [], [], [], []
-    for entry in started['nodes']:
-        node = found.get(entry['uuid'])
-        row = _row(entry, node, started)
-        if entry.get('error'):
-            row.update(status=FAILED, error=entry['error'])
+    rows, moves, bare = [], [], []
+    for entry_ in started['nodes']:
+        node = found.get(entry_['uuid'])
+        row = {'name': entry_.get('name'), 'uuid': entry_['uuid'],
+               'provision_state': node and node['provision_state'],
+               'status': IN_PROGRESS, 'error': None}
+        if entry_.get('error'):
+            row.update(status=FAILED, error=entry_['error'])
         elif node is None:
             row.update(status=FAILED, error='deleted from Ironic meanwhile')
-        elif _judge(row, node, started, moves):
+        elif _judge(row, node, moves):
             bare.append(row)
         if row['status'] == IN_PROGRESS and late:
-            if node['provision_state'] == 'inspect wait':
-                aborts.append(node)
-            row.update(status=FAILED, error='still %s after %d s%s%s' % (
+            row.update(status=FAILED, error='still %s after %d s%s' % (
                 node['provision_state'], started['timeout'],
-                '; inspection aborted' if node in aborts else '',
                 ' (last error: %s)' % node['last_error']
                 if node.get('last_error') else ''))
         rows.append(row)
-    moved = ironic.each(lambda n: _advance(ironic, n), moves)
-    ironic.each(lambda n: ironic.provision(n['uuid'], 'abort'), aborts)
+    moved = ironic.each(lambda n: advance(ironic, n), moves)
     failed_moves = {n['uuid']: err for n, _, err in moved if err}
     for row in rows:
         if row['uuid'] in failed_moves:
@@ -153,37 +140,16 @@ def follow(ironic, started, clock=time.time):
             'failed': sum(r['status'] == FAILED for r in rows)}
 
 
-def _row(entry, node, started):
-    row = {'name': entry.get('name'), 'uuid': entry['uuid'],
-           'provision_state': node and node['provision_state'],
-           'status': IN_PROGRESS, 'error': None, 'properties': None}
-    if node is not None and started['operation'] == 'introspect':
-        props = node.get('properties') or {}
-        row['properties'] = {k: props[k] for k in INSPECTED if k in props}
-    return row
-
-
-def _judge(row, node, started, moves):
+def _judge(row, node, moves):
     """The row's status from the node's state; ``moves`` gets the node
     when it needs its next step towards available. True when the row
     failed and Ironic gave no last_error."""
     state, error = node['provision_state'], node.get('last_error')
-    inspecting = started['operation'] == 'introspect'
-    if state in WORKING.get(started['operation'], ()):
+    if state == MANAGEABLE:
+        moves.append(node)
+    elif state in CLEANING:
         return False
-    if inspecting and state in INSPECTING:
-        return False
-    if inspecting and state == 'inspect failed':
-        row.update(status=FAILED, error=error or 'inspection failed')
-        return not error
-    elif state == MANAGEABLE:
-        if not started['provide']:
-            row['status'] = SUCCESS
-        else:
-            moves.append(node)
-    elif started['provide'] and state in CLEANING:
-        return False
-    elif started['provide'] and state == 'available':
+    elif state == 'available':
         row['status'] = SUCCESS
     else:
         row.update(status=FAILED, error=error or 'left for %s' % state)

@@ -23,7 +23,8 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import node_states
 
-COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'error')
+COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'note',
+           'error')
 
 
 class ImportNode(node_states.NodesCommand):

@@ -7,6 +7,8 @@ refused before anything started (an unknown node, one not manageable, no
 admin role), 4 still running at --timeout, 130 Ctrl-C.
 """
 
+import argparse
+
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
@@ -14,11 +16,25 @@ from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('name', 'uuid', 'provision_state', 'status', 'error')
 INTROSPECT_COLUMNS = ('name', 'uuid', 'provision_state', 'status',
-                      'properties', 'error')
+                      'attempts', 'properties', 'error')
 CONFIGURE_COLUMNS = ('name', 'uuid', 'root_device', 'status', 'error')
 TAG_COLUMNS = ('name', 'uuid', 'profile', 'status', 'error')
 # how long configure and tag wait for Mistral (they do not follow nodes)
 WAIT = 600
+
+
+def _whole(key):
+    """An argparse type: a whole number within node_introspect's bounds
+    for ``key``."""
+    def check(text):
+        from tripleoplanclient.protocol import nodes
+        least, most = nodes.INTROSPECT_BOUNDS[key]
+        if not (text.strip().isdigit() and least <= int(text) <= most):
+            raise argparse.ArgumentTypeError(
+                '%r: give a whole number from %d to %d.' % (text, least,
+                                                            most))
+        return int(text)
+    return check
 
 
 class NodesCommand(exit_status.ResultCommand, command.Lister):
@@ -88,6 +104,27 @@ class IntrospectNode(NodesCommand):
             '--provide', action='store_true',
             help='Provide (power off, make available) the nodes that '
                  'passed.')
+        parser.add_argument(
+            '--node-timeout', metavar='<seconds>', type=_whole(
+                'node_timeout'), default=1200,
+            help="Seconds one node's inspection may take (default 1200): "
+                 'then it is aborted, and retried or failed.')
+        parser.add_argument(
+            '--max-retries', metavar='<count>', type=_whole('max_retries'),
+            default=1,
+            help='Times a node whose inspection failed or timed out is '
+                 'inspected again (default 1); a node that fails them all '
+                 'is reported with its reason and powered off.')
+        parser.add_argument(
+            '--retry-timeout', metavar='<seconds>',
+            type=_whole('retry_timeout'), default=120,
+            help='Seconds from a failed inspection to its retry (default '
+                 '120).')
+        parser.add_argument(
+            '--concurrency', metavar='<count>', type=_whole('concurrency'),
+            default=20,
+            help='Inspections running at once, at most (default 20); the '
+                 'other nodes wait their turn.')
         self.add_wait(parser)
         return parser
 
@@ -96,7 +133,11 @@ class IntrospectNode(NodesCommand):
         return self.rows(nodes.introspect(
             self.workflows(), parsed_args.nodes, parsed_args.all_manageable,
             parsed_args.provide, self.ironic_url(), parsed_args.timeout,
-            parsed_args.wait, started=lambda _: self.changed()))
+            parsed_args.wait, started=lambda _: self.changed(),
+            node_timeout=parsed_args.node_timeout,
+            max_retries=parsed_args.max_retries,
+            retry_timeout=parsed_args.retry_timeout,
+            concurrency=parsed_args.concurrency))
 
 
 class ProvideNode(NodesCommand):

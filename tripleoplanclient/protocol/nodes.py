@@ -5,6 +5,9 @@ from tripleoplanclient.protocol.fields import REQUIRED
 # Where node_provision writes the deployed-server environment in the plan
 # unless the request's ``environment`` says (the client reads it back).
 PROVISION_ENVIRONMENT = 'baremetal-environment.yaml'
+# node_introspect's per-node settings: (least, most) a request may ask
+INTROSPECT_BOUNDS = {'node_timeout': (1, 86400), 'max_retries': (0, 10),
+                     'retry_timeout': (0, 3600), 'concurrency': (1, 1000)}
 
 WORKFLOWS = {
     # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
@@ -58,13 +61,21 @@ WORKFLOWS = {
     # as the caller. A node names a node by name or uuid.
     'node_introspect': (
         'tripleoplan.node_introspect',
-        "Inspect manageable nodes (Ironic's inspection); the follow task "
-        "waits for each to end: its properties, or its last error.",
+        "Inspect manageable nodes (Ironic's inspection), at most "
+        "concurrency at once; the follow task aborts a node past its "
+        "node_timeout, retries a failed one (max_retries, retry_timeout "
+        "seconds after), starts the queued ones, and ends each: its "
+        "properties, or its reason (the node then powered off).",
         {'nodes': None,             # [name or uuid]
          'all_manageable': False,
          'provide': False,          # then make those that passed available
          'ironic_url': None,
-         'timeout': 3600}),         # seconds, for the whole operation
+         'timeout': 3600,           # seconds, for the whole operation
+         # per node, tripleoclient's defaults (``nodes.inspection``)
+         'node_timeout': 1200,      # seconds an attempt may take
+         'max_retries': 1,          # attempts after the first
+         'retry_timeout': 120,      # seconds from a failure to its retry
+         'concurrency': 20}),       # inspections at once
     'node_provide': (
         'tripleoplan.node_provide',
         "Make manageable nodes available (powered off); the follow task "

@@ -43,15 +43,19 @@ REGISTER_WAIT = 45
 
 
 def introspect(workflows, nodes, all_manageable=False, provide=False,
-               ironic_url=None, timeout=3600, wait=True, started=None):
+               ironic_url=None, timeout=3600, wait=True, started=None,
+               **per_node):
     """Inspect ``nodes`` (names or uuids) or every manageable node, then
     with ``provide`` make those that passed available. ``timeout``:
-    seconds, for the whole operation; ``started``: called with the
-    execution id once the nodes started."""
+    seconds, for the whole operation; ``per_node``: node_timeout,
+    max_retries, retry_timeout, concurrency (the request's defaults when
+    not given); ``started``: called with the execution id once the nodes
+    started."""
     return run_followed(workflows, 'node_introspect', protocol.request(
         'node_introspect', nodes=list(nodes or []) or None,
         all_manageable=all_manageable, provide=provide,
-        ironic_url=ironic_url, timeout=timeout), timeout, wait, started)
+        ironic_url=ironic_url, timeout=timeout, **per_node), timeout, wait,
+        started)
 
 
 def provide(workflows, nodes, all_manageable=False, ironic_url=None,
@@ -193,7 +197,7 @@ def run_followed(workflows, name, request, timeout, wait=True,
     rows = [{'name': n.get('name'), 'uuid': n['uuid'],
              'provision_state': None,
              'status': 'FAILED' if n.get('error') else 'IN_PROGRESS',
-             'error': n.get('error'), 'properties': None}
+             'error': n.get('error'), 'properties': None, 'attempts': None}
             for n in answer.get('nodes') or []]
     workflows.progress('%s: %d node(s) started%s' % (
         name, len(rows), '' if wait else '; follow with "openstack '

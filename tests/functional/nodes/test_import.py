@@ -2,8 +2,10 @@
 the loopback Ironic: a file with mistakes is refused whole (every
 mistake named, Ironic unchanged), the fixed file registers manageable
 nodes with their ports, the same file again changes nothing (no write
-reaches Ironic), a changed one is patched; the BMC passwords are nowhere
-but in Ironic; a GUI's workflow execution answers the same.
+reaches Ironic), a changed one is patched (a changed BMC password
+noticed, never said); the BMC passwords are nowhere but in Ironic; a
+GUI's workflow execution answers the same; other drivers are checked
+here and left to Ironic.
 
 The nodes are fake-hardware with stand-in BMCs (pm_addr/pm_port), named
 and addressed per test so that two runs never meet; deleted afterwards.
@@ -328,3 +330,58 @@ class NodeImportTest(base.FunctionalTest):
         self.assertEqual([('unchanged', 'available')] * 2,
                          [(r['action'], r['provision_state']) for r in rows])
         self.assertIn('No manageable node to introspect', err)
+
+    def test_a_changed_bmc_password_is_noticed_never_said(self):
+        good = self.nodes_file(2)
+        rows, _ = self.node_import(self.write_nodes(good))
+        digest = self.ours()[0][rows[0]['uuid']]['extra']['tripleoplan_bmc']
+        self.assertNotIn(self.password, digest)
+        # node 0's BMC password rotated: the new one is the test's password
+        # (node_import checks it appears nowhere), the old one too
+        old = self.password
+        self.password = 'bmc-pw-%s' % uuid.uuid4().hex
+        changed = json.loads(json.dumps(good))
+        changed[0]['pm_password'] = self.password
+        mark = self.ironic_mark()
+        rows, err = self.node_import(self.write_nodes(changed))
+        self.assertNotIn(old, json.dumps(rows) + err)
+        self.assertEqual([('updated', 'BMC credentials changed'),
+                          ('unchanged', None)],
+                         [(r['action'], r['note']) for r in rows])
+        self.assertEqual([('PATCH', '/v1/nodes/%s' % rows[0]['uuid'])],
+                         self.writes_to_ours(mark, rows))
+        node = self.ours()[0][rows[0]['uuid']]
+        self.assertNotEqual(digest, node['extra']['tripleoplan_bmc'])
+        self.assertEqual('******', node['driver_info']['fake_password'])
+        # the same file again: compared, nothing written, nothing said
+        mark = self.ironic_mark()
+        rows, _ = self.node_import(self.write_nodes(changed))
+        self.assertEqual([('unchanged', None)] * 2,
+                         [(r['action'], r['note']) for r in rows])
+        self.assertEqual([], self.writes_to_ours(mark, rows))
+        self.assert_password_nowhere()
+        self.password = old
+        self.assert_password_nowhere()
+
+    def test_other_drivers_checked_then_left_to_ironic(self):
+        """idrac, ilo and irmc nodes: checked and matched here; the
+        loopback's Ironic 39 enables fake-hardware only (ilo and irmc left
+        Ironic before 39, idrac needs a real BMC), so it refuses them,
+        each node on its own, the password said nowhere."""
+        base_node = self.nodes_file(3)
+        nodes = [dict(n, pm_type=kind, pm_addr='127.0.0.%d' % (20 + i),
+                      pm_port=443) for i, (n, kind) in enumerate(
+                          zip(base_node, ('idrac', 'ilo', 'irmc')))]
+        nodes[0]['pm_system_id'] = '/redfish/v1/Systems/System.Embedded.1'
+        path = self.write_nodes(nodes, 'drivers.json')
+        rows, _ = self.node_import(path, '--validate-only')
+        self.assertEqual(['would create'] * 3, [r['action'] for r in rows])
+        self.assertEqual(({}, {}), self.ours())
+        out, err = self.openstack('overcloud', 'node', 'import', path, '-f',
+                                  'json', fail=True)
+        self.assertNotIn(self.password, out + err)
+        rows = json.loads(out)
+        self.assertEqual(['failed'] * 3, [r['action'] for r in rows])
+        for row, kind in zip(rows, ('idrac', 'ilo', 'irmc')):
+            self.assertIn(kind, row['error'])
+        self.assertEqual(({}, {}), self.ours())

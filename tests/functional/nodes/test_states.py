@@ -104,7 +104,7 @@ class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
         failing = self.node()
         names = [n[0] for n in nodes]
         proc = self.started('overcloud', 'node', 'introspect', *(
-            names + [failing[0], '-f', 'json']))
+            names + [failing[0], '--max-retries', 0, '-f', 'json']))
         self.play_agent(nodes + [failing], errors=(failing[0],))
         code, found, err = self.ended(proc)
         rows = self.rows(found)
@@ -117,6 +117,10 @@ class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
         self.assertIn('Ramdisk reported error: the disk controller did not '
                       'answer', rows[failing[0]]['error'])
         self.assertIn(failing[0], err)
+        # given up: powered off
+        self.assertEqual((1, 'power off'), (
+            rows[failing[0]]['attempts'],
+            self.ok(200, 'GET', '/nodes/%s' % failing[1])['power_state']))
         for name in names:
             self.assertEqual(('SUCCESS', 'manageable'), (
                 rows[name]['status'], rows[name]['provision_state']), rows)
@@ -195,10 +199,37 @@ class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
             rows[answered[0]]['status'],
             rows[answered[0]]['provision_state']))
         self.assertEqual('FAILED', rows[silent[0]]['status'])
-        self.assertIn('still inspect wait after 15 s; inspection aborted',
-                      rows[silent[0]]['error'])
-        got = self.ok(200, 'GET', '/nodes/%s' % silent[1])
-        self.assertEqual('inspect failed', got['provision_state'])
+        self.assertIn("still inspect wait after the operation's 15 s; "
+                      'powered off', rows[silent[0]]['error'])
+        got = self.resting(silent[1])
+        self.assertEqual(('inspect failed', 'power off'), (
+            got['provision_state'], got['power_state']))
+
+    def test_a_silent_node_is_aborted_retried_then_powered_off(self):
+        answered, silent = self.node(), self.node()
+        proc = self.started('overcloud', 'node', 'introspect', answered[0],
+                            silent[0], '--node-timeout', 6, '--max-retries',
+                            1, '--retry-timeout', 3, '--concurrency', 1,
+                            '-f', 'json')
+        self.play_agent([answered])
+        code, found, err = self.ended(proc)
+        rows = self.rows(found)
+        self.assertEqual(1, code, err)
+        self.assertEqual(('SUCCESS', 1, 'manageable'), (
+            rows[answered[0]]['status'], rows[answered[0]]['attempts'],
+            rows[answered[0]]['provision_state']))
+        self.assertEqual(('FAILED', 2, 'timed out after 6 s (2 attempts); '
+                          'powered off'), (
+            rows[silent[0]]['status'], rows[silent[0]]['attempts'],
+            rows[silent[0]]['error']))
+        self.assertIn('timed out after 6 s', err)
+        got = self.resting(silent[1])
+        self.assertEqual(('inspect failed', 'power off'), (
+            got['provision_state'], got['power_state']))
+        # what the node went through is on it
+        mark = got['extra']['tripleoplan_inspection']
+        self.assertEqual((2, 'timed out after 6 s'),
+                         (mark['attempt'], mark['reason']))
 
     def test_a_node_not_manageable_is_refused_before_anything(self):
         name, ident, _ = self.node()
@@ -245,6 +276,27 @@ class NodeStatesTest(base.FunctionalTest, ironic_base.IronicCase):
              for r in output['followed']['nodes']})
         # the trust the follow task used is not in the record
         self.assertNotIn('trust', json.dumps(output['followed']))
+        # a bad per-node setting: refused, named, nothing started
+        name, ident, _ = self.node()
+        before = self.resting(ident)['updated_at']
+        created = self.openstack_json(
+            'workflow', 'execution', 'create',
+            protocol.workflow('node_introspect'), json.dumps({
+                'request': protocol.request('node_introspect',
+                                            nodes=[name], max_retries=11)}))
+        deadline = time.monotonic() + 60
+        while True:
+            shown = self.openstack_json('workflow', 'execution', 'show',
+                                        created['ID'])
+            if shown['State'] not in ('IDLE', 'RUNNING', 'PAUSED'):
+                break
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.5)
+        self.assertEqual('ERROR', shown['State'])
+        self.assertIn('max_retries 11 is not a whole number from 0 to 10',
+                      shown['State info'])
+        self.assertEqual(before, self.ok(200, 'GET', '/nodes/%s' % ident)[
+            'updated_at'])
 
 
 class NodeStatesPolicyTest(base.FunctionalTest, ironic_base.IronicCase):

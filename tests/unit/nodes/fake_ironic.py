@@ -10,14 +10,17 @@ Ironic's shapes (passwords in ``driver_info`` masked, errors as
 Provision transitions end at once (the fake hardware), unless:
 
 - ``hold(node, reads)``: the node's next transition stays in its
-  intermediate state (``inspecting``, ``cleaning``, ``deploying``...) for
+  intermediate state (``inspect wait``, ``cleaning``, ``deploying``...) for
   that many reads of the node (GET of the node or a listing holding it);
+- ``hang(node)``: every inspection of the node waits in ``inspect wait``
+  (no ramdisk ever answers) until it is aborted;
 - ``fail(node, target, last_error)``: the node's next ``target``
   transition ends in the failed state (``inspect failed``, ``clean
   failed``, ``deploy failed``...) with ``last_error`` (after the hold,
   if any);
 - ``refuse(method, path, status, message)``: requests whose path starts
-  with ``/v1<path>`` are answered ``status`` with ``message``.
+  with ``/v1<path>`` are answered ``status`` with ``message`` (until
+  ``allow()``).
 
 What was asked is in ``log`` (``Request(method, path, query, body)``);
 ``count(method, path)`` counts them. ``node(ident)`` is a node's stored
@@ -84,6 +87,7 @@ class FakeIronic(fake_states.States):
         self.history = {}       # uuid -> [event] (GET .../history)
         self._holds = {}        # uuid -> reads left in a hold
         self._next_hold = {}    # uuid -> reads for the next transition
+        self._hangs = set()     # uuids whose inspections never end
         self._fails = {}        # (uuid, target) -> last_error
         self._refusals = []
         self._clock = 0
@@ -115,12 +119,19 @@ class FakeIronic(fake_states.States):
     def hold(self, ident, reads):
         self._next_hold[self._find(ident)['uuid']] = reads
 
+    def hang(self, ident):
+        self._hangs.add(self._find(ident)['uuid'])
+
     def fail(self, ident, target, last_error):
         self._fails[(self._find(ident)['uuid'], target)] = last_error
 
     def refuse(self, method, path, status, message):
         self._refusals.append((method.upper(), '/v1' + path, status,
                                message))
+
+    def allow(self):
+        """Refuse nothing any more."""
+        del self._refusals[:]
 
     def count(self, method=None, path=None):
         """Requests made, of ``method`` and starting with ``/v1<path>``."""

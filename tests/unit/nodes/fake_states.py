@@ -22,9 +22,10 @@ TRANSITIONS = {
                'inspect failed': (None, 'manageable', None),
                'clean failed': (None, 'manageable', None),
                'manageable': (None, 'manageable', None)},
-    'inspect': {'manageable': ('inspecting', 'manageable',
+    # the agent's inspection: waits for its ramdisk in 'inspect wait'
+    'inspect': {'manageable': ('inspect wait', 'manageable',
                                'inspect failed'),
-                'inspect failed': ('inspecting', 'manageable',
+                'inspect failed': ('inspect wait', 'manageable',
                                    'inspect failed')},
     'provide': {'manageable': ('cleaning', 'available', 'clean failed')},
     'clean': {'manageable': ('cleaning', 'manageable', 'clean failed')},
@@ -32,8 +33,7 @@ TRANSITIONS = {
     'deleted': {'active': ('deleting', 'available', 'error'),
                 'deploy failed': ('deleting', 'available', 'error'),
                 'error': ('deleting', 'available', 'error')},
-    'abort': {'inspecting': (None, 'inspect failed', None),
-              'inspect wait': (None, 'inspect failed', None),
+    'abort': {'inspect wait': (None, 'inspect failed', None),
               'cleaning': (None, 'clean failed', None),
               'clean wait': (None, 'clean failed', None)},
 }
@@ -50,6 +50,14 @@ class States:
         target = body['target']
         state = node['provision_state']
         moves = TRANSITIONS.get(target)
+        if target == 'abort' and state == 'inspect wait':
+            # as Ironic: the wait ends, the node stays powered on
+            self._holds.pop(node['uuid'], None)
+            node.update(provision_state='inspect failed',
+                        target_provision_state=None,
+                        last_error='Inspection was aborted by request.')
+            self._touch(node)
+            return
         if moves is None or state not in moves or node.get(
                 'target_provision_state'):
             raise Failure(400, 'The requested action "%s" can not be '
@@ -62,7 +70,11 @@ class States:
         error = self._fails.pop((node['uuid'], target), None)
         end = failure if error is not None else success
         node['last_error'] = None
+        if target == 'inspect':
+            node['power_state'] = 'power on'
         reads = self._next_hold.pop(node['uuid'], 0)
+        if target == 'inspect' and node['uuid'] in self._hangs:
+            reads = float('inf')
         if middle and reads:
             node.update(provision_state=middle,
                         target_provision_state=success)
@@ -113,6 +125,7 @@ class States:
         if target == 'manage' and node['power_state'] is None:
             node['power_state'] = 'power off'
         elif target == 'inspect':
+            node['power_state'] = 'power off'
             inspected = self.inspected.get(node['uuid'], INSPECTED)
             caps = node['properties'].get('capabilities') or ''
             node['properties'].update(inspected)

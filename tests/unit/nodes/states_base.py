@@ -1,6 +1,7 @@
 """Nodes on a fake Ironic of the test's own, our client over a session that
 counts the requests in flight, a clock the test moves, and the rounds of
-states.follow until the nodes are done.
+a follow (``states.follow``, ``inspection.follow``) until the nodes are
+done.
 """
 
 import threading
@@ -55,14 +56,14 @@ class StatesTestCase(fake_ironic.TestCase):
         return [self.fake.add_node(name='n%d' % i, **fields)
                 for i in range(count)]
 
-    def run_to_end(self, started, rounds=20):
+    def run_to_end(self, started, rounds=20, follow=states.follow):
         def listings():
             return sum(1 for r in self.fake.log
                        if (r.method, r.path) == ('GET', '/v1/nodes'))
 
         for _ in range(rounds):
             before = listings()
-            found = states.follow(self.ironic, started, self.clock)
+            found = follow(self.ironic, started, self.clock)
             # one listing a round, whatever the number of nodes
             self.assertEqual(1, listings() - before)
             if found['done']:

@@ -5,7 +5,6 @@ from tests.unit.nodes import fake_ironic
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import cleaning
 from tripleoplanclient.nodes import ironic
-from tripleoplanclient.nodes import states
 
 SETTINGS = [{'name': 'LogicalProc', 'value': 'Enabled'},
             {'name': 'Cores', 'value': 8}]
@@ -87,7 +86,7 @@ class TestStartAndFollow(fake_ironic.TestCase):
 
     def follow(self, started, rounds=10):
         for _ in range(rounds):
-            found = states.follow(self.ironic, started, self.clock)
+            found = cleaning.follow(self.ironic, started, self.clock)
             if found['done']:
                 return found
             self.clock.sleep(2)
@@ -109,7 +108,7 @@ class TestStartAndFollow(fake_ironic.TestCase):
         self.assertEqual([['delete_configuration', 'create_configuration']]
                          * 2, [[s['step'] for s in b['clean_steps']]
                                for b in asked])
-        first = states.follow(self.ironic, started, self.clock)
+        first = cleaning.follow(self.ironic, started, self.clock)
         self.assertFalse(first['done'])
         found = self.follow(started)
         self.assertEqual({'n0': ('SUCCESS', 'manageable', None),

@@ -112,7 +112,7 @@ class TestStates(ironic_base.IronicTestCase):
         self.fake.hold('n', 2)
         self.fake.fail('n', 'inspect', 'no inventory came')
         self.ironic.provision('n', 'inspect')
-        self.assertEqual('inspecting',
+        self.assertEqual('inspect wait',
                          self.ironic.node('n')['provision_state'])
         node = self.ironic.nodes()[0]
         self.assertEqual(('inspect failed', 'no inventory came'),

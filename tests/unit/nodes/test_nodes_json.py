@@ -82,7 +82,7 @@ class TestRead(unittest.TestCase):
                  {'name': 'c2', 'pm_type': 'ipmi', 'mac': ['zz:00'],
                   'cpu': 'four', 'capabilities': 'a:b,oops'},
                  {'name': 'r', 'pm_type': 'redfish', 'pm_addr': 'h'},
-                 {'name': 'x', 'pm_type': 'idrac'},
+                 {'name': 'x', 'pm_type': 'oneview'},
                  {'name': 'f', 'pm_type': 'fake-hardware',
                   'pm_system_id': 'h'})
         problems = caught.exception.problems
@@ -99,9 +99,11 @@ class TestRead(unittest.TestCase):
             "joined by \":\", e.g. 52:54:00:12:34:56)",
             'nodes[3] (r): pm_system_id is missing: the redfish driver '
             'needs it (the Redfish system, e.g. /redfish/v1/Systems/1)',
-            "nodes[4] (x): pm_type 'idrac' is not supported: use one of "
-            "fake-hardware, ipmi, redfish (old names such as pxe_ipmitool "
-            "are read as their hardware type)",
+            "nodes[4] (x): pm_type 'oneview' is not supported: use one of "
+            "fake-hardware, idrac, ilo, ilo5, ipmi, irmc, manual-management, "
+            "redfish, staging-amt, staging-iboot, staging-ovirt, "
+            "staging-wol, xclarity (old names such as pxe_ipmitool are read "
+            "as their hardware type)",
             'nodes[5] (f): pm_system_id means nothing to the fake-hardware '
             'driver: remove it',
             "nodes[1] (ctl-0): name ctl-0 is also nodes[0] (ctl-0)'s: each "

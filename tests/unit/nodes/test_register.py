@@ -6,6 +6,7 @@ import copy
 
 from tests.unit.nodes import fake_ironic
 from tests.unit.nodes import ironic_base
+from tripleoplanclient.nodes import bmc_digest
 from tripleoplanclient.nodes import nodes_json
 from tripleoplanclient.nodes import register
 
@@ -78,8 +79,11 @@ class TestRegister(RegisterTestCase):
         self.assertEqual((old['uuid'], 'updated'),
                          (rows[0]['uuid'], rows[0]['action']))
         self.assertEqual('n1', self.fake.node(old['uuid'])['name'])
-        # a password already set is not compared (Ironic masks it)
-        self.assertEqual('x', old['driver_info']['ipmi_password'])
+        # a node with no digest of ours: the file's password is written
+        # (nothing to compare it with), with its digest; no note (unknown)
+        self.assertEqual(PW, old['driver_info']['ipmi_password'])
+        self.assertIn(bmc_digest.EXTRA, old['extra'])
+        self.assertIsNone(rows[0]['note'])
         rows = self.register(given[2:])
         self.assertEqual('n2', self.fake.node(rows[0]['uuid'])['name'])
         self.assertEqual(2, len(self.fake.nodes))
@@ -88,10 +92,44 @@ class TestRegister(RegisterTestCase):
         self.register(ironic_base.nodes(1))
         given = ironic_base.nodes(1)
         given[0].update(pm_addr='192.0.2.99', pm_password='new-pw-2')
-        self.register(given)
+        row, = self.register(given)
         info = self.fake.node('n0')['driver_info']
         self.assertEqual(('192.0.2.99', 'new-pw-2'),
                          (info['ipmi_address'], info['ipmi_password']))
+        self.assertEqual(('updated', register.CHANGED),
+                         (row['action'], row['note']))
+
+    def test_a_changed_password_is_noticed_without_being_said(self):
+        self.register(ironic_base.nodes(2))
+        recorded = self.fake.node('n0')['extra'][bmc_digest.EXTRA]
+        self.assertNotIn(PW, recorded)
+        given = ironic_base.nodes(2)
+        given[0]['pm_password'] = 'rotated-pw-7'
+        before = len(self.fake.log)
+        rows = self.register(given, validate_only=True)
+        self.assertEqual([('would update', register.CHANGED),
+                          ('would stay unchanged', None)],
+                         [(r['action'], r['note']) for r in rows])
+        self.assertEqual([], [r for r in self.fake.log[before:]
+                              if r.method != 'GET'])
+        rows = self.register(given)
+        self.assertEqual([('updated', register.CHANGED),
+                          ('unchanged', None)],
+                         [(r['action'], r['note']) for r in rows])
+        self.assertEqual(['/driver_info/ipmi_password',
+                          '/extra/' + bmc_digest.EXTRA], rows[0]['changes'])
+        node = self.fake.node('n0')
+        self.assertEqual('rotated-pw-7', node['driver_info']['ipmi_password'])
+        # a new salt, and the password nowhere in what was answered
+        self.assertNotEqual(recorded, node['extra'][bmc_digest.EXTRA])
+        self.assertNotIn('rotated-pw-7', repr(rows))
+        # the same again: compared, nothing written
+        before = len(self.fake.log)
+        rows = self.register(given)
+        self.assertEqual(['unchanged', 'unchanged'],
+                         [r['action'] for r in rows])
+        self.assertEqual(['GET', 'GET'],
+                         [r.method for r in self.fake.log[before:]])
 
     def test_two_nodes_matching_one_entry_nothing_is_written(self):
         a = self.fake.add_node(name='n0')

@@ -1,7 +1,7 @@
 """overcloud node manage|clean|bios configure|bios reset and overcloud
 raid create, run as commands against a Mistral that runs the node_manage
 and node_clean workflows in-process (their action bodies:
-``nodes.cleaning``, then ``nodes.states.follow`` each round) on the fake
+``nodes.cleaning``, its follow each round) on the fake
 Ironic: rows that parse whatever the outcome, an exit status that tells
 it."""
 
@@ -64,7 +64,7 @@ class CleaningMistral(fakes.FakeMistral):
                     'state_info': None,
                     'published': json.dumps({name: output[name]})}
             for _ in range(50):
-                output['followed'] = states.follow(
+                output['followed'] = cleaning.follow(
                     self.ironic, output[name], self.clock)
                 if output['followed']['done']:
                     break

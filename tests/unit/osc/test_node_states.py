@@ -14,6 +14,7 @@ from tests.unit.nodes import fake_ironic
 from tests.unit.osc import node_commands
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import configure
+from tripleoplanclient.nodes import inspection
 from tripleoplanclient.nodes import ironic
 from tripleoplanclient.nodes import profiles
 from tripleoplanclient.nodes import states
@@ -47,9 +48,9 @@ class NodeMistral(fakes.FakeMistral):
             nodes = states.select(self.ironic, req['nodes'] or [],
                                   req['all_manageable'], verb)
             if name == 'node_introspect':
-                return states.start_introspect(
+                return inspection.start(
                     self.ironic, nodes, req['provide'], req['timeout'],
-                    self.clock)
+                    inspection.settings(req), self.clock)
             return states.start_provide(self.ironic, nodes,
                                         req['timeout'], self.clock)
         if name == 'node_tag':
@@ -94,8 +95,10 @@ class NodeMistral(fakes.FakeMistral):
             if self.follow_error:
                 state, info = 'ERROR', self.follow_error
             else:
+                look = inspection.follow if name == 'node_introspect' \
+                    else states.follow
                 for _ in range(self.rounds):
-                    output['followed'] = states.follow(
+                    output['followed'] = look(
                         self.ironic, output[name], self.clock)
                     if output['followed']['done']:
                         break
@@ -131,16 +134,45 @@ class TestIntrospectProvide(NodeCommandTest):
         self.fake.hold('n1', 2)
         self.fake.fail('n1', 'inspect', 'Ramdisk reported error: no disk')
         code, rows, err = self.run_command(node_states.IntrospectNode,
-                                           *names)
+                                           '--max-retries', '0', *names)
         self.assertEqual(1, code, err)
         self.assertEqual({'n0': 'SUCCESS', 'n1': 'FAILED', 'n2': 'SUCCESS'},
                          {r['name']: r['status'] for r in rows})
         failed = [r for r in rows if r['name'] == 'n1'][0]
-        self.assertEqual('Ramdisk reported error: no disk', failed['error'])
+        self.assertEqual('Ramdisk reported error: no disk (1 attempt); '
+                         'powered off', failed['error'])
         self.assertIn('n1 (inspect failed): Ramdisk reported error', err)
         self.assertIn('node_introspect: 2 node(s) done, 1 failed', err)
         self.assertEqual(set(node_states.INTROSPECT_COLUMNS),
                          set(rows[0]))
+
+    def test_retries_follow_the_options_and_the_row_counts_attempts(self):
+        names = self.nodes(2)
+        self.fake.fail('n1', 'inspect', 'BMC did not answer')
+        code, rows, err = self.run_command(
+            node_states.IntrospectNode, '--retry-timeout', '4',
+            '--max-retries', '2', '--node-timeout', '60', '--concurrency',
+            '1', *names)
+        self.assertEqual(0, code, err)
+        self.assertEqual({('n0', 'SUCCESS', 1), ('n1', 'SUCCESS', 2)},
+                         {(r['name'], r['status'], r['attempts'])
+                          for r in rows})
+        # the request carried the options
+        mark = self.fake.node('n1')['extra']['tripleoplan_inspection']
+        self.assertEqual(2, mark['attempt'])
+
+    def test_bad_per_node_options_are_usage(self):
+        parser = node_states.IntrospectNode(
+            fakes.make_app({}), None).get_parser('openstack')
+        for option, bad in (('--max-retries', '-1'), ('--max-retries', '11'),
+                            ('--concurrency', '0'), ('--node-timeout', '1.5'),
+                            ('--retry-timeout', 'soon')):
+            with mock.patch('sys.stderr', io.StringIO()) as err:
+                self.assertRaises(SystemExit, parser.parse_args,
+                                  ['n0', option, bad])
+            self.assertIn('give a whole number from', err.getvalue())
+        self.assertEqual(0, parser.parse_args(
+            ['n0', '--retry-timeout', '0']).retry_timeout)
 
     def test_every_node_passing_exits_0_provided_with_provide(self):
         names = self.nodes(2, power_state='power on')
