@@ -66,7 +66,7 @@ class NodeCleaningTest(base.FunctionalTest, ironic_base.IronicCase):
         return {s['name']: s['value'] for s in self.ok(
             200, 'GET', '/nodes/%s/bios' % name)['bios']}
 
-    def test_manage_then_bios_configure_reset_and_provide(self):
+    def test_manage_then_bios_configure_and_reset(self):
         enrolled, available = self.node('enroll'), self.node('available')
         code, rows, err = self.run_cli('overcloud', 'node', 'manage',
                                        enrolled, available)
