@@ -12,9 +12,14 @@ from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import follow_trust
 
 
-def _ssh(context):
+def _ssh(context, store, plan):
+    """How the servers are logged in to: Mistral's configuration, as the
+    plan's recorded login user when it has one (``nodes.login``)."""
     from tripleoplanclient.mistral import validation_config
-    return validation_config.ssh(auth.Caller(context).project_id)
+    from tripleoplanclient.nodes import login
+    found = validation_config.ssh(auth.Caller(context).project_id)
+    user = login.read(store, plan)
+    return dict(found, user=user) if user else found
 
 
 class DownloadConfig(base.PlanAction):
@@ -25,9 +30,10 @@ class DownloadConfig(base.PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import configure
         heat = base.heat_client(context, req)
+        store = base.plan_store(context, req['swift_url'])
         return configure.download(
-            base.plan_store(context, req['swift_url']), heat, req,
-            configure.build, ssh_user=_ssh(context)['user'])
+            store, heat, req, configure.build,
+            ssh_user=_ssh(context, store, req['container'])['user'])
 
 
 class Configure(base.PlanAction):
@@ -56,7 +62,7 @@ class Configure(base.PlanAction):
             store = base.plan_store(context, req['swift_url'], session)
             stack = heat.stacks.get(req['container'])
             inputs = {
-                'ssh': _ssh(context),
+                'ssh': _ssh(context, store, req['container']),
                 'networks': node_access.server_networks(
                     context, auth.Caller(context).project_id,
                     req['container'], session),

@@ -41,7 +41,12 @@ WORKFLOWS = {
          'ironic_url': None,
          'swift_url': None,
          'timeout': 3600,
-         'command': None}),
+         'command': None,
+         # the config drive's login user (recorded in the plan) and its
+         # SSH public keys (never a private key: Mistral keeps its input)
+         'ssh_user': 'tripleo-admin',
+         'ssh_keys': REQUIRED,
+         'concurrency': 20}),        # nodes deploying at once
     'node_unprovision': (
         'tripleoplan.node_unprovision',
         "Release the nodes provisioned into the plan (all, or some "

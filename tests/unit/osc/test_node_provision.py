@@ -8,12 +8,14 @@ Ironic and the plan in the fake Swift."""
 import json
 import os
 import re
+from unittest import mock
 
 import yaml
 
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
 from tests.unit.nodes import plan_and_ironic
+from tests.unit.nodes import ssh_keys
 from tests.unit.osc import node_commands
 from tripleoplanclient.mistral import node_provision as mistral_side
 from tripleoplanclient.osc import node_provision
@@ -27,6 +29,11 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
 
     def setUp(self):
         super().setUp()
+        # the login user's default key: ~/.ssh/id_ed25519.pub
+        self.write('home/.ssh/id_ed25519.pub', ssh_keys.public_key() + '\n')
+        patcher = mock.patch.dict(os.environ, HOME=self.dir + '/home')
+        patcher.start()
+        self.addCleanup(patcher.stop)
         self.executions = {}
         self.m.post(fakes.MISTRAL + '/executions', json=self.start,
                     status_code=201, headers=fakes.JSON)
