@@ -13,13 +13,9 @@ from tripleoplanclient.mistral import follow_trust
 
 
 def _ssh(context, store, plan):
-    """How the servers are logged in to: Mistral's configuration, as the
-    plan's recorded login user when it has one (``nodes.login``)."""
     from tripleoplanclient.mistral import validation_config
-    from tripleoplanclient.nodes import login
-    found = validation_config.ssh(auth.Caller(context).project_id)
-    user = login.read(store, plan)
-    return dict(found, user=user) if user else found
+    return validation_config.plan_ssh(auth.Caller(context).project_id,
+                                      store, plan)
 
 
 class DownloadConfig(base.PlanAction):

@@ -134,10 +134,8 @@ class _Inputs:
         (``nodes.login``) in place of the configuration's when it has
         one."""
         from tripleoplanclient.mistral import validation_config
-        from tripleoplanclient.nodes import login
-        found = validation_config.ssh(self.project())
-        user = login.read(self.store, self.req['plan'])
-        return dict(found, user=user) if user else found
+        return validation_config.plan_ssh(self.project(), self.store,
+                                          self.req['plan'])
 
     def hidden_paths(self):
         """Directories the sandbox hides besides those it always does:
