@@ -60,12 +60,12 @@ class TestImageChecks(unittest.TestCase):
             baremetal_file.read([{'name': 'Compute', 'instances': [
                 {'hostname': 'k0', 'swap_size_mb': 512}]}])
         # on the role's defaults: only when instances come from them
-        roles = baremetal_file.read([{'name': 'Compute', 'count': 1,
-                                      'defaults': {'swap_size_mb': 512},
-                                      'instances': [{'hostname': 'k0',
-                                                     'image': {
-            'href': 'file:///i/oc', 'kernel': 'file:///i/k',
-            'ramdisk': 'file:///i/r'}}]}])
+        partition = {'href': 'file:///i/oc', 'kernel': 'file:///i/k',
+                     'ramdisk': 'file:///i/r'}
+        roles = baremetal_file.read([{
+            'name': 'Compute', 'count': 1,
+            'defaults': {'swap_size_mb': 512},
+            'instances': [{'hostname': 'k0', 'image': partition}]}])
         self.assertEqual(512, roles[0]['swap_size_mb'])
 
     def test_instance_settings_over_the_role_defaults(self):
