@@ -32,7 +32,9 @@ WORKFLOWS = {
     'node_provision': (
         'tripleoplan.node_provision',
         "Allocate available nodes to the roles of a baremetal deployment, "
-        "deploy them, and add the deployed-server environment to the plan "
+        "deploy them (image, sizes, a config drive with the login user "
+        "and its SSH public keys; at most concurrency at once), and add "
+        "the deployed-server environment and the login user to the plan "
         "as a recorded step; nothing allocated when too few match.",
         {'container': REQUIRED,
          'roles': REQUIRED,        # the baremetal_deployment.yaml list
