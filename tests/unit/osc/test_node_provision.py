@@ -111,7 +111,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
 
         code, rows, err = self.run_command(
             node_provision.UnprovisionNodes, '--stack', 'p', '--all', '-y',
-            self.deployment())
+            self.deployment(), '--network-ports')
         self.assertEqual(0, code, err)
         self.assertEqual(['available'], [r['state'] for r in rows])
 
