@@ -195,23 +195,21 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
     old = store.container.get(plan, path)
     if old == data and path in environments:
         return protocol.result(plan, None, head.state)
-    objects, tree, added, changed = {}, {}, [], []
-    for name, new in [(path, data)] + (
-            [(login_mod.PATH, login_mod.dump(plan, login))] if login else []):
-        before = old if name == path else store.container.get(plan, name)
-        if before == new and name != path:
-            continue
-        md5 = content.md5(new)
-        objects.update({name: new, tree_mod.kept_name(md5): new})
-        tree[name] = md5
-        if before is None:
-            added.append(name)
-        elif before != new:
-            changed.append(name)
+    files = {path: (old, data)}     # path -> (stored, new)
+    if login:
+        stored = store.container.get(plan, login_mod.PATH)
+        if stored != login_mod.dump(plan, login):
+            files[login_mod.PATH] = (stored, login_mod.dump(plan, login))
+    md5s = {p: content.md5(new) for p, (_, new) in files.items()}
+    objects = {}
+    for name, (_, new) in files.items():
+        objects.update({name: new, tree_mod.kept_name(md5s[name]): new})
     change = {'environments': {'add': [] if path in environments
                                else [path], 'remove': []},
-              'files': {}, 'inputs': {}, 'tree': tree}
+              'files': {}, 'inputs': {}, 'tree': md5s}
     step = builder.write_step(store, plan, builder.build(
-        action, change, command, added=added, changed=changed),
-        head, objects)
+        action, change, command,
+        added=sorted(p for p, (was, _) in files.items() if was is None),
+        changed=sorted(p for p, (was, new) in files.items()
+                       if was is not None and was != new)), head, objects)
     return protocol.result(plan, step, step['state'])
