@@ -28,6 +28,8 @@ MAX_CONCURRENCY = 1000
 MARK = 'tripleoplan_run'
 # where a node waits its turn (not yet asked by this run)
 WAITING = ('available', 'deploy failed')
+# Ironic's states of a deploy under way
+DEPLOYING = ('deploying', 'wait call-back', 'deploy hold')
 
 
 def new_run():
@@ -85,16 +87,16 @@ def start(ironic, items, roles, login, run):
         ironic.patch_node(node['uuid'], [
             {'op': 'add', 'path': '/instance_info', 'value': info}])
         network = None
-        if ours.get('ctlplane_ip'):
+        if ours.get('ctlplane_ip') and ours.get('ctlplane_cidr'):
             macs = [p['address'] for p in ironic.ports(node=node['uuid'])
                     if p.get('pxe_enabled', True)]
             network = config_drive.network_data(
-                ours['ctlplane_ip'], ours.get('ctlplane_cidr') or
-                ours['ctlplane_ip'], macs[0] if macs else None)
-        login_ = login or {}
+                ours['ctlplane_ip'], ours['ctlplane_cidr'],
+                macs[0] if macs else None)
+        user, keys = (login or {}).get('user'), (login or {}).get('keys')
         drive = config_drive.build(
-            node, ours['hostname'], ours.get('role'), login_.get('user'),
-            login_.get('keys') or (), found['config_drive'], network)
+            node, ours['hostname'], ours.get('role'), user, keys or (),
+            found['config_drive'], network)
         ironic.provision(node['uuid'], 'active', configdrive=drive)
     return [(n, e) for (n, _), _, e in ironic.each(one, items) if e]
 
@@ -111,8 +113,7 @@ def next_turn(ironic, nodes, queued, records, roles, login, run,
                nodes[u]['provision_state'] in WAITING and
                (nodes[u].get('instance_info') or {}).get(MARK) != run]
     busy = sum(1 for n in nodes.values()
-               if n['provision_state'] in ('deploying', 'wait call-back',
-                                           'deploy hold'))
+               if n['provision_state'] in DEPLOYING)
     now = waiting[:max(0, concurrency - busy)]
     refused = start(ironic, [(nodes[u], records[u]) for u in now], roles,
                     login, run)
