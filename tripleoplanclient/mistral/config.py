@@ -61,8 +61,10 @@ def _endpoint_options(cfg):
 def _validation_options(cfg):
     return [
         cfg.StrOpt('validation_ssh_user', default=inventory.SSH['user'],
-                   help='User the validations log in to the deployed '
-                   'servers as.'),
+                   help='User the validations and config-download log in '
+                   'to the deployed servers as, unless the plan records '
+                   'its servers\' login user (overcloud node provision '
+                   '--overcloud-ssh-user).'),
         cfg.StrOpt('validation_ssh_key', default=None,
                    help='Private key file (no passphrase) the validations '
                    'log in to the deployed servers with, held by an '

@@ -12,9 +12,10 @@ from tripleoplanclient.mistral import base
 from tripleoplanclient.mistral import follow_trust
 
 
-def _ssh(context):
+def _ssh(context, store, plan):
     from tripleoplanclient.mistral import validation_config
-    return validation_config.ssh(auth.Caller(context).project_id)
+    return validation_config.plan_ssh(auth.Caller(context).project_id,
+                                      store, plan)
 
 
 class DownloadConfig(base.PlanAction):
@@ -25,9 +26,10 @@ class DownloadConfig(base.PlanAction):
     def do(self, context, req):
         from tripleoplanclient.mistral import configure
         heat = base.heat_client(context, req)
+        store = base.plan_store(context, req['swift_url'])
         return configure.download(
-            base.plan_store(context, req['swift_url']), heat, req,
-            configure.build, ssh_user=_ssh(context)['user'])
+            store, heat, req, configure.build,
+            ssh_user=_ssh(context, store, req['container'])['user'])
 
 
 class Configure(base.PlanAction):
@@ -56,7 +58,7 @@ class Configure(base.PlanAction):
             store = base.plan_store(context, req['swift_url'], session)
             stack = heat.stacks.get(req['container'])
             inputs = {
-                'ssh': _ssh(context),
+                'ssh': _ssh(context, store, req['container']),
                 'networks': node_access.server_networks(
                     context, auth.Caller(context).project_id,
                     req['container'], session),

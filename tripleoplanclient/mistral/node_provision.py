@@ -12,6 +12,7 @@ what the nodes say; a failed deploy records nothing (its error is in the
 answer; running the command again deploys that node again).
 """
 
+import logging
 import time
 
 from tripleoplanclient.common import content
@@ -19,11 +20,20 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import builder
 from tripleoplanclient.mistral import command_line
 from tripleoplanclient.nodes import baremetal_file
+from tripleoplanclient.nodes import config_drive
+from tripleoplanclient.nodes import deploy
 from tripleoplanclient.nodes import deployed_environment
+from tripleoplanclient.nodes import login as login_mod
 from tripleoplanclient.nodes import provision as provision_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient import protocol
+
+LOG = logging.getLogger(__name__)
+# A node of ours still waiting at the end: its deploy was refused in a
+# follow round (logged there).
+REFUSED = ('not deployed: Ironic refused its deploy (the Mistral '
+           'executor\'s log says why)')
 
 
 def _path(req):
@@ -32,15 +42,32 @@ def _path(req):
                                   'node provision environment')
 
 
+def ssh_login(req):
+    """The request's login user and SSH public keys, checked."""
+    keys = req['ssh_keys']
+    if not isinstance(keys, list) or not all(isinstance(k, str)
+                                             for k in keys):
+        raise exceptions.CommandError(
+            'Bad node_provision request: ssh_keys must list the login '
+            'user\'s SSH public keys. Nothing was provisioned.')
+    return {'user': config_drive.check_user(req['ssh_user'],
+                                            'node_provision ssh_user'),
+            'keys': config_drive.public_keys('\n'.join(keys),
+                                             'node_provision ssh_keys')}
+
+
 def provision(ironic, store, req, project=None):
     """Check, allocate, deploy: the answer the follow task builds on;
     the nodes recorded as ``project``'s (the caller's, Keystone's)."""
     plan = layout.check_name(req['container'])
     roles = baremetal_file.read(req['roles'])
     _path(req)
+    user = ssh_login(req)
+    concurrency = deploy.check_concurrency(req['concurrency'])
     store.reader.head(plan)     # a plan that exists, before any node moves
     answer = provision_mod.provision(ironic, plan, roles,
-                                     req['ctlplane_cidr'], project)
+                                     req['ctlplane_cidr'], project, user,
+                                     concurrency)
     answer['follow'] = sorted(
         {i['uuid'] for i in answer['instances']} |
         {r['uuid'] for r in answer['released']})
@@ -81,6 +108,17 @@ def follow(ironic, store, req, started, action):
     environment recorded. ``action``: provision or unprovision."""
     plan = req['container']
     done, nodes = provision_mod.look(ironic, started.get('follow') or [])
+    waiting = []
+    if started.get('queued'):
+        waiting, refused = deploy.next_turn(
+            ironic, nodes, started['queued'],
+            {u: provision_mod.record(n) for u, n in nodes.items()},
+            baremetal_file.read(req['roles']), ssh_login(req),
+            started['run'], req['concurrency'])
+        done = done and not waiting
+        for node, error in refused:
+            LOG.warning('Plan %s: Ironic refused the deploy of node %s: %s',
+                        plan, node['uuid'], error)
     states = {u: n['provision_state'] for u, n in nodes.items()}
     if not done:
         if time.time() - started.get('since', time.time()) <= \
@@ -95,7 +133,7 @@ def follow(ironic, store, req, started, action):
                                 n['provision_state'], req['timeout'])}
                            for u, n in nodes.items()
                            if n['provision_state'] not in
-                           provision_mod.RESTING]}
+                           provision_mod.RESTING or u in waiting]}
     released = {r['uuid'] for r in started.get('released') or ()}
     for uuid_ in released:
         node = nodes.get(uuid_) or {}
@@ -104,7 +142,9 @@ def follow(ironic, store, req, started, action):
             ironic.patch_node(uuid_, [{'op': 'remove', 'path': '/extra/%s'
                                        % provision_mod.KEY}])
     failed = [{'node': n.get('name') or u, 'state': n['provision_state'],
-               'error': n.get('last_error')}
+               'error': n.get('last_error') or (
+                   REFUSED if n['provision_state'] in deploy.WAITING
+                   else None)}
               for u, n in nodes.items() if u not in released and
               n['provision_state'] != 'active'] + [
         {'node': r['node'], 'state': None, 'error': r['error']}
@@ -121,16 +161,19 @@ def follow(ironic, store, req, started, action):
     out['step'] = record_environment(
         store, plan, _path(req), started.get('roles') or {}, hosts,
         req.get('ctlplane_cidr') or provision_mod.CTLPLANE_CIDR,
-        command_line.command(req, 'tripleoplan.node_%s' % action), action)
+        command_line.command(req, 'tripleoplan.node_%s' % action), action,
+        req.get('ssh_user'))
     out['status'] = out['step']['status']
     return out
 
 
 def record_environment(store, plan, path, roles, hosts, cidr, command,
-                       action):
+                       action, login=None):
     """The deployed-server environment of ``hosts`` written to ``path``
     and put in the environment list (taken out of it when no host is
-    left), as a step; the step's summary (UNCHANGED: nothing written)."""
+    left), as a step; the step's summary (UNCHANGED: nothing written).
+    ``login``: the servers' login user, recorded with a changed
+    environment (``nodes.login``)."""
     head = store.reader.head(plan)
     environments = head.state['environments']
     roles = dict(roles)
@@ -152,13 +195,21 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
     old = store.container.get(plan, path)
     if old == data and path in environments:
         return protocol.result(plan, None, head.state)
-    md5 = content.md5(data)
-    objects = {path: data, tree_mod.kept_name(md5): data}
+    files = {path: (old, data)}     # path -> (stored, new)
+    if login:
+        stored = store.container.get(plan, login_mod.PATH)
+        if stored != login_mod.dump(plan, login):
+            files[login_mod.PATH] = (stored, login_mod.dump(plan, login))
+    md5s = {p: content.md5(new) for p, (_, new) in files.items()}
+    objects = {}
+    for name, (_, new) in files.items():
+        objects.update({name: new, tree_mod.kept_name(md5s[name]): new})
     change = {'environments': {'add': [] if path in environments
                                else [path], 'remove': []},
-              'files': {}, 'inputs': {}, 'tree': {path: md5}}
+              'files': {}, 'inputs': {}, 'tree': md5s}
     step = builder.write_step(store, plan, builder.build(
-        action, change, command, added=[] if old is not None else [path],
-        changed=[path] if old is not None and old != data else []),
-        head, objects)
+        action, change, command,
+        added=sorted(p for p, (was, _) in files.items() if was is None),
+        changed=sorted(p for p, (was, new) in files.items()
+                       if was is not None and was != new)), head, objects)
     return protocol.result(plan, step, step['state'])

@@ -130,9 +130,12 @@ class _Inputs:
         (a private key file, held by the run's ssh-agent: no playbook
         reads it; ``{project_id}`` in it is the caller's project, for a
         key per project), ``validation_ssh_port`` and
-        ``validation_ssh_timeout``."""
+        ``validation_ssh_timeout``; the plan's recorded login user
+        (``nodes.login``) in place of the configuration's when it has
+        one."""
         from tripleoplanclient.mistral import validation_config
-        return validation_config.ssh(self.project())
+        return validation_config.plan_ssh(self.project(), self.store,
+                                          self.req['plan'])
 
     def hidden_paths(self):
         """Directories the sandbox hides besides those it always does:

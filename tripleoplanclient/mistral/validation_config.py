@@ -25,6 +25,16 @@ def ssh(project=None):
             'port': conf.validation_ssh_port}
 
 
+def plan_ssh(project, store, plan):
+    """``ssh(project)``, its user the plan's recorded login user when it
+    has one (``nodes.login``: what ``overcloud node provision`` put on
+    its servers); config-download and the validations log in so."""
+    from tripleoplanclient.nodes import login
+    found = ssh(project)
+    user = login.read(store, plan)
+    return dict(found, user=user) if user else found
+
+
 def servers():
     """The ``validation_servers`` entries, as written."""
     return list(config.options().validation_servers)

@@ -11,12 +11,21 @@ A list of roles::
         capabilities: {node: ctl}
         resource_class: baremetal
         networks: [{network: ctlplane, vif: true}]
+        image: {href: 'file:///var/lib/ironic/images/overcloud-full.raw'}
+        root_size_gb: 50
+        config_drive: {cloud_config: {ntp: {enabled: true}}}
       instances:
         - hostname: overcloud-controller-0
           name: node-7          # this node (name or uuid)
           networks: [{network: ctlplane, fixed_ip: 192.168.24.20}]
+          image: {href: 'https://images.example/oc.qcow2',
+                  checksum: <sha256 hex>}
         - hostname: overcloud-controller-1
           provisioned: false    # to be released
+
+``image``, ``root_size_gb``, ``swap_size_mb`` (``instance_info``) and
+``config_drive`` (``config_drive``) as tripleo-ansible takes them: an
+instance's own, else its role's defaults.
 
 Every problem is named at once, by role and instance; nothing is done
 when one is found. The same check runs in the client (before Mistral is
@@ -26,14 +35,16 @@ asked) and in the action (a request is untrusted input).
 import ipaddress
 
 from tripleoplanclient.common import exceptions
+from tripleoplanclient.nodes import config_drive
+from tripleoplanclient.nodes import instance_info
 from tripleoplanclient.nodes import node_capabilities
 
 ROLE_FIELDS = {'name', 'count', 'hostname_format', 'defaults', 'instances'}
 DEFAULT_FIELDS = {'profile', 'capabilities', 'resource_class', 'networks',
-                  'image', 'config_drive'}
+                  'image', 'config_drive', 'root_size_gb', 'swap_size_mb'}
 INSTANCE_FIELDS = {'hostname', 'name', 'capabilities', 'networks',
                    'provisioned', 'profile', 'resource_class', 'image',
-                   'config_drive'}
+                   'config_drive', 'root_size_gb', 'swap_size_mb'}
 RESOURCE_CLASS = 'baremetal'
 CTLPLANE = 'ctlplane'
 # THT's roles_data names Compute's hosts novacompute (HostnameFormatDefault)
@@ -84,6 +95,20 @@ def _ctlplane_ip(networks, what, problems):
     return None
 
 
+def _disk(item, what, problems):
+    """The image, config drive and sizes of an instance or of a role's
+    defaults, checked."""
+    return {'image': instance_info.image(item.get('image'), what, problems),
+            'config_drive': config_drive.check(item.get('config_drive'),
+                                               what, problems),
+            'root_size_gb': instance_info.size(
+                item.get('root_size_gb'), '%s root_size_gb' % what,
+                instance_info.ROOT_GB, 'GiB', problems),
+            'swap_size_mb': instance_info.size(
+                item.get('swap_size_mb'), '%s swap_size_mb' % what,
+                instance_info.SWAP_MB, 'MiB', problems)}
+
+
 def _instance(item, role, where, problems):
     what = '%s role %s instance %s' % (where, role, item.get('hostname')
                                        or item.get('name') or '?') \
@@ -111,7 +136,8 @@ def _instance(item, role, where, problems):
                                           what + ' capabilities', problems),
             'profile': item.get('profile'),
             'ctlplane_ip': _ctlplane_ip(item.get('networks'), what,
-                                        problems)}
+                                        problems),
+            **_disk(item, what, problems)}
 
 
 def _role(item, where, problems):
@@ -156,7 +182,15 @@ def _role(item, where, problems):
         if defaults.get(key) is not None and (
                 not isinstance(defaults[key], str) or not defaults[key]):
             problems.append('%s defaults: %s must be text' % (what, key))
-    return {'name': name, 'count': count, 'hostname_format': fmt,
+    disk = _disk(defaults, what + ' defaults', problems)
+    checked = [(instance_info.merged(disk, i), '%s instance %s' % (
+        what, i['hostname'] or i['node'])) for i in instances
+        if i['provisioned']]
+    if count > wanted:      # instances of the defaults alone
+        checked.append((disk, what + ' defaults'))
+    for settings, whose in checked:
+        instance_info.check(settings, whose, problems)
+    return {'name': name, 'count': count, 'hostname_format': fmt, **disk,
             'profile': defaults.get('profile'),
             'capabilities': _capabilities(defaults.get('capabilities'),
                                           what + ' defaults capabilities',
@@ -170,8 +204,10 @@ def read(data, where='the baremetal deployment'):
     """The roles of a baremetal deployment (the parsed YAML list), each
     ``{name, count, hostname_format, profile, capabilities,
     resource_class, instances: [{hostname, node, provisioned,
-    capabilities, profile, ctlplane_ip}]}``; CommandError naming every
-    problem."""
+    capabilities, profile, ctlplane_ip, ...}], ...}``, where ``...`` is
+    the role's defaults or the instance's own ``image``,
+    ``config_drive``, ``root_size_gb`` and ``swap_size_mb`` (None when
+    not given); CommandError naming every problem."""
     problems = []
     if not isinstance(data, list) or not data:
         raise exceptions.CommandError(

@@ -25,6 +25,7 @@ import uuid
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.nodes import baremetal_file
+from tripleoplanclient.nodes import deploy as deploy_mod
 from tripleoplanclient.nodes import node_capabilities
 
 KEY = 'tripleoplan'
@@ -212,11 +213,14 @@ def release(ironic, nodes):
     return [(n, e) for n, _, e in ironic.each(one, nodes) if e]
 
 
-def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
+def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None,
+              login=None, concurrency=deploy_mod.CONCURRENCY):
     """Allocate and deploy what ``roles`` (``baremetal_file.read``) want
     for ``plan``; the answer lists every instance (``node_rows``) and the
     node uuids to follow (``follow``). Nothing allocated when a check
-    fails."""
+    fails. ``login``: the config drive's ``{user, keys}``; the first
+    ``concurrency`` nodes deploy now, the others wait their turn
+    (``queued``, ``run``: ``deploy.next_turn``)."""
     instances, released = wanted(roles, plan)
     current = plan_nodes(ironic, plan)
     problems = []
@@ -237,6 +241,7 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
     free = [n for n in ironic.nodes(FIELDS, provision_state='available',
                                     associated='False') if usable(n)]
     picks = pick_nodes(instances, current, free, problems)
+    problems.extend(deploy_mod.problems(roles, instances, picks))
     if problems:
         raise exceptions.CommandError(
             'Plan %s: cannot provision (%d problem(s)); nothing was '
@@ -248,8 +253,10 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
     again = [n for n in current.values()
              if n['provision_state'] in ('deploy failed', 'available')]
     deploy = [claimed[h] for h in sorted(claimed)] + again
-    refused = [(n, e) for n, _, e in ironic.each(
-        lambda n: ironic.provision(n['uuid'], 'active'), deploy) if e]
+    run = deploy_mod.new_run()
+    refused = deploy_mod.start(
+        ironic, [(n, record(n)) for n in deploy[:concurrency]], roles,
+        login, run)
     gone = [current[h] for h in released if h in current]
     refused += release(ironic, gone)
     nodes = dict(current, **claimed)
@@ -265,6 +272,7 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None):
         'roles': {r['name']: r['hostname_format'] for r in roles},
         'refused': [{'node': n['uuid'], 'error': str(e)}
                     for n, e in refused],
+        'queued': [n['uuid'] for n in deploy[concurrency:]], 'run': run,
         'changed': bool(claimed or again or gone),
         'requests': ironic.requests}
 

@@ -3,10 +3,15 @@ nodes allocated and deployed for a plan's roles, the deployed-server
 environment recorded in the plan (``mistral.node_provision``).
 
 python-tripleoclient's forms: ``FILE``, ``-o/--output``, ``--stack``
-(default overcloud), ``--all`` for unprovision. One row per instance;
-the exit status of ``osc.exit_status``. Loaded on every ``openstack`` run:
-standard library, cliff and osc-lib only at module level.
+(default overcloud), ``--overcloud-ssh-user``, ``--overcloud-ssh-key``,
+``--concurrency``, ``--network-ports``, ``--all`` for unprovision. One
+row per instance; the exit status of ``osc.exit_status``. Loaded on
+every ``openstack`` run: standard library, cliff and osc-lib only at
+module level.
 """
+
+import argparse
+import os
 
 from osc_lib.command import command
 from osc_lib import exceptions
@@ -15,11 +20,46 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('role', 'hostname', 'node', 'ctlplane_ip', 'state')
+# Where the login user's key is looked for without --overcloud-ssh-key
+DEFAULT_KEYS = ('~/.ssh/id_rsa.pub', '~/.ssh/id_ed25519.pub')
+# A public key file is small: no more is read
+MAX_KEY_FILE = 64 * 1024
 
 
 def _seconds(text):
     """An argparse type: seconds above zero, up to a week."""
     return base.bounded_number(text, 'seconds', 0, 604800, '3600', ' (a week)')
+
+
+def _concurrency(text):
+    """An argparse type: nodes deploying at once, 1 to 1000."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(
+            '%r: give a whole number of nodes from 1 to 1000, e.g. 20.'
+            % text)
+    return value
+
+
+def _read_key_file(path):
+    try:
+        with open(path, 'rb') as f:
+            return f.read(MAX_KEY_FILE + 1)
+    except OSError as exc:
+        raise exceptions.CommandError(
+            'Cannot read the SSH key %s (%s). Nothing was provisioned.'
+            % (path, exc.strerror))
+
+
+def _add_network_ports(parser):
+    parser.add_argument(
+        '--network-ports', action='store_true',
+        help='Accepted as python-tripleoclient\'s: there is no Neutron '
+             'here, each node\'s one port is its ctlplane address, always '
+             'in its config drive and the environment\'s NodePortMap.')
 
 
 class _ProvisionCommand(base.Command, command.Lister):
@@ -124,20 +164,67 @@ class ProvisionNodes(_ProvisionCommand):
             help='Control plane network of the instances without a fixed '
                  'ctlplane address: addresses from its .10 (default '
                  '192.168.24.0/24).')
+        parser.add_argument(
+            '--overcloud-ssh-user', metavar='<user>',
+            default='tripleo-admin',
+            help='Login user the config drive creates on each node (sudo '
+                 'without password), recorded in the plan for '
+                 'config-download and the validations (default '
+                 'tripleo-admin).')
+        parser.add_argument(
+            '--overcloud-ssh-key', metavar='<file>', default=None,
+            help='SSH public key file of that user (a private key\'s path '
+                 'takes its .pub beside it; default: the first of %s '
+                 'that exists).' % ', '.join(DEFAULT_KEYS))
+        parser.add_argument(
+            '--concurrency', metavar='<nodes>', type=_concurrency,
+            default=20,
+            help='How many nodes deploy at once (default 20); the others '
+                 'wait their turn.')
+        _add_network_ports(parser)
         return parser
+
+    def read_keys(self, path):
+        """The public keys of ``path`` (or of the first default key
+        file); a private key is never sent nor shown: its ``.pub`` is
+        taken when there is one."""
+        from tripleoplanclient.nodes import config_drive
+
+        if path is None:
+            found = [p for p in map(os.path.expanduser, DEFAULT_KEYS)
+                     if os.path.exists(p)]
+            if not found:
+                raise exceptions.CommandError(
+                    'No SSH public key for the nodes\' login user: none of '
+                    '%s exists. Give --overcloud-ssh-key <file>. Nothing '
+                    'was provisioned.' % ', '.join(DEFAULT_KEYS))
+            path = found[0]
+        data = _read_key_file(path)
+        if b'PRIVATE KEY' in data and os.path.exists(path + '.pub'):
+            self.progress('%s is a private key: its public key %s.pub goes '
+                          'to the nodes.' % (path, path))
+            path += '.pub'
+            data = _read_key_file(path)
+        return config_drive.public_keys(data, path)
 
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
         from tripleoplanclient.workflows import nodes
 
+        from tripleoplanclient.nodes import config_drive
+
         plan = layout.check_name(parsed_args.stack)
         roles = self.read_roles(parsed_args.input)
+        user = config_drive.check_user(parsed_args.overcloud_ssh_user,
+                                       '--overcloud-ssh-user')
+        keys = self.read_keys(parsed_args.overcloud_ssh_key)
         workflows = self.workflows()
         fields = self.fields(parsed_args)
         found = nodes.provision(
             workflows, plan, roles, int(parsed_args.timeout),
             parsed_args.wait, started=self.asked,
-            ctlplane_cidr=parsed_args.ctlplane_cidr, **fields)
+            ctlplane_cidr=parsed_args.ctlplane_cidr, ssh_user=user,
+            ssh_keys=keys, concurrency=parsed_args.concurrency, **fields)
         if parsed_args.output and found.status in ('SUCCESS', 'UNCHANGED'):
             self.write_output(plan, parsed_args)
         return self.show(found, plan)
@@ -173,6 +260,7 @@ class UnprovisionNodes(_ProvisionCommand):
             '--all', action='store_true',
             help='Release every node provisioned into the plan.')
         base.add_yes_option(parser)
+        _add_network_ports(parser)
         return parser
 
     def take_action(self, parsed_args):

@@ -35,7 +35,9 @@ WORKFLOWS = {
     'node_provision': (
         'tripleoplan.node_provision',
         "Allocate available nodes to the roles of a baremetal deployment, "
-        "deploy them, and add the deployed-server environment to the plan "
+        "deploy them (image, sizes, a config drive with the login user "
+        "and its SSH public keys; at most concurrency at once), and add "
+        "the deployed-server environment and the login user to the plan "
         "as a recorded step; nothing allocated when too few match.",
         {'container': REQUIRED,
          'roles': REQUIRED,        # the baremetal_deployment.yaml list
@@ -44,7 +46,12 @@ WORKFLOWS = {
          'ironic_url': None,
          'swift_url': None,
          'timeout': 3600,
-         'command': None}),
+         'command': None,
+         # the config drive's login user (recorded in the plan) and its
+         # SSH public keys (never a private key: Mistral keeps its input)
+         'ssh_user': 'tripleo-admin',
+         'ssh_keys': REQUIRED,
+         'concurrency': 20}),        # nodes deploying at once
     'node_unprovision': (
         'tripleoplan.node_unprovision',
         "Release the nodes provisioned into the plan (all, or some "

@@ -214,6 +214,23 @@ class TestDeployConfigures(deploy_base.DeployTest):
         self.assertEqual({CONTROLLER: 1, COMPUTE: 1},
                          {h: c['unreachable'] for h, c in hosts.items()})
 
+    def test_the_plans_recorded_login_user_logs_in(self):
+        # what overcloud node provision --overcloud-ssh-user records in
+        # the plan (nodes.login) is who config-download logs in as: one
+        # the servers do not have leaves each unreachable
+        row, err = self.run_deploy('-e', self.settings(), '--stack-only')
+        self.assertEqual('SUCCESS', row['status'], err)
+        self.swift.request('PUT', '%s/baremetal-login.yaml' % self.plan,
+                           b'ssh_user: nobody-here\n')
+        row, err = self.run_deploy('-e', self.settings(),
+                                   '--config-download-only', fail=True)
+        self.assertEqual(('FAILED', 'FAILED'), (row['config_status'],
+                                                row['status']), err)
+        hosts = self.last()['config']['hosts']
+        self.assertEqual({CONTROLLER: 1, COMPUTE: 1},
+                         {h: c['unreachable'] for h, c in hosts.items()})
+        self.assertIn('nobody-here@', err)
+
     def test_stack_only_runs_no_ansible(self):
         row, err = self.run_deploy('-e', self.settings(), '--stack-only')
         self.assertEqual(('SUCCESS', None), (row['status'],

@@ -1,13 +1,18 @@
 """overcloud node provision | unprovision through the real CLI, against
 the loopback Ironic (fake hardware), Mistral and Swift: nodes of a
 resource class of this test's own (allocation sees only them) into a
-small plan, the deployed-server environment on record.
+small plan, the deployed-server environment on record; the image, root
+size and config drive (login user and SSH key) in what Ironic keeps,
+the login user in the plan, and --concurrency's bound on the deploys.
 
 Skipped when Ironic does not answer.
 """
 
+import copy
+import datetime
 import os
 import subprocess
+import threading
 import time
 import uuid
 
@@ -28,6 +33,12 @@ class ProvisionTest(base.FunctionalTest):
         cls.ironic = ironic.Ironic(cls.session, base.ironic_url(cls.env))
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
                                         deploy_base.TEMPLATES)
+        # the login user's key pair, as ssh-keygen makes it
+        cls.key = os.path.join(cls.tmp, 'id_ed25519')
+        subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '',
+                        '-C', 'tpc-prov', '-f', cls.key], check=True)
+        with open(cls.key + '.pub') as f:
+            cls.public_key = f.read().strip()
 
     def setUp(self):
         super().setUp()
@@ -54,7 +65,7 @@ class ProvisionTest(base.FunctionalTest):
             self.assertLess(time.monotonic(), deadline, got)
             time.sleep(0.2)
 
-    def node(self, profile):
+    def node(self, profile, **properties):
         """An available, powered-off fake-hardware node of this test's
         resource class with ``profile``; deleted (undeployed first) at
         the end."""
@@ -62,7 +73,8 @@ class ProvisionTest(base.FunctionalTest):
             'name': 'tpc-prov-%s' % uuid.uuid4().hex[:12],
             'driver': 'fake-hardware', 'resource_class': self.rc,
             'inspect_interface': 'no-inspect',
-            'properties': {'capabilities': 'profile:%s' % profile}})['uuid']
+            'properties': dict(properties, capabilities='profile:%s'
+                               % profile)})['uuid']
         self.addCleanup(self.remove, node)
         self.ironic.provision(node, 'manage')
         self.wait(node, 'manageable')
@@ -103,7 +115,8 @@ class ProvisionTest(base.FunctionalTest):
         before = self.history()
         proc = subprocess.run(
             ['openstack', 'overcloud', 'node', 'provision', '--stack',
-             self.plan, self.deployment(controllers=2), '-f', 'json'],
+             self.plan, self.deployment(controllers=2), '-f', 'json',
+             '--overcloud-ssh-key', self.key + '.pub'],
             env=self.env, capture_output=True, text=True)
         self.assertEqual(3, proc.returncode, proc.stderr)
         self.assertIn('role Controller: 1 more available node(s) needed '
@@ -121,7 +134,8 @@ class ProvisionTest(base.FunctionalTest):
         out = os.path.join(self.tmp, self.plan, 'out.yaml')
         rows = self.openstack_json(
             'overcloud', 'node', 'provision', '--stack', self.plan,
-            self.deployment(), '-o', out)
+            self.deployment(), '-o', out, '--overcloud-ssh-key',
+            self.key + '.pub')
         by_role = {r['role']: r for r in rows}
         self.assertEqual({'Controller', 'Compute'}, set(by_role))
         self.assertEqual(['active', 'active'], [r['state'] for r in rows])
@@ -165,7 +179,8 @@ class ProvisionTest(base.FunctionalTest):
         # The same file again: nothing changes, nothing recorded.
         again, err = self.openstack('overcloud', 'node', 'provision',
                                     '--stack', self.plan, self.deployment(),
-                                    '-f', 'json')
+                                    '-f', 'json', '--overcloud-ssh-key',
+                                    self.key + '.pub')
         self.assertIn('nothing recorded', err)
         self.assertEqual(rows, yaml.safe_load(again))
         self.assertEqual(steps, len(self.history()['history']))
@@ -198,7 +213,8 @@ class ProvisionTest(base.FunctionalTest):
         with open(self.deployment()) as f:
             roles = yaml.safe_load(f)
         _, shown = self.gui_workflow('node_provision', protocol.request(
-            'node_provision', container=self.plan, roles=roles))
+            'node_provision', container=self.plan, roles=roles,
+            ssh_keys=[self.public_key]))
         self.assertEqual('SUCCESS', shown['State'])
         for node in self.nodes.values():
             self.assertEqual('active', self.ironic.node(node)[
@@ -217,3 +233,107 @@ class ProvisionTest(base.FunctionalTest):
             self.assertEqual('available', self.ironic.node(node)[
                 'provision_state'])
         self.assertNotIn(ENVIRONMENT, self.history()['environments'])
+
+    def provision(self, roles, *options):
+        path = self.write('%s/%s.yaml' % (self.plan, uuid.uuid4().hex[:6]),
+                          yaml.safe_dump(roles))
+        return subprocess.run(
+            ['openstack', 'overcloud', 'node', 'provision', '--stack',
+             self.plan, path, '-f', 'json'] + list(options),
+            env=self.env, capture_output=True, text=True)
+
+    def roles(self, computes=1, **defaults):
+        # each role its own copy: no YAML alias in the file
+        return [{'name': 'Controller', 'defaults': dict(
+                    copy.deepcopy(defaults), profile='control',
+                    resource_class=self.rc)},
+                {'name': 'Compute', 'count': computes, 'defaults': dict(
+                    copy.deepcopy(defaults), profile='compute',
+                    resource_class=self.rc)}]
+
+    def test_image_root_size_config_drive_and_login(self):
+        image = {'href': 'http://127.0.0.9:1/overcloud-full.qcow2',
+                 'checksum': 'e' * 64,
+                 'kernel': 'http://127.0.0.9:1/overcloud-full.vmlinuz',
+                 'ramdisk': 'http://127.0.0.9:1/overcloud-full.initrd'}
+        proc = self.provision(
+            self.roles(image=image, root_size_gb=20, swap_size_mb=512,
+                       config_drive={'meta_data': {'rack': 'r1'}}),
+            '--overcloud-ssh-user', 'stack', '--overcloud-ssh-key',
+            self.key + '.pub', '--network-ports')
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        for node in self.nodes.values():
+            got = self.ironic.node(node)
+            info = got['instance_info']
+            self.assertEqual('active', got['provision_state'])
+            # as a real driver takes them: Ironic itself sees a partition
+            # image; the config drive built and kept, shown to nobody
+            self.assertEqual({
+                'image_source': image['href'], 'kernel': image['kernel'],
+                'ramdisk': image['ramdisk'], 'image_os_hash_algo': 'sha256',
+                'image_os_hash_value': image['checksum'], 'root_gb': 20,
+                'swap_mb': 512, 'image_type': 'partition',
+                'configdrive': '******',
+                'display_name': got['extra']['tripleoplan']['hostname']},
+                {k: v for k, v in info.items() if k != 'tripleoplan_run'})
+        self.assertEqual({'ssh_user': 'stack'}, yaml.safe_load(
+            self.swift.get(self.plan, 'baremetal-login.yaml')))
+        self.assertEqual('provision', self.history()['history'][-1][
+            'action'])
+
+    def test_bad_image_or_private_key_allocates_nothing(self):
+        before = len(self.history()['history'])
+        proc = self.provision(self.roles(image={'href': 'overcloud-full'}),
+                              '--overcloud-ssh-key', self.key + '.pub')
+        self.assertEqual(3, proc.returncode, proc.stderr)
+        self.assertIn("image href 'overcloud-full': give an http://, "
+                      "https:// or file:/// location", proc.stderr)
+        with open(self.key) as f:
+            private = self.write('%s/id_other' % self.plan, f.read())
+        proc = self.provision(self.roles(), '--overcloud-ssh-key', private)
+        self.assertEqual(3, proc.returncode, proc.stderr)
+        self.assertIn('holds a private key', proc.stderr)
+        with open(self.key) as f:
+            body = f.read().splitlines()[1]
+        self.assertNotIn(body, proc.stderr + proc.stdout)
+        self.assertEqual('[]', proc.stdout.strip())
+        for node in self.nodes.values():
+            got = self.ironic.node(node)
+            self.assertEqual(('available', None), (
+                got['provision_state'], got['instance_uuid']))
+        self.assertEqual(before, len(self.history()['history']))
+
+    def test_concurrency_bounds_the_deploys(self):
+        self.nodes.update({'compute%d' % i: self.node('compute')
+                           for i in (1, 2)})
+        seen, stop = [], threading.Event()
+
+        def watch():
+            while not stop.is_set():
+                states = [n['provision_state'] for n in self.ironic.nodes(
+                    ('uuid', 'provision_state'), resource_class=self.rc)]
+                seen.append(sum(1 for s in states if s in (
+                    'deploying', 'wait call-back')))
+                time.sleep(0.05)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            proc = self.provision(self.roles(computes=3), '--concurrency',
+                                  '1', '--overcloud-ssh-key',
+                                  self.key + '.pub')
+        finally:
+            stop.set()
+            watcher.join()
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        self.assertLessEqual(max(seen), 1)
+        # one at a time: each started in a later follow round (rounds
+        # 2 s apart, the first at once), where one deploy is ~0.1 s and
+        # all four at once end within a second
+        done = sorted(datetime.datetime.fromisoformat(
+            self.ironic.node(n)['provision_updated_at'])
+            for n in self.nodes.values())
+        self.assertEqual(4, len(done))
+        gaps = [(b - a).total_seconds() for a, b in zip(done, done[1:])]
+        self.assertGreaterEqual(min(gaps), 0.2, gaps)
+        self.assertGreaterEqual(sum(gaps), 3, gaps)

@@ -98,6 +98,10 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         super().setUpClass()
         cls.templates = base.write_tree(os.path.join(cls.tmp, 'templates'),
                                         TEMPLATES)
+        # the servers' login user's key (overcloud node provision)
+        cls.key = os.path.join(cls.tmp, 'id_ed25519')
+        subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '',
+                        '-f', cls.key], check=True)
 
     def setUp(self):
         super().setUp()
@@ -307,7 +311,7 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         code, out, err = self.refused(
             'overcloud', 'node', 'provision', '--stack', self.plan, '-f',
             'json', self.baremetal_file('too-many.yaml', self.roles(
-                computes=4)))
+                computes=4)), '--overcloud-ssh-key', self.key + '.pub')
         self.assertEqual(3, code, err)
         self.assertIn('role Compute: 2 more available node(s) needed with '
                       'resource_class %s, profile compute' % self.rc, err)
@@ -321,7 +325,7 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         rows = self.openstack_json(
             'overcloud', 'node', 'provision', '--stack', self.plan,
             self.baremetal_file('deployment.yaml', self.roles()), '-o',
-            local)
+            local, '--overcloud-ssh-key', self.key + '.pub')
         controller = '%s-controller-0' % self.plan
         compute = '%s-novacompute-0' % self.plan
         self.assertEqual({('Controller', controller, 'active'),

@@ -177,6 +177,24 @@ class TestValidationsOverSsh(base.PlanTest):
         self.assertEqual([[SERVER], [SERVER]],
                          [r['failed_hosts'] for r in rows])
 
+    def test_the_plans_recorded_login_user_logs_in(self):
+        # what overcloud node provision --overcloud-ssh-user records in
+        # the plan (nodes.login) is who logs in, not the configuration's
+        # user: one sshd does not allow is refused
+        self.swift.request('PUT', '%s/baremetal-login.yaml' % self.plan,
+                           b'ssh_user: nobody-here\n')
+        self.addCleanup(self.swift.request, 'DELETE',
+                        '%s/baremetal-login.yaml' % self.plan)
+        mark = os.path.getsize(self.sshd_log)
+        rc, run, _ = self.run_validations('who-runs-there')
+        self.assertEqual((1, 'FAILED'), (rc, run['status']))
+        shown = self.openstack_json('overcloud', 'validation', 'show',
+                                    run['run'])
+        self.assertIn('nobody-here@127.0.0.1: Permission denied',
+                      ' '.join(shown['failures']))
+        self.assertIn('Invalid user nobody-here from 127.0.0.1',
+                      self.sshd_says(mark))
+
     def results(self):
         out, _ = self.openstack('overcloud', 'validation', 'results',
                                 '--plan', self.plan, '-f', 'json')

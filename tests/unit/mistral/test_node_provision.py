@@ -8,6 +8,7 @@ import yaml
 
 from tests.unit import fakes
 from tests.unit.nodes import plan_and_ironic
+from tests.unit.nodes import ssh_keys
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.mistral import node_provision
 from tripleoplanclient import protocol
@@ -27,7 +28,9 @@ class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
     def run_both(self, name, **fields):
         req = protocol.read(name, protocol.request(
             name, container='p', swift_url=fakes.SWIFT,
-            command=['overcloud', 'node', name[5:]], **fields))
+            command=['overcloud', 'node', name[5:]], **dict(fields, **(
+                {'ssh_keys': [ssh_keys.public_key()]}
+                if name == 'node_provision' else {}))))
         started = getattr(node_provision, name[5:])(self.ironic, self.store,
                                                     req)
         return node_provision.follow(self.ironic, self.store, req, started,
@@ -78,7 +81,7 @@ class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
         self.fake.hold('k0', 1000)
         req = protocol.read('node_provision', protocol.request(
             'node_provision', container='p', swift_url=fakes.SWIFT,
-            roles=ROLES, timeout=60))
+            roles=ROLES, timeout=60, ssh_keys=[ssh_keys.public_key()]))
         started = node_provision.provision(self.ironic, self.store, req)
         self.assertFalse(node_provision.follow(
             self.ironic, self.store, req, started, 'provision')['done'])
@@ -92,7 +95,8 @@ class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
     def test_bad_request_no_node_moves(self):
         req = protocol.read('node_provision', protocol.request(
             'node_provision', container='p', swift_url=fakes.SWIFT,
-            roles=[{'name': 'Compute', 'count': 'two'}]))
+            roles=[{'name': 'Compute', 'count': 'two'}],
+            ssh_keys=[ssh_keys.public_key()]))
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'count must be a whole number'):
             node_provision.provision(self.ironic, self.store, req)

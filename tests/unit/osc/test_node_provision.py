@@ -8,12 +8,14 @@ Ironic and the plan in the fake Swift."""
 import json
 import os
 import re
+from unittest import mock
 
 import yaml
 
 from tests.unit import fakes
 from tests.unit.nodes import fake_ironic
 from tests.unit.nodes import plan_and_ironic
+from tests.unit.nodes import ssh_keys
 from tests.unit.osc import node_commands
 from tripleoplanclient.mistral import node_provision as mistral_side
 from tripleoplanclient.osc import node_provision
@@ -27,6 +29,11 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
 
     def setUp(self):
         super().setUp()
+        # the login user's default key: ~/.ssh/id_ed25519.pub
+        self.write('home/.ssh/id_ed25519.pub', ssh_keys.public_key() + '\n')
+        patcher = mock.patch.dict(os.environ, HOME=self.dir + '/home')
+        patcher.start()
+        self.addCleanup(patcher.stop)
         self.executions = {}
         self.m.post(fakes.MISTRAL + '/executions', json=self.start,
                     status_code=201, headers=fakes.JSON)
@@ -104,7 +111,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
 
         code, rows, err = self.run_command(
             node_provision.UnprovisionNodes, '--stack', 'p', '--all', '-y',
-            self.deployment())
+            self.deployment(), '--network-ports')
         self.assertEqual(0, code, err)
         self.assertEqual(['available'], [r['state'] for r in rows])
 
@@ -129,3 +136,56 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
         self.assertEqual(1, code, err)
         self.assertEqual(['deploy failed'], [r['state'] for r in rows])
         self.assertIn('Node c0 (deploy failed): boom', err)
+
+    def test_login_user_and_keys_sent_concurrency_kept(self):
+        key = self.write('k.pub', ssh_keys.public_key(7) + '\n')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment(),
+            '--overcloud-ssh-user', 'stack', '--overcloud-ssh-key', key,
+            '--concurrency', '3', '--network-ports')
+        self.assertEqual(0, code, err)
+        sent = [r for r in self.m.request_history
+                if r.method == 'POST' and r.url.endswith('/executions')]
+        request = json.loads(sent[-1].json()['input'])['request']
+        self.assertEqual(('stack', [ssh_keys.public_key(7)], 3), (
+            request['ssh_user'], request['ssh_keys'],
+            request['concurrency']))
+
+    def test_a_private_key_is_never_sent(self):
+        private = self.write('id_x', ssh_keys.PRIVATE)
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment(),
+            '--overcloud-ssh-key', private)
+        self.assertEqual((3, []), (code, rows))
+        self.assertIn('id_x holds a private key', err)
+        self.assertNotIn(ssh_keys.PRIVATE_MARK, err)
+        self.assertEqual({}, self.executions)
+        # tripleoclient's form: the key pair's path takes its .pub
+        self.write('id_x.pub', ssh_keys.public_key(3) + '\n')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment(),
+            '--overcloud-ssh-key', private)
+        self.assertEqual(0, code, err)
+        self.assertIn('its public key %s.pub goes to the nodes' % private,
+                      err)
+        self.assertNotIn(ssh_keys.PRIVATE_MARK, json.dumps([
+            r.text for r in self.m.request_history if r.text]))
+
+    def test_no_key_or_bad_options_refused(self):
+        os.remove(self.dir + '/home/.ssh/id_ed25519.pub')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment())
+        self.assertEqual((3, []), (code, rows))
+        self.assertIn('none of ~/.ssh/id_rsa.pub, ~/.ssh/id_ed25519.pub '
+                      'exists', err)
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p', self.deployment(),
+            '--overcloud-ssh-user', 'Bad User')
+        self.assertIn('is no login name', err)
+        self.assertEqual({}, self.executions)
+        parser = node_provision.ProvisionNodes(
+            None, None).get_parser('openstack')
+        for value in ('0', '1001', 'x'):
+            with mock.patch('sys.stderr'):
+                self.assertRaises(SystemExit, parser.parse_args,
+                                  ['f', '--concurrency', value])
