@@ -14,8 +14,10 @@ from unittest import mock
 
 import testtools
 
+from tripleoplanclient.osc import credentials
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
+from tripleoplanclient.osc import node_discover
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
@@ -258,6 +260,9 @@ class TestDocumentedColumns(testtools.TestCase):
         '``node configure``': node_states.CONFIGURE_COLUMNS,
         '``node tag``': node_states.TAG_COLUMNS,
         '``profiles list``': profiles.COLUMNS,
+        '``credentials``': credentials.COLUMNS,
+        '``node manage``, ``node clean``': node_states.COLUMNS,
+        '``node discover``': node_discover.COLUMNS,
     }
 
     def test_scripting_table_matches_the_commands(self):

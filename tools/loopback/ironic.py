@@ -12,7 +12,8 @@ database, ``upgrade`` an older one.
 Hardware: ``fake-hardware`` only, with fake boot, deploy, management and
 power (a node powers on and off, deploys to ``active``, in no time),
 network ``noop``, no DHCP, no automated cleaning (provide goes straight to
-``available``).  Inspection: ``fake``, ``agent`` (the default) or
+``available``); fake BIOS and RAID for a node that asks (``no-bios`` and
+``no-raid`` by default).  Inspection: ``fake``, ``agent`` (the default) or
 ``no-inspect``.  With ``agent`` a node waits in ``inspect wait`` until an
 inventory is posted to ``POST /v1/continue_inspection`` (API version 1.84;
 no token: it is the ramdisk's call, found by the node's port MACs), as

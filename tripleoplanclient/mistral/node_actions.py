@@ -51,9 +51,10 @@ class _NodeStates(_NodeAction):
             ironic_, nodes, req), needed=bool(nodes))
 
 
-class _NodeFollow(_NodeAction):
-    """One look at the nodes a _NodeStates task started (run again by the
-    workflow while it answers ``{'done': False}``)."""
+class NodeFollow(_NodeAction):
+    """One look at the nodes a start task (_NodeStates, or
+    ``fleet_actions``') started (``look``; run again by the workflow
+    while it answers ``{'done': False}``)."""
 
     def __init__(self, request, started=None):
         super().__init__(request)
@@ -88,7 +89,7 @@ class IntrospectNodes(_NodeStates):
                                 req['timeout'], inspection.settings(req))
 
 
-class FollowIntrospection(_NodeFollow):
+class FollowIntrospection(NodeFollow):
     request_name = 'node_introspect'
 
     def look(self, ironic_, started):
@@ -107,7 +108,7 @@ class ProvideNodes(_NodeStates):
         return states.start_provide(ironic_, nodes, req['timeout'])
 
 
-class FollowProvide(_NodeFollow):
+class FollowProvide(NodeFollow):
     request_name = 'node_provide'
 
 

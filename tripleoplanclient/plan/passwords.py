@@ -246,3 +246,12 @@ def plan_environment(data, passwords, plan='overcloud'):
     merged.update(env.get('passwords') or {})
     env['passwords'] = merged
     return content.dump_yaml(env)
+
+
+def value(data, name):
+    """Password ``name`` as a deploy gives it to Heat: plan-environment.yaml
+    bytes' ``parameter_defaults`` over its ``passwords``; None when
+    neither has it (or there is no such file)."""
+    if data is None:
+        return None
+    return parameter_defaults([_load(data)]).get(name)

@@ -114,6 +114,46 @@ WORKFLOWS = {
         "capabilities allow.",
         {'all': False,              # also nodes not available/active
          'ironic_url': None}),
+    # After the deploy (``nodes.cleaning``): manage, and Ironic's manual
+    # cleaning with an operation's clean steps; the follow task waits for
+    # each node.
+    'node_manage': (
+        'tripleoplan.node_manage',
+        "Make nodes manageable (from enroll, their BMC verified first, or "
+        "available); the follow task waits for each: manageable, or its "
+        "last error.",
+        {'nodes': None,             # [name or uuid]
+         'all_state': None,         # enroll or available: every such node
+         'ironic_url': None,
+         'timeout': 3600}),
+    'node_clean': (
+        'tripleoplan.node_clean',
+        "Clean manageable nodes (Ironic's manual cleaning): erase their "
+        "disks' metadata, apply or reset a BIOS configuration, or build a "
+        "RAID configuration; the follow task waits for each: manageable "
+        "(available with provide), or its last error.",
+        {'nodes': None,
+         'all_manageable': False,
+         'operation': 'erase',      # erase, bios_configure, bios_reset,
+                                    # raid_create
+         'configuration': None,     # BIOS settings or RAID configuration
+         'provide': False,
+         'ironic_url': None,
+         'timeout': 3600}),
+    # Run as node_register: on its own, unsaved (BMC passwords inline);
+    # as a workflow (whose input Mistral keeps) it is refused.
+    'node_discover': (
+        'tripleoplan.node_discover',
+        "Probe addresses for Redfish BMCs (GET /redfish/v1/Systems) and "
+        "register each system of those that took one of the credentials. "
+        "BMC passwords only in an unsaved run of the action (POST "
+        "/v2/action_executions, params run_sync true, save_result false): "
+        "refused here.",
+        {'addresses': REQUIRED,     # [IP address], at most 1024 probes
+         'ports': None,             # [port]; None: 443 (https)
+         'credentials': REQUIRED,   # [[user, password]], tried in order
+         'ironic_url': None,
+         'timeout': None}),         # seconds for probes and registration
 }
 
 # Node operations end in seconds on fake hardware, in minutes on real:
@@ -121,4 +161,6 @@ WORKFLOWS = {
 NODE_FOLLOW_DELAY = 2
 FOLLOW = {name: ('follow', 'tripleoplan.%s_follow' % name) for name in (
     'node_introspect', 'node_provide', 'node_provision', 'node_unprovision')}
+FOLLOW.update({name: ('follow', 'tripleoplan.%s_follow' % name)
+               for name in ('node_manage', 'node_clean')})
 FOLLOW_DELAYS = {name: NODE_FOLLOW_DELAY for name in FOLLOW}

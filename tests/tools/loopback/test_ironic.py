@@ -73,6 +73,19 @@ class TestConfigs(testtools.TestCase):
         self.assertIn('endpoint_override = http://127.0.0.1:16999\n', conf)
         self.assertIn('/nonexistent/state/ironic/locks', conf)
 
+    def test_fake_bios_and_raid_only_for_nodes_that_ask(self):
+        import configparser
+        conf, _, _ = self.conf('0')
+        parsed = configparser.ConfigParser(interpolation=None)
+        parsed.read_string(conf)
+        found = parsed['DEFAULT']
+        self.assertEqual((['fake', 'no-bios'], 'no-bios', ['fake', 'no-raid'],
+                          'no-raid'), (
+            found['enabled_bios_interfaces'].split(','),
+            found['default_bios_interface'],
+            found['enabled_raid_interfaces'].split(','),
+            found['default_raid_interface']))
+
     def test_started_after_what_it_needs(self):
         for keystone, wanted in (('0', ['postgres', 'ironic']),
                                  ('1', ['postgres', 'keystone', 'ironic'])):

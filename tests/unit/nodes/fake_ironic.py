@@ -205,6 +205,9 @@ class FakeIronic(fake_states.States):
                                    else target)
             self._touch(node)
             return 202, None
+        elif parts[1:] == ['states', 'raid'] and method == 'PUT':
+            self._find(parts[0])['target_raid_config'] = body
+            return 204, None
         elif parts[1:] == ['history'] and method == 'GET':
             return self._history(self._find(parts[0]), query)
         elif parts[1:] == ['inventory'] and method == 'GET':

@@ -28,6 +28,7 @@ TRANSITIONS = {
                 'inspect failed': ('inspect wait', 'manageable',
                                    'inspect failed')},
     'provide': {'manageable': ('cleaning', 'available', 'clean failed')},
+    'clean': {'manageable': ('cleaning', 'manageable', 'clean failed')},
     'active': {'available': ('deploying', 'active', 'deploy failed')},
     'deleted': {'active': ('deleting', 'available', 'error'),
                 'deploy failed': ('deleting', 'available', 'error'),
