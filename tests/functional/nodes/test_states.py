@@ -7,6 +7,7 @@ error a ramdisk reports.
 """
 
 import json
+import os
 import subprocess
 import time
 import uuid
@@ -375,8 +376,13 @@ class NodeStatesPolicyTest(base.FunctionalTest, ironic_base.IronicCase):
         self.assertEqual(404, self.call('GET', '/nodes/%s' % name)[0])
         roles = self.write('%s-baremetal.yaml' % tag,
                            '- name: Controller\n  count: 1\n')
+        # a login key, so that the refusal is the role's, not a key's
+        key = os.path.join(os.path.dirname(roles), '%s-key' % tag)
+        subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '',
+                        '-f', key], check=True)
         proc = subprocess.run(
             ['openstack', 'overcloud', 'node', 'provision', '--stack',
-             'tpc-nodes-%s' % tag, roles], env=self.member_env,
+             'tpc-nodes-%s' % tag, roles, '--overcloud-ssh-key',
+             key + '.pub'], env=self.member_env,
             capture_output=True, text=True, timeout=300)
         self.assertRefused(proc)
