@@ -26,7 +26,8 @@ from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient import protocol
 
 
-def _path(req):
+def environment_path(req):
+    """The plan path of the deployed-server environment, checked."""
     return layout.check_plan_path(req['environment'] or
                                   protocol.PROVISION_ENVIRONMENT,
                                   'node provision environment')
@@ -51,7 +52,7 @@ def provision(ironic, store, req, project=None):
     the nodes recorded as ``project``'s (the caller's, Keystone's)."""
     plan = layout.check_name(req['container'])
     roles = baremetal_file.read(req['roles'])
-    path = _path(req)
+    path = environment_path(req)
     store.reader.head(plan)     # a plan that exists, before any node moves
     used = deployed_environment.used(plan, [
         provision_mod.record(n) for n in
@@ -69,7 +70,7 @@ def provision(ironic, store, req, project=None):
 def unprovision(ironic, store, req):
     """Undeploy the plan's nodes (all, or ``instances``: hostnames)."""
     plan = layout.check_name(req['container'])
-    _path(req)
+    environment_path(req)
     store.reader.head(plan)
     current = provision_mod.plan_nodes(ironic, plan)
     names = req['instances']
@@ -138,7 +139,8 @@ def follow(ironic, store, req, started, action):
              for h, n in provision_mod.plan_nodes(ironic, plan).items()
              if n['provision_state'] == 'active']
     out['step'] = record_environment(
-        store, plan, _path(req), started.get('roles') or {}, hosts,
+        store, plan, environment_path(req), started.get('roles') or {},
+        hosts,
         req.get('ctlplane_cidr') or provision_mod.CTLPLANE_CIDR,
         command_line.command(req, 'tripleoplan.node_%s' % action), action,
         [r['hostname'] for r in started.get('released') or ()])

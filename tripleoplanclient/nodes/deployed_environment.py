@@ -180,8 +180,8 @@ def scale_down(values, members, chosen):
     return out
 
 
-def dump(plan, env):
+def dump(plan, env, header=HEADER):
     import yaml
 
-    return (HEADER % plan.encode('utf-8')) + yaml.safe_dump(
+    return (header % plan.encode('utf-8')) + yaml.safe_dump(
         env, default_flow_style=False, sort_keys=True).encode('utf-8')
