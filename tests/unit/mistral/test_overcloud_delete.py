@@ -80,7 +80,8 @@ class OvercloudDeleteTest(plan_and_ironic.PlanAndIronic,
                                                    found['plan']))
         rows = self.store.reader.history('p')[0]
         self.assertEqual(steps + 1, len(rows))
-        self.assertEqual(('delete', fakes.STACK_ID, 'openstack overcloud delete p'), (
+        self.assertEqual(('delete', fakes.STACK_ID,
+                          'openstack overcloud delete p'), (
             rows[-1]['action'], rows[-1]['outcome']['stack_id'],
             rows[-1]['command']))
         self.assertEqual('active', self.fake.node('k0')['provision_state'])
