@@ -28,6 +28,9 @@ from tripleoplanclient.plan import tree as tree_mod
 from tripleoplanclient import protocol
 from tripleoplanclient.record import log
 
+# An update step (refused when the stack is gone: never a new stack) that
+# configures the servers left as a deploy does: no minor update's steps.
+PLAYBOOKS = ['deploy_steps_playbook.yaml']
 HEADER = (b'# Written by "openstack overcloud node provision" and "node '
           b'delete" (tripleoplanclient):\n# the deployed servers of plan '
           b'%s.\n')
@@ -61,7 +64,8 @@ def start(store, heat, ironic, req):
         swift_url=req['swift_url'], heat_url=req['heat_url'],
         add=[] if path in environments else [path], tree={path: md5},
         timeout=req['timeout'], config=req['config'],
-        config_timeout=req['config_timeout'], command=req['command'])
+        config_timeout=req['config_timeout'], playbooks=PLAYBOOKS,
+        command=req['command'])
     rows = []
     for role, index, hostname in chosen:
         node = nodes.get(hostname) or {}
