@@ -50,8 +50,8 @@ class OvercloudDeleteTest(deploy_base.DeployTest):
         # Deleted for good: no stack to delete, the plan goes.
         row = self.openstack_json('overcloud', 'delete', self.plan, '-y',
                                   '--no-export')
-        self.assertEqual(('SUCCESS', 'deleted'), (row['status'],
-                                                 row['plan_status']), row)
+        self.assertEqual(('SUCCESS', 'deleted'),
+                         (row['status'], row['plan_status']), row)
         self.assertIsNone(self.swift.listing(self.plan))
 
     def remove_container(self, name):
