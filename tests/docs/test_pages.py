@@ -16,7 +16,9 @@ import testtools
 
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
+from tripleoplanclient.osc import node_delete
 from tripleoplanclient.osc import node_states
+from tripleoplanclient.osc import overcloud_delete
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
 from tripleoplanclient.osc import profiles
@@ -258,6 +260,8 @@ class TestDocumentedColumns(testtools.TestCase):
         '``node configure``': node_states.CONFIGURE_COLUMNS,
         '``node tag``': node_states.TAG_COLUMNS,
         '``profiles list``': profiles.COLUMNS,
+        '``node delete``': node_delete.COLUMNS,
+        '``overcloud delete``': overcloud_delete.COLUMNS,
     }
 
     def test_scripting_table_matches_the_commands(self):
