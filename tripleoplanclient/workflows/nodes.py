@@ -1,7 +1,7 @@
 """The node workflows from the client: every node request is built here
 (``protocol.request``), its execution run and its rows read back
 (``overcloud node import|introspect|provide|configure|tag``, ``overcloud
-node provision|unprovision``, ``overcloud profiles list``).
+node provision|unprovision|delete``, ``overcloud profiles list``).
 
 Each function takes an ``executions.Workflows`` and answers
 ``Outcome(rows, status, execution)``: a row per node (the action's own
@@ -21,6 +21,11 @@ step, execution)``: a row per instance (``role, hostname, node,
 ctlplane_ip, state``), the operation's status (SUCCESS, UNCHANGED, FAILED,
 IN_PROGRESS with ``wait`` False, TIMEOUT), the recorded step's summary
 (None before the end); the first task's refusal allocates nothing.
+
+``delete`` (``overcloud node delete``) answers ``DeleteOutcome(rows,
+status, step, execution)``: a row per server removed, the status the
+update step's record and the release say, the step the deploy workflow
+recorded; the start task's refusal changes nothing.
 """
 
 import collections
