@@ -126,7 +126,7 @@ def release(store, ironic, req, started, update):
               if n['provision_state'] in provision_mod.FAILED]
     late = time.time() - started.get('since', time.time()) > \
         (req['timeout'] + req['config_timeout']) * 60
-    if (moving or not done) and not failed and not late:
+    if (moving or not done) and not late:
         out['done'] = False
         return out
     out['done'] = True

@@ -129,3 +129,12 @@ class NodeDeleteTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
         self.assertEqual('SUCCESS', found['status'])
         self.assertEqual('manageable',
                          self.fake.node('k1')['provision_state'])
+
+    def test_a_node_ironic_fails_to_undeploy_is_named(self):
+        self.fake.fail('k1', 'deleted', 'BMC gone')
+        found = self.release(self.req('k1'), self.outcome('s4', 'SUCCESS'))
+        self.assertEqual(('FAILED', [], [{'node': self.k1['uuid'],
+                                          'state': 'error',
+                                          'error': 'BMC gone'}]),
+                         (found['status'], found['released'],
+                          found['failed']))
