@@ -4,7 +4,8 @@ Swift: three Computes provisioned into a plan of small templates whose
 role is a ResourceGroup the THT way (tests/functional/fixtures/
 scale-templates), deployed; the middle one deleted; the two others keep
 their name, index and address in Heat, and a later update (Heat asked)
-brings nothing back; then the overcloud deleted with its nodes.
+brings nothing back; a Mistral client's own request the same; then the
+overcloud deleted with its nodes.
 """
 
 import os
@@ -148,6 +149,21 @@ class NodeDeleteTest(base.FunctionalTest):
                                                  updated['operation']))
         self.assertEqual(after, self.outputs())
 
+        # What a GUI does: the workflow with a request of its own, by
+        # Role/index; the same rules.
+        from tripleoplanclient import protocol
+        _, shown = self.gui_workflow('node_delete', protocol.request(
+            'node_delete', container=self.plan, nodes=['Compute/2']))
+        self.assertEqual('SUCCESS', shown['State'])
+        self.assertEqual({k: {'0': v['0']} for k, v in after.items()},
+                         self.outputs())
+        self.assertEqual('available', self.ironic.node(node_of[host[2]])[
+            'provision_state'])
+        values = yaml.safe_load(self.swift.get(self.plan, ENVIRONMENT))[
+            'parameter_defaults']
+        self.assertEqual((1, [{'resource_list': ['1', '2']}]), (
+            values['ComputeCount'], values['ComputeRemovalPolicies']))
+
         # The overcloud deleted with its nodes: stack and plan gone.
         row = self.openstack_json('overcloud', 'delete', self.plan, '-y',
                                   '--unprovision', '--no-export')
@@ -155,8 +171,7 @@ class NodeDeleteTest(base.FunctionalTest):
             row['status'], row['stack_status'], row['plan_status'],
             row['export_file']), row)
         self.assertIsNone(self.swift.listing(self.plan))
-        for name in (host[0], host[2]):
-            got = self.ironic.node(node_of[name])
-            self.assertEqual(('available', None), (
-                got['provision_state'], got['instance_uuid']))
-            self.assertNotIn('tripleoplan', got['extra'])
+        got = self.ironic.node(node_of[host[0]])
+        self.assertEqual(('available', None), (
+            got['provision_state'], got['instance_uuid']))
+        self.assertNotIn('tripleoplan', got['extra'])
