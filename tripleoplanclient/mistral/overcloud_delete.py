@@ -30,6 +30,11 @@ def start(store, heat, ironic, req):
     None: the plan had no stack; nodes: the uuids of those provisioned
     into the plan, to release)."""
     plan = layout.check_name(req['container'])
+    if req['unprovision'] and ironic is None:
+        raise exceptions.CommandError(
+            'Releasing the nodes of plan %s needs Ironic, and the caller\'s '
+            'catalog has none: give its endpoint, or delete without '
+            'unprovision. Nothing was changed.' % plan)
     head = store.reader.head(plan)      # a plan that exists
     stack = status.recorded(heat, plan, head.rows, req['heat_url'])
     status.check_idle(stack, plan)

@@ -47,6 +47,13 @@ class OvercloudDeleteTest(plan_and_ironic.PlanAndIronic,
                                    self.req())
         self.assertFalse(self.deleted.called)
 
+    def test_unprovision_without_ironic_refused(self):
+        self.stack('CREATE_COMPLETE')
+        with self.assertRaisesRegex(exceptions.CommandError, 'needs Ironic'):
+            overcloud_delete.start(self.store, self.heat, None,
+                                   self.req(unprovision=True))
+        self.assertFalse(self.deleted.called)
+
     def test_heat_failure_leaves_the_plan(self):
         self.stack('CREATE_COMPLETE')
         req = self.req()
