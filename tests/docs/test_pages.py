@@ -17,8 +17,10 @@ import testtools
 from tripleoplanclient.osc import credentials
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
+from tripleoplanclient.osc import node_delete
 from tripleoplanclient.osc import node_discover
 from tripleoplanclient.osc import node_states
+from tripleoplanclient.osc import overcloud_delete
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
 from tripleoplanclient.osc import profiles
@@ -263,6 +265,8 @@ class TestDocumentedColumns(testtools.TestCase):
         '``credentials``': credentials.COLUMNS,
         '``node manage``, ``node clean``': node_states.COLUMNS,
         '``node discover``': node_discover.COLUMNS,
+        '``node delete``': node_delete.COLUMNS,
+        '``overcloud delete``': overcloud_delete.COLUMNS,
     }
 
     def test_scripting_table_matches_the_commands(self):

@@ -221,6 +221,61 @@ class FollowUnprovision(_ProvisionFollow):
     request_name, verb = 'node_unprovision', 'unprovision'
 
 
+def scale_ironic(context, req, session=None):
+    """Ironic for a scale down or a delete when the caller has one (or
+    names one): the nodes provisioned into the plan; else None."""
+    if not req['ironic_url'] and not auth.Caller(context).endpoints(
+            'baremetal'):
+        return None
+    return node_access.ironic(context, req, session)
+
+
+class DeleteNodes(base.PlanAction):
+    """Resolve the servers to remove and write the plan's environment
+    (``mistral.node_delete``); the deploy workflow records the update, on
+    its own trust; the release task works on the trust opened here (the
+    update may outlast the caller's token)."""
+
+    request_name = 'node_delete'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import node_delete
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
+        heat = base.heat_client(context, req)
+        store = base.plan_store(context, req['swift_url'])
+        ironic_ = scale_ironic(context, req)
+        minutes = int(req['timeout']) + int(req['config_timeout']) + 60
+        return follow_trust.start(
+            context, base.workflow_execution(context), minutes,
+            lambda: node_delete.start(store, heat, ironic_, req))
+
+
+class ReleaseDeleted(base.PlanAction):
+    """Once the update ended: the removed servers' nodes released (run
+    again while ``{'done': False}``)."""
+
+    request_name = 'node_delete'
+
+    def __init__(self, request, started=None, update=None):
+        super().__init__(request)
+        self.started = started
+        self.update = update
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import node_delete
+        if not self.started:
+            return {'done': True, 'status': 'FAILED', 'released': []}
+        req['swift_url'] = endpoints.choose(context, req['swift_url'],
+                                            'object-store')
+        return _followed(context, self.started, lambda session:
+                         node_delete.release(
+                             base.plan_store(context, req['swift_url'],
+                                             session),
+                             scale_ironic(context, req, session),
+                             req, self.started, self.update))
+
+
 class RegisterNodes(_NodeAction):
     """Register or update the nodes of a node file (``nodes.register``),
     given inline; BMC passwords only in a run Mistral keeps nothing of

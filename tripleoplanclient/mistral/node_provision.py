@@ -36,7 +36,8 @@ REFUSED = ('not deployed: Ironic refused its deploy (the Mistral '
            'executor\'s log says why)')
 
 
-def _path(req):
+def environment_path(req):
+    """The plan path of the deployed-server environment, checked."""
     return layout.check_plan_path(req['environment'] or
                                   protocol.PROVISION_ENVIRONMENT,
                                   'node provision environment')
@@ -56,18 +57,40 @@ def ssh_login(req):
                                              'node_provision ssh_keys')}
 
 
+def values(store, plan, path):
+    """The parameter_defaults of the plan's environment at ``path`` ({}
+    when there is none); YAML without aliases, bounded."""
+    return parameter_defaults(store.container.get(plan, path), plan, path)
+
+
+def parameter_defaults(data, plan, path):
+    """``values`` of the environment's bytes ``data`` (None: {})."""
+    if data is None:
+        return {}
+    found = content.load_yaml(data, '%s of plan %s' % (path, plan),
+                              loader=content.PlainLoader,
+                              max_bytes=content.MAX_BAREMETAL_FILE_BYTES)
+    found = (found or {}).get('parameter_defaults') \
+        if isinstance(found, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
 def provision(ironic, store, req, project=None):
     """Check, allocate, deploy: the answer the follow task builds on;
     the nodes recorded as ``project``'s (the caller's, Keystone's)."""
     plan = layout.check_name(req['container'])
     roles = baremetal_file.read(req['roles'])
-    _path(req)
+    path = environment_path(req)
     user = ssh_login(req)
     concurrency = deploy.check_concurrency(req['concurrency'])
     store.reader.head(plan)     # a plan that exists, before any node moves
+    used = deployed_environment.used(plan, [
+        provision_mod.record(n) for n in
+        provision_mod.plan_nodes(ironic, plan).values()],
+        values(store, plan, path))
     answer = provision_mod.provision(ironic, plan, roles,
                                      req['ctlplane_cidr'], project, user,
-                                     concurrency)
+                                     concurrency, used)
     answer['follow'] = sorted(
         {i['uuid'] for i in answer['instances']} |
         {r['uuid'] for r in answer['released']})
@@ -78,7 +101,7 @@ def provision(ironic, store, req, project=None):
 def unprovision(ironic, store, req):
     """Undeploy the plan's nodes (all, or ``instances``: hostnames)."""
     plan = layout.check_name(req['container'])
-    _path(req)
+    environment_path(req)
     store.reader.head(plan)
     current = provision_mod.plan_nodes(ironic, plan)
     names = req['instances']
@@ -155,23 +178,28 @@ def follow(ironic, store, req, started, action):
         return out
     hosts = [{'role': provision_mod.record(n)['role'], 'hostname': h,
               'ctlplane_ip': provision_mod.record(n).get('ctlplane_ip'),
-              'ctlplane_cidr': provision_mod.record(n).get('ctlplane_cidr')}
+              'ctlplane_cidr': provision_mod.record(n).get('ctlplane_cidr'),
+              'index': provision_mod.record(n).get('index')}
              for h, n in provision_mod.plan_nodes(ironic, plan).items()
              if n['provision_state'] == 'active']
     out['step'] = record_environment(
-        store, plan, _path(req), started.get('roles') or {}, hosts,
+        store, plan, environment_path(req), started.get('roles') or {},
+        hosts,
         req.get('ctlplane_cidr') or provision_mod.CTLPLANE_CIDR,
         command_line.command(req, 'tripleoplan.node_%s' % action), action,
-        req.get('ssh_user'))
+        gone=[r['hostname'] for r in started.get('released') or ()],
+        login=req.get('ssh_user'))
     out['status'] = out['step']['status']
     return out
 
 
 def record_environment(store, plan, path, roles, hosts, cidr, command,
-                       action, login=None):
+                       action, gone=(), login=None):
     """The deployed-server environment of ``hosts`` written to ``path``
     and put in the environment list (taken out of it when no host is
     left), as a step; the step's summary (UNCHANGED: nothing written).
+    The indexes of the hosts ``gone`` (released now) join the removal
+    policies the environment had: no other server is renumbered.
     ``login``: the servers' login user, recorded with a changed
     environment (``nodes.login``)."""
     head = store.reader.head(plan)
@@ -190,9 +218,14 @@ def record_environment(store, plan, path, roles, hosts, cidr, command,
         step = builder.write_step(store, plan, builder.build(
             action, change, command), head)
         return protocol.result(plan, step, step['state'])
-    data = deployed_environment.dump(plan, deployed_environment.environment(
-        plan, roles, hosts, cidr))
     old = store.container.get(plan, path)
+    before = parameter_defaults(old, plan, path)
+    removed = deployed_environment.removed(before)
+    for role, found in deployed_environment.released(
+            plan, roles, before.get('HostnameMap'), gone).items():
+        removed.setdefault(role, set()).update(found)
+    data = deployed_environment.dump(plan, deployed_environment.environment(
+        plan, roles, hosts, cidr, removed, before.get('HostnameMap')))
     if old == data and path in environments:
         return protocol.result(plan, None, head.state)
     files = {path: (old, data)}     # path -> (stored, new)

@@ -12,11 +12,13 @@ matching nodes is an error per role and nothing is allocated.
 
 Each node provisioned into a plan carries ``extra.tripleoplan``:
 ``{plan, role, hostname, hostname_format, ctlplane_ip, ctlplane_cidr,
-project}``: how a new run finds what is there (same file again: nothing
+project, index}``: how a new run finds what is there (same file again: nothing
 changes; a larger count: only new nodes), what ``unprovision`` releases,
 and (only an administrator writes Ironic) which servers a plan's
 validations may reach (``recorded_addresses``); ``project`` is the
-provisioning caller's, as Keystone validated it.
+provisioning caller's, as Keystone validated it; ``index`` the node's in
+its role's ResourceGroup, for its life: the lowest the role never used
+(``deployed_environment.indexes``).
 """
 
 import ipaddress
@@ -214,13 +216,15 @@ def release(ironic, nodes):
 
 
 def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None,
-              login=None, concurrency=deploy_mod.CONCURRENCY):
+              login=None, concurrency=deploy_mod.CONCURRENCY, used=None):
     """Allocate and deploy what ``roles`` (``baremetal_file.read``) want
     for ``plan``; the answer lists every instance (``node_rows``) and the
     node uuids to follow (``follow``). Nothing allocated when a check
     fails. ``login``: the config drive's ``{user, keys}``; the first
     ``concurrency`` nodes deploy now, the others wait their turn
-    (``queued``, ``run``: ``deploy.next_turn``)."""
+    (``queued``, ``run``: ``deploy.next_turn``). ``used``: ``{role:
+    {index}}`` the plan's nodes hold or held (a new node takes the lowest
+    other)."""
     instances, released = wanted(roles, plan)
     current = plan_nodes(ironic, plan)
     problems = []
@@ -248,7 +252,7 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None,
             'allocated:\n  %s' % (plan, len(problems), '\n  '.join(problems)))
     addresses = ctlplane_addresses(instances, current, cidr)
     claimed = claim_nodes(ironic, plan, instances, picks, addresses, cidr,
-                          project)
+                          project, used or {})
     # New ones, and ours a failed deploy left: deployed (again).
     again = [n for n in current.values()
              if n['provision_state'] in ('deploy failed', 'available')]
@@ -277,17 +281,25 @@ def provision(ironic, plan, roles, cidr=CTLPLANE_CIDR, project=None,
         'requests': ironic.requests}
 
 
-def claim_nodes(ironic, plan, instances, picks, addresses, cidr, project):
-    """PATCH each picked node ours; a node another client took first
-    (409) or any refusal: what this run took is released, and the error
-    says which."""
+def claim_nodes(ironic, plan, instances, picks, addresses, cidr, project,
+                used):
+    """PATCH each picked node ours, with its index (the lowest its role
+    has not in ``used``); a node another client took first (409) or any
+    refusal: what this run took is released, and the error says
+    which."""
     by_host = {i['hostname']: i for i in instances}
+    numbers, taken = {}, {r: set(i) for r, i in used.items()}
+    for hostname in sorted(picks, key=natural):
+        role = taken.setdefault(by_host[hostname]['role'], set())
+        numbers[hostname] = min(set(range(len(role) + 1)) - role)
+        role.add(numbers[hostname])
 
     def claim(hostname):
         inst, node = by_host[hostname], picks[hostname]
         ours = {'plan': plan, 'role': inst['role'], 'hostname': hostname,
                 'hostname_format': inst['hostname_format'],
-                'ctlplane_ip': addresses[hostname], 'ctlplane_cidr': cidr}
+                'ctlplane_ip': addresses[hostname], 'ctlplane_cidr': cidr,
+                'index': numbers[hostname]}
         if project:
             ours['project'] = project
         ironic.patch_node(node['uuid'], [

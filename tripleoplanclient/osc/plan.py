@@ -334,7 +334,7 @@ class ExportPlan(base.Command, command.ShowOne):
         if parsed_args.step is not None:
             at = past.at(store, plan, parsed_args.step)
             row = at.row
-            count = _write_atomically(
+            count = write_atomically(
                 output, lambda f: past.export(store, at, f))
         else:
             listed = headers, listing = store.container.listing(plan)
@@ -348,7 +348,7 @@ class ExportPlan(base.Command, command.ShowOne):
             # Names the listing left alone are named by the export's
             # refusal: an export is the whole plan or nothing.
             members = list(listing) + list(store.container.unsafe(plan))
-            _write_atomically(output, lambda f: export.export(
+            write_atomically(output, lambda f: export.export(
                 store.container, plan, members, f))
             count = len(listing)
         # The same columns with or without --step (scripts use -c).
@@ -356,7 +356,7 @@ class ExportPlan(base.Command, command.ShowOne):
                                 count, os.path.getsize(output))
 
 
-def _write_atomically(output, write):
+def write_atomically(output, write):
     """Write beside the target and rename: no half-written tarball."""
     fd, partial = tempfile.mkstemp(prefix='.%s.' % os.path.basename(output),
                                    dir=os.path.dirname(output))

@@ -43,6 +43,8 @@ FOLLOW_DELAY = plans.FOLLOW_DELAY
 # workflow -> (task, action) run once after its follow task
 AFTER_FOLLOW = config.AFTER_FOLLOW
 FOLLOW_DELAYS = dict(nodes.FOLLOW_DELAYS)
+# workflow -> (task, workflow) run between its task and its follow task
+SUBWORKFLOWS = dict(nodes.SUBWORKFLOWS)
 FOLLOW_ROUNDS = plans.FOLLOW_ROUNDS
 NODE_FOLLOW_DELAY = nodes.NODE_FOLLOW_DELAY
 PROVISION_ENVIRONMENT = nodes.PROVISION_ENVIRONMENT
@@ -117,10 +119,23 @@ def workbook():
         if name in FOLLOW:
             task, follower = FOLLOW[name]
             tasks[name]['on-success'] = [task]
+            inputs = {'request': '<% $.request %>',
+                      'started': '<%% $.%s %%>' % name}
+        if name in SUBWORKFLOWS:
+            # our workflow on the request the task answered; the follow
+            # task runs whatever its end (it reads what the record says)
+            sub, inner = SUBWORKFLOWS[name]
+            tasks[name]['on-success'] = [sub]
+            tasks[sub] = {
+                'workflow': workflow(inner),
+                'input': {'request': '<%% $.%s.%s %%>' % (name, inner)},
+                'publish': {sub: '<% task().result %>'},
+                'on-complete': [task]}
+            inputs[sub] = "<%% $.get('%s') %%>" % sub
+        if name in FOLLOW:
             tasks[task] = {
                 'action': follower,
-                'input': {'request': '<% $.request %>',
-                          'started': '<%% $.%s %%>' % name},
+                'input': inputs,
                 'publish': {'followed': '<% task().result %>'},
                 'retry': {'count': FOLLOW_ROUNDS,
                           'delay': FOLLOW_DELAYS.get(name, FOLLOW_DELAY),
@@ -138,6 +153,9 @@ def workbook():
         if name in FOLLOW:
             # the end its follow task saw
             output['followed'] = '<% $.followed %>'
+        if name in SUBWORKFLOWS:
+            output[SUBWORKFLOWS[name][0]] = "<%% $.get('%s') %%>" % (
+                SUBWORKFLOWS[name][0])
         if name in AFTER_FOLLOW:
             output[AFTER_FOLLOW[name][0]] = '<%% $.%s %%>' % (
                 AFTER_FOLLOW[name][0])

@@ -64,6 +64,42 @@ WORKFLOWS = {
          'swift_url': None,
          'timeout': 3600,
          'command': None}),
+    # A scale down (``mistral.node_delete``): the servers named are
+    # resolved from the stack, the plan's environment gains their removal
+    # policies and lower counts, the deploy workflow records that update
+    # step (its ``update`` task), then the released nodes are undeployed.
+    'node_delete': (
+        'tripleoplan.node_delete',
+        "Remove servers from the plan's stack by name, node or Role/index: "
+        "<Role>RemovalPolicies and a lower <Role>Count in the plan's "
+        "environment, the stack updated as one recorded step (the deploy "
+        "workflow), then their nodes released; nothing changed when a "
+        "name is unknown or the stack is busy.",
+        {'container': REQUIRED,
+         'nodes': REQUIRED,         # [hostname, node name/uuid, Role/index]
+         'provide': True,           # released nodes: available, else
+                                    # manageable
+         'environment': None,       # as node_provision's
+         'ironic_url': None,
+         'swift_url': None,
+         'heat_url': None,
+         'timeout': 240,            # minutes, Heat's stack timeout
+         'config': 'auto',          # the update's configuration
+         'config_timeout': 240,     # minutes
+         'command': None}),
+    'overcloud_delete': (
+        'tripleoplan.overcloud_delete',
+        "Delete the plan's stack and wait for its end; then delete the "
+        "plan, or keep it with the delete on record; optionally release "
+        "its nodes. The plan untouched when Heat fails.",
+        {'container': REQUIRED,
+         'keep_plan': False,
+         'unprovision': False,
+         'ironic_url': None,
+         'swift_url': None,
+         'heat_url': None,
+         'timeout': 240,            # minutes
+         'command': None}),
     # Bare metal (``nodes``): Ironic at the caller's (allowed) endpoint,
     # as the caller. A node names a node by name or uuid.
     'node_introspect': (
@@ -163,4 +199,9 @@ FOLLOW = {name: ('follow', 'tripleoplan.%s_follow' % name) for name in (
     'node_introspect', 'node_provide', 'node_provision', 'node_unprovision')}
 FOLLOW.update({name: ('follow', 'tripleoplan.%s_follow' % name)
                for name in ('node_manage', 'node_clean')})
+# A scale down: the deploy workflow between its start and its follow
+# (the release), given the request its start answers under 'deploy'.
+FOLLOW['node_delete'] = ('release', 'tripleoplan.node_delete_release')
+FOLLOW['overcloud_delete'] = ('follow', 'tripleoplan.overcloud_delete_follow')
+SUBWORKFLOWS = {'node_delete': ('update', 'deploy')}
 FOLLOW_DELAYS = {name: NODE_FOLLOW_DELAY for name in FOLLOW}

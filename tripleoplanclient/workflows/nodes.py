@@ -1,7 +1,7 @@
 """The node workflows from the client: every node request is built here
 (``protocol.request``), its execution run and its rows read back
 (``overcloud node import|introspect|provide|configure|tag``, ``overcloud
-node provision|unprovision``, ``overcloud profiles list``).
+node provision|unprovision|delete``, ``overcloud profiles list``).
 
 Each function takes an ``executions.Workflows`` and answers
 ``Outcome(rows, status, execution)``: a row per node (the action's own
@@ -21,6 +21,11 @@ step, execution)``: a row per instance (``role, hostname, node,
 ctlplane_ip, state``), the operation's status (SUCCESS, UNCHANGED, FAILED,
 IN_PROGRESS with ``wait`` False, TIMEOUT), the recorded step's summary
 (None before the end); the first task's refusal allocates nothing.
+
+``delete`` (``overcloud node delete``) answers ``DeleteOutcome(rows,
+status, step, execution)``: a row per server removed, the status the
+update step's record and the release say, the step the deploy workflow
+recorded; the start task's refusal changes nothing.
 """
 
 import collections
@@ -272,3 +277,59 @@ def _status(rows):
     if any(r.get('status') == 'IN_PROGRESS' for r in rows):
         return 'IN_PROGRESS'
     return 'SUCCESS'
+
+
+DeleteOutcome = collections.namedtuple(
+    'DeleteOutcome', 'rows status step execution')
+
+
+def delete(workflows, plan, names, timeout, config_timeout, wait=True,
+           started=None, **fields):
+    """Remove the servers ``names`` (hostnames, nodes, Role/index) from
+    ``plan``'s stack (``node_delete``): a refusal before anything changed
+    is a CommandError; ``started()`` is called once the environment is
+    written. ``timeout``, ``config_timeout``: minutes. Rows: a server
+    each (``role, index, hostname, node, state``); status as the update
+    step's record says, FAILED when a node was not released."""
+    request = protocol.request(
+        'node_delete', container=plan, nodes=list(names), timeout=timeout,
+        config_timeout=config_timeout, **fields)
+    execution, answer = start_task(workflows, 'node_delete', request, 600)
+    if answer is None:
+        return DeleteOutcome([], 'TIMEOUT', None, execution.id)
+    if started is not None:
+        started()
+    servers = answer.get('servers') or []
+    workflows.progress('Plan %s: removing %s; the stack update goes on in '
+                       'Mistral (execution %s).' % (plan, ', '.join(
+                           s['hostname'] for s in servers), execution.id))
+    if not wait:
+        return DeleteOutcome(_delete_rows(servers, 'deleting'),
+                             'IN_PROGRESS', None, execution.id)
+    execution = workflows.wait(execution, (
+        timeout + config_timeout) * 60 + MARGIN)
+    if execution.state in _RUNNING:
+        return DeleteOutcome(_delete_rows(servers, 'deleting'), 'TIMEOUT',
+                             None, execution.id)
+    out = executions.output(execution)
+    released = out.get('followed') or {}
+    for failed in released.get('failed') or ():
+        workflows.progress('Node %s (%s): %s' % (
+            failed['node'], failed['state'], failed['error']))
+    step = ((out.get('update') or {}).get('deploy') or {}).get('step')
+    status = released.get('status') or 'FAILED'
+    if execution.state != 'SUCCESS':
+        workflows.progress('The node_delete workflow ended %s: %s' % (
+            execution.state, executions.reason(execution.state_info)))
+        status = 'FAILED'
+    return DeleteOutcome(
+        _delete_rows(servers, 'deleted' if status == 'SUCCESS' else None,
+                     released.get('nodes')), status, step, execution.id)
+
+
+def _delete_rows(servers, state, nodes=None):
+    nodes = nodes or {}
+    return [{'role': s['role'], 'index': s['index'],
+             'hostname': s['hostname'], 'node': s.get('node'),
+             'state': nodes.get(s.get('uuid')) or state}
+            for s in servers]

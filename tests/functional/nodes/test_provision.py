@@ -153,7 +153,7 @@ class ProvisionTest(base.FunctionalTest):
                     'hostname': controller,
                     'hostname_format': '%stackname%-controller-%index%',
                     'ctlplane_ip': '192.168.24.10',
-                    'ctlplane_cidr': '192.168.24.0/24'}
+                    'ctlplane_cidr': '192.168.24.0/24', 'index': 0}
         if self.session is not None:
             # the caller's, as Keystone has it: this plan's validations
             # may reach the servers of its project

@@ -101,3 +101,37 @@ class NodeProvisionTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
                                     'count must be a whole number'):
             node_provision.provision(self.ironic, self.store, req)
         self.assertEqual([], self.fake.writes())
+
+    def test_middle_node_released_others_keep_their_index(self):
+        for name in ('k1', 'k2'):
+            self.fake.add_node(name=name, provision_state='available',
+                               properties={'capabilities':
+                                           'profile:compute'})
+        roles = [{'name': 'Compute', 'count': 3}]
+        self.run_both('node_provision', roles=roles)
+        before = yaml.safe_load(self.swift.objects[PATH][0])[
+            'parameter_defaults']
+        self.run_both('node_unprovision', instances=['p-novacompute-1'])
+        after = yaml.safe_load(self.swift.objects[PATH][0])[
+            'parameter_defaults']
+        self.assertEqual(2, after['ComputeCount'])
+        self.assertEqual([{'resource_list': ['1']}],
+                         after['ComputeRemovalPolicies'])
+        self.assertEqual({'p-novacompute-0': 'p-novacompute-0',
+                          'p-novacompute-2': 'p-novacompute-2'},
+                         after['HostnameMap'])
+        for host in ('p-novacompute-0', 'p-novacompute-2'):
+            self.assertEqual(before['NodePortMap'][host],
+                             after['NodePortMap'][host])
+        # a new node takes an index never used: 3, not the released 1
+        self.run_both('node_provision', roles=[
+            {'name': 'Compute', 'count': 3, 'instances': [
+                {'hostname': 'p-novacompute-1', 'provisioned': False}]}])
+        env = yaml.safe_load(self.swift.objects[PATH][0])[
+            'parameter_defaults']
+        self.assertEqual((3, [{'resource_list': ['1']}]), (
+            env['ComputeCount'], env['ComputeRemovalPolicies']))
+        self.assertEqual({'p-novacompute-0': 'p-novacompute-0',
+                          'p-novacompute-2': 'p-novacompute-2',
+                          'p-novacompute-3': 'p-novacompute-3'},
+                         env['HostnameMap'])
