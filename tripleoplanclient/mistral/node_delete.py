@@ -52,12 +52,17 @@ def start(store, heat, ironic, req):
     servers = stack_servers.members(heat, plan, stack)
     nodes = provision_mod.plan_nodes(ironic, plan) if ironic else {}
     chosen = stack_servers.resolve(plan, names, servers, nodes)
+    old = store.container.get(plan, path)
     values = deployed_environment.scale_down(
-        node_provision.values(store, plan, path), servers, chosen)
+        node_provision.parameter_defaults(old, plan, path), servers, chosen)
     data = deployed_environment.dump(plan, {'parameter_defaults': values},
                                      HEADER)
     md5 = content.md5(data)
-    store.container.write(plan, {path: data, tree_mod.kept_name(md5): data})
+    objects = {path: data, tree_mod.kept_name(md5): data}
+    if old is not None:
+        # what put_back restores if the update is refused before its step
+        objects[tree_mod.kept_name(content.md5(old))] = old
+    store.container.write(plan, objects)
     environments = head.state['environments']
     deploy = protocol.request(
         'deploy', container=plan, action='update',
@@ -73,7 +78,26 @@ def start(store, heat, ironic, req):
                      'node': node.get('name') or node.get('uuid'),
                      'uuid': node.get('uuid')})
     return {'servers': rows, 'deploy': deploy, 'since': time.time(),
-            'stack_id': stack.id}
+            'stack_id': stack.id,
+            'environment': {'path': path, 'md5': md5, 'before': None if
+                            old is None else content.md5(old)}}
+
+
+def put_back(store, plan, written):
+    """The environment as it was before ``start`` wrote it (``written``:
+    its answer's ``environment``), when the update was refused before it
+    recorded a step: the plan left exactly as it was. Content another
+    writer put there since is left alone."""
+    path = (written or {}).get('path')
+    if not path or content.md5(store.container.get(plan, path) or b'') != \
+            written.get('md5'):
+        return
+    if written.get('before') is None:
+        store.container.delete_objects(plan, [path])
+        return
+    kept = store.container.get(plan, tree_mod.kept_name(written['before']))
+    if kept is not None and content.md5(kept) == written['before']:
+        store.container.write(plan, {path: kept})
 
 
 def step_status(store, plan, update):
@@ -99,6 +123,8 @@ def release(store, ironic, req, started, update):
     out = {'step': step_id, 'status': outcome,
            'servers': started.get('servers') or []}
     if outcome != 'SUCCESS':
+        if step_id is None:
+            put_back(store, plan, started.get('environment'))
         out.update(done=True, released=[])
         return out
     uuids = [s['uuid'] for s in out['servers'] if s.get('uuid')]

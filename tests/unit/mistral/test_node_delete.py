@@ -138,3 +138,38 @@ class NodeDeleteTest(plan_and_ironic.PlanAndIronic, fakes.PlanTestCase):
                                           'error': 'BMC gone'}]),
                          (found['status'], found['released'],
                           found['failed']))
+
+    def test_an_update_refused_before_its_step_puts_the_plan_back(self):
+        # the environment as node provision left it, then a delete whose
+        # update the deploy workflow refused before recording a step
+        before = b'parameter_defaults:\n  ComputeCount: 3\n'
+        self.store.container.write('p', {PATH: before})
+        listing = self.objects()
+        self.stack()
+        started = node_delete.start(self.store, self.heat, self.ironic,
+                                    self.req('k1'))
+        self.assertNotEqual(before, self.swift.objects[PATH][0])
+        found = node_delete.release(self.store, self.ironic, self.req('k1'),
+                                    started, {'deploy': None})
+        self.assertEqual(('FAILED', []), (found['status'],
+                                          found['released']))
+        self.assertEqual(before, self.swift.objects[PATH][0])
+        self.assertEqual(set(listing), {
+            n for n in self.objects() if not n.startswith(
+                'user-environments/kept/')})
+        self.assertEqual('active', self.fake.node('k1')['provision_state'])
+
+    def test_put_back_leaves_what_another_writer_wrote_since(self):
+        self.stack()
+        started = node_delete.start(self.store, self.heat, self.ironic,
+                                    self.req('k1'))
+        self.store.container.write('p', {PATH: b'theirs: 1\n'})
+        node_delete.release(self.store, self.ironic, self.req('k1'),
+                            started, {'deploy': None})
+        self.assertEqual(b'theirs: 1\n', self.swift.objects[PATH][0])
+        # a new environment nobody else touched: gone again
+        self.store.container.write('p', {PATH: self.swift.objects[
+            'user-environments/kept/' + started['environment']['md5']][0]})
+        node_delete.release(self.store, self.ironic, self.req('k1'),
+                            started, {'deploy': None})
+        self.assertNotIn(PATH, self.swift.objects)
