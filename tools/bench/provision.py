@@ -80,7 +80,7 @@ def main():
             provision.claim_nodes(
                 ironic, plan, instances, picks, provision.ctlplane_addresses(
                     instances, current, provision.CTLPLANE_CIDR),
-                provision.CTLPLANE_CIDR, None)
+                provision.CTLPLANE_CIDR, None, {})
 
         def ours_release():
             provision.release(ironic, [
