@@ -227,6 +227,17 @@ def add_yes_option(parser):
                         help='Do not ask for confirmation.')
 
 
+def add_wait_options(parser, waits_for, otherwise):
+    """``--wait`` (the default: ``waits_for``) or ``--no-wait``
+    (``otherwise``: what the command does instead), one excluding the
+    other."""
+    wait = parser.add_mutually_exclusive_group()
+    wait.add_argument('--wait', dest='wait', action='store_true',
+                      default=True, help='%s (default).' % waits_for)
+    wait.add_argument('--no-wait', dest='wait', action='store_false',
+                      help=otherwise)
+
+
 def add_stack_option(parser):
     """``--stack``, or python-tripleoclient's ``--plan``: one name for the
     stack and its plan."""

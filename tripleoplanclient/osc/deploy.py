@@ -68,13 +68,9 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
 
     @staticmethod
     def add_run_options(parser):
-        wait = parser.add_mutually_exclusive_group()
-        wait.add_argument('--wait', dest='wait', action='store_true',
-                          default=True,
-                          help='Follow the stack to the end (default).')
-        wait.add_argument('--no-wait', dest='wait', action='store_false',
-                          help='Return once Heat accepted the operation; '
-                               'the step is recorded IN_PROGRESS.')
+        base.add_wait_options(
+            parser, 'Follow the stack to the end', 'Return once Heat '
+            'accepted the operation; the step is recorded IN_PROGRESS.')
         parser.add_argument(
             '--dry-run', action='store_true',
             help='Change nothing: print the row the command would print '

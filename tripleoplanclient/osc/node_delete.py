@@ -57,14 +57,10 @@ class DeleteNode(exit_status.ResultCommand, command.ShowOne):
             '--no-provide', dest='provide', action='store_false',
             help='Leave the released nodes manageable (default: '
                  'available).')
-        wait = parser.add_mutually_exclusive_group()
-        wait.add_argument('--wait', dest='wait', action='store_true',
-                          default=True,
-                          help='Wait for the update and the release '
-                               '(default).')
-        wait.add_argument('--no-wait', dest='wait', action='store_false',
-                          help='Return once the plan\'s environment is '
-                               'written; the update goes on in Mistral.')
+        base.add_wait_options(
+            parser, 'Wait for the update and the release', 'Return once the '
+            'plan\'s environment is written; the update goes on in '
+            'Mistral.')
         base.add_yes_option(parser)
         return parser
 

@@ -78,13 +78,9 @@ class _ProvisionCommand(base.Command, command.Lister):
             '--environment-path', metavar='<plan-path>', default=None,
             help='Plan path of the deployed-server environment (default '
                  'baremetal-environment.yaml).')
-        wait = parser.add_mutually_exclusive_group()
-        wait.add_argument('--wait', dest='wait', action='store_true',
-                          default=True,
-                          help='Wait until the nodes rest and the step is '
-                               'recorded (default).')
-        wait.add_argument('--no-wait', dest='wait', action='store_false',
-                          help='Return once Ironic was asked.')
+        base.add_wait_options(
+            parser, 'Wait until the nodes rest and the step is recorded',
+            'Return once Ironic was asked.')
         parser.add_argument(
             '--timeout', metavar='<seconds>', type=_seconds, default=3600,
             help='How long the operation may take, in seconds (default '

@@ -54,13 +54,10 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
                      verb.capitalize())
 
     def add_wait(self, parser):
-        parser.add_argument(
-            '--wait', dest='wait', action='store_true', default=True,
-            help='Follow every node to its end (the default).')
-        parser.add_argument(
-            '--no-wait', dest='wait', action='store_false',
-            help='Return once the nodes started; the workflow follows them '
-                 '(openstack workflow execution show <id>).')
+        base.add_wait_options(
+            parser, 'Follow every node to its end', 'Return once the nodes '
+            'started; the workflow follows them (openstack workflow '
+            'execution show <id>).')
         parser.add_argument(
             '--timeout', metavar='<seconds>', type=base.node_seconds,
             default=3600,

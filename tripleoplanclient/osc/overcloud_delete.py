@@ -56,14 +56,10 @@ class DeleteOvercloud(exit_status.ResultCommand, command.ShowOne):
             '--timeout', metavar='<minutes>', type=base.minutes,
             default=240,
             help='How long the delete may take, in minutes (default 240).')
-        wait = parser.add_mutually_exclusive_group()
-        wait.add_argument('--wait', dest='wait', action='store_true',
-                          default=True,
-                          help='Wait until the stack is gone and the plan '
-                               'and nodes are done (default).')
-        wait.add_argument('--no-wait', dest='wait', action='store_false',
-                          help='Return once Heat was asked; the rest goes '
-                               'on in Mistral.')
+        base.add_wait_options(
+            parser, 'Wait until the stack is gone and the plan and nodes '
+            'are done', 'Return once Heat was asked; the rest goes on in '
+            'Mistral.')
         base.add_yes_option(parser)
         return parser
 

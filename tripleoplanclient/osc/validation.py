@@ -136,12 +136,8 @@ class RunValidations(_RunCommand):
                             help='Run every validation of this group.')
         _add_plan(parser, 'add or override; the plan\'s stack gives the '
                           'servers')
-        wait = parser.add_mutually_exclusive_group()
-        wait.add_argument('--wait', dest='wait', action='store_true',
-                          default=True,
-                          help='Wait for the run to end (default).')
-        wait.add_argument('--no-wait', dest='wait', action='store_false',
-                          help='Print the run id once it started.')
+        base.add_wait_options(parser, 'Wait for the run to end',
+                              'Print the run id once it started.')
         return parser
 
     def take_action(self, parsed_args):
