@@ -71,11 +71,4 @@ class DiscoverNode(node_import.ImportNode):
                                       for r in rows),
                           sum(r['status'] == 'FAILED' for r in rows),
                           requests))
-        found = {r['status'] for r in rows}
-        status = 'FAILED' if 'FAILED' in found else \
-            'TIMEOUT' if 'IN_PROGRESS' in found else 'SUCCESS'
-        if parsed_args.introspect or parsed_args.provide:
-            status = self.then(parsed_args, workflows, rows, status)
-        self.status = status
-        return self.columns, [tuple(r.get(c) for c in self.columns)
-                              for r in rows]
+        return self.finish(parsed_args, workflows, rows)

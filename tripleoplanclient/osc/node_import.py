@@ -96,6 +96,12 @@ class ImportNode(node_states.NodesCommand):
         self.progress('%d node(s): %s (%s requests to Ironic).' % (
             len(rows), ', '.join('%d %s' % (n, a) for a, n in sorted(
                 counts.items())), requests))
+        return self.finish(parsed_args, workflows, rows)
+
+    def finish(self, parsed_args, workflows, rows):
+        """The operation's status from the rows (a node still verifying
+        its BMC: TIMEOUT), after ``--introspect``/``--provide``; the
+        table."""
         found = {r['status'] for r in rows}
         status = 'FAILED' if 'FAILED' in found else \
             'TIMEOUT' if 'IN_PROGRESS' in found else 'SUCCESS'
