@@ -66,14 +66,17 @@ def _stack_end(heat, req, started):
     return stack.stack_status, stack.stack_status_reason
 
 
-def _plan_done(store, plan, req, started):
+def _plan_done(store, heat, plan, req, started):
     """The plan deleted, or kept with the delete on record (once)."""
     headers, listing = store.container.listing(plan)
     if listing is None or not layout.is_plan(headers):
         return 'deleted'
     if not req['keep_plan']:
-        lifecycle.delete(store, _NoStack(), {
-            'containers': [plan], 'heat_url': None, 'check_only': False})
+        # plan delete's own rules, Heat asked again: a stack made again
+        # under this name since keeps its plan
+        lifecycle.delete(store, heat, {
+            'containers': [plan], 'heat_url': req['heat_url'],
+            'check_only': False})
         return 'deleted'
     head = store.reader.head(plan)
     stack_id = started.get('stack_id')
@@ -88,17 +91,6 @@ def _plan_done(store, plan, req, started):
     step['outcome'].update(stack_id=stack_id, stack_status='DELETE_COMPLETE')
     builder.write_step(store, plan, step, head)
     return 'kept'
-
-
-class _NoStack:
-    """What ``lifecycle.delete`` asks Heat once the stack is gone: no
-    stack (the follow task saw it go)."""
-
-    class stacks:
-        @staticmethod
-        def get(name):
-            from heatclient import exc as heat_exc
-            raise heat_exc.HTTPNotFound()
 
 
 def follow(store, heat, ironic, req, started):
@@ -117,8 +109,8 @@ def follow(store, heat, ironic, req, started):
     if state != 'DELETE_COMPLETE':
         return {'done': True, 'status': 'FAILED', 'stack_status': state,
                 'reason': reason, 'plan': 'untouched'}
-    out = {'stack_status': state, 'plan': _plan_done(store, plan, req,
-                                                     started)}
+    out = {'stack_status': state,
+           'plan': _plan_done(store, heat, plan, req, started)}
     if not started.get('nodes') or ironic is None:
         out.update(done=True, status='SUCCESS', nodes={})
         return out
