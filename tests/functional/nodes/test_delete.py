@@ -29,6 +29,10 @@ class NodeDeleteTest(base.FunctionalTest):
         super().setUpClass()
         from tripleoplanclient.nodes import ironic
         cls.ironic = ironic.Ironic(cls.session, base.ironic_url(cls.env))
+        # the servers' login key (no ~/.ssh on a CI machine)
+        cls.key = os.path.join(cls.tmp, 'id_ed25519')
+        subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '',
+                        '-f', cls.key], check=True)
 
     def setUp(self):
         super().setUp()
@@ -93,7 +97,8 @@ class NodeDeleteTest(base.FunctionalTest):
                        '--templates', TEMPLATES, '-e',
                        os.path.join(TEMPLATES, 'registry.yaml'))
         rows = self.openstack_json('overcloud', 'node', 'provision',
-                                   '--stack', self.plan, bm)
+                                   '--stack', self.plan, bm,
+                                   '--overcloud-ssh-key', self.key + '.pub')
         node_of = {r['hostname']: r['node'] for r in rows}
         deployed = self.openstack_json('overcloud', 'deploy', '--stack',
                                        self.plan)
