@@ -33,7 +33,7 @@ class TestDiscoverAction(fake_ironic.TestCase):
     def setUp(self):
         super().setUp()
         self.req = protocol.read('node_discover', protocol.request(
-            'node_discover', addresses=['10.0.0.7'], ports=[8000],
+            'node_discover', addresses=['127.0.5.7'], ports=[8000],
             credentials=[['admin', PW]], timeout=30))
         self.made = []
 
@@ -57,7 +57,7 @@ class TestDiscoverAction(fake_ironic.TestCase):
             context.status_code = 401
             return {}
 
-        self.m.get('http://10.0.0.7:8000/redfish/v1/Systems', json=answer)
+        self.m.get('http://127.0.5.7:8000/redfish/v1/Systems', json=answer)
         found = node_discovery.discover(self.ironic, self.req,
                                         context(UNSAVED))
         self.assertEqual([('SUCCESS', 'manageable')], [

@@ -47,46 +47,46 @@ class TestDiscovery(fake_ironic.TestCase):
             entries, 'The discovered BMCs'), sleep=lambda s: None)
 
     def test_found_bmcs_registered_with_the_credential_they_took(self):
-        self.bmc('http://10.0.0.7:8000')
-        self.bmc('http://10.0.0.8:8000', users={'root': 'other'})
-        self.m.get('http://10.0.0.9:8000/redfish/v1/Systems',
+        self.bmc('http://127.0.5.7:8000')
+        self.bmc('http://127.0.5.8:8000', users={'root': 'other'})
+        self.m.get('http://127.0.5.9:8000/redfish/v1/Systems',
                    text='<html>a web server</html>')
-        self.nothing_at('http://10.0.0.10:8000')
+        self.nothing_at('http://127.0.5.10:8000')
         found = discovery.discover(
-            ['10.0.0.7', '10.0.0.8', '10.0.0.9', '10.0.0.10'], [8000],
+            ['127.0.5.7', '127.0.5.8', '127.0.5.9', '127.0.5.10'], [8000],
             CREDENTIALS, self.enroll)
         self.assertEqual(4, found['probed'])
         rows = {r['address']: r for r in found['nodes']}
-        self.assertEqual(['10.0.0.7', '10.0.0.8'], sorted(rows))
-        seven = rows['10.0.0.7']
+        self.assertEqual(['127.0.5.7', '127.0.5.8'], sorted(rows))
+        seven = rows['127.0.5.7']
         self.assertEqual(('/redfish/v1/Systems/1', 'SUCCESS', 'manageable',
                           None), (seven['system'], seven['status'],
                                   seven['provision_state'], seven['error']))
         node = self.fake.node(seven['uuid'])
-        self.assertEqual(('redfish', 'http://10.0.0.7:8000', 'admin',
+        self.assertEqual(('redfish', 'http://127.0.5.7:8000', 'admin',
                           's3cret', '/redfish/v1/Systems/1'), (
             node['driver'], node['driver_info']['redfish_address'],
             node['driver_info']['redfish_username'],
             node['driver_info']['redfish_password'],
             node['driver_info']['redfish_system_id']))
-        self.assertEqual(('FAILED', None), (rows['10.0.0.8']['status'],
-                                            rows['10.0.0.8']['uuid']))
+        self.assertEqual(('FAILED', None), (rows['127.0.5.8']['status'],
+                                            rows['127.0.5.8']['uuid']))
         self.assertIn('took none of the 2 credentials',
-                      rows['10.0.0.8']['error'])
+                      rows['127.0.5.8']['error'])
         self.assertEqual(1, found['failed'])
         self.assertNotIn('s3cret', str(found))
 
         # again: the same node, updated rather than registered twice
-        again = discovery.discover(['10.0.0.7'], [8000], CREDENTIALS,
+        again = discovery.discover(['127.0.5.7'], [8000], CREDENTIALS,
                                    self.enroll)
         self.assertEqual(seven['uuid'], again['nodes'][0]['uuid'])
         self.assertEqual(1, len(self.fake.nodes))
 
     def test_https_on_443_and_a_refusal_by_ironic_without_password(self):
-        self.bmc('https://10.0.0.7:443')
+        self.bmc('https://127.0.5.7:443')
         self.fake.refuse('POST', '/nodes', 400,
                          'No conductor supports driver redfish (s3cret)')
-        found = discovery.discover(['10.0.0.7'], None, CREDENTIALS,
+        found = discovery.discover(['127.0.5.7'], None, CREDENTIALS,
                                    self.enroll)
         row = found['nodes'][0]
         self.assertEqual((443, 'FAILED'), (row['port'], row['status']))
@@ -98,12 +98,12 @@ class TestDiscovery(fake_ironic.TestCase):
         for args, said in (
                 ((many, None, CREDENTIALS), 'more than 1024 probes'),
                 ((many[:600], [80, 8000], CREDENTIALS), 'more than 1024'),
-                ((['10.0.0.300'], None, CREDENTIALS), 'IP addresses'),
+                ((['127.0.5.300'], None, CREDENTIALS), 'IP addresses'),
                 (([], None, CREDENTIALS), 'non-empty list'),
-                ((['10.0.0.1'], [0], CREDENTIALS), 'port numbers'),
-                ((['10.0.0.1'], ['443'], CREDENTIALS), 'port numbers'),
-                ((['10.0.0.1'], None, [['admin']]), 'credentials'),
-                ((['10.0.0.1'], None, []), 'credentials')):
+                ((['127.0.5.1'], [0], CREDENTIALS), 'port numbers'),
+                ((['127.0.5.1'], ['443'], CREDENTIALS), 'port numbers'),
+                ((['127.0.5.1'], None, [['admin']]), 'credentials'),
+                ((['127.0.5.1'], None, []), 'credentials')):
             with self.assertRaisesRegex(exceptions.CommandError, said):
                 discovery.discover(*args, register=self.enroll)
         self.assertEqual(0, self.m.call_count)
@@ -111,5 +111,5 @@ class TestDiscovery(fake_ironic.TestCase):
     def test_ipv6_url(self):
         self.assertEqual('http://[fd00::7]:8000',
                          discovery.url('fd00::7', 8000))
-        self.assertEqual('https://10.0.0.7:443',
-                         discovery.url('10.0.0.7', 443))
+        self.assertEqual('https://127.0.5.7:443',
+                         discovery.url('127.0.5.7', 443))

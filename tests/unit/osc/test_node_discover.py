@@ -60,9 +60,9 @@ class TestDiscoverCommand(fake_ironic.TestCase):
             context.status_code = 401
             return {}
 
-        self.m.get('http://10.0.0.5:8000/redfish/v1/Systems', json=answer)
+        self.m.get('http://127.0.5.5:8000/redfish/v1/Systems', json=answer)
         for last in (4, 6):
-            self.m.get('http://10.0.0.%d:8000/redfish/v1/Systems' % last,
+            self.m.get('http://127.0.5.%d:8000/redfish/v1/Systems' % last,
                        exc=requests.exceptions.ConnectTimeout)
 
     def run_command(self, *argv):
@@ -71,12 +71,12 @@ class TestDiscoverCommand(fake_ironic.TestCase):
 
     def test_a_range_each_system_a_row_run_unsaved(self):
         code, rows, err = self.run_command(
-            '--range', '10.0.0.4/30', '--port', '8000', '--credentials',
+            '--range', '127.0.5.4/30', '--port', '8000', '--credentials',
             'root:x', '--credentials', 'admin:pa:ss')
         self.assertEqual(0, code, err)
-        self.assertEqual([('10.0.0.5', 8000, '/redfish/v1/Systems/1',
+        self.assertEqual([('127.0.5.5', 8000, '/redfish/v1/Systems/1',
                            'manageable', 'SUCCESS'),
-                          ('10.0.0.5', 8000, '/redfish/v1/Systems/2',
+                          ('127.0.5.5', 8000, '/redfish/v1/Systems/2',
                            'manageable', 'SUCCESS')],
                          [(r['address'], r['port'], r['system'],
                            r['provision_state'], r['status']) for r in rows])
@@ -88,16 +88,16 @@ class TestDiscoverCommand(fake_ironic.TestCase):
         body = sent[0].json()
         self.assertEqual({'run_sync': True, 'save_result': False},
                          json.loads(body['params']))
-        self.assertEqual(['10.0.0.5', '10.0.0.6'], json.loads(
+        self.assertEqual(['127.0.5.5', '127.0.5.6'], json.loads(
             body['input'])['request']['addresses'])
         self.assertNotIn('pa:ss', err + json.dumps(rows))
 
     def test_refused_before_mistral_is_asked(self):
         for argv, said in (
-                (['--range', '10.0.0.0/21'], '2048 addresses: more than'),
+                (['--range', '127.0.5.0/21'], '2048 addresses: more than'),
                 (['--range', 'ten'], 'is not an address range'),
-                (['--ip', '10.0.0.5', '--ip', 'bmc-1'], 'not an IP'),
-                (['--ip', '10.0.0.5', '--credentials', 'nopassword'],
+                (['--ip', '127.0.5.5', '--ip', 'bmc-1'], 'not an IP'),
+                (['--ip', '127.0.5.5', '--credentials', 'nopassword'],
                  'USER:PASSWORD')):
             if '--credentials' not in argv:
                 argv = argv + ['--credentials', 'admin:x']
@@ -107,11 +107,11 @@ class TestDiscoverCommand(fake_ironic.TestCase):
         self.assertEqual([], self.mistral.runs)
 
     def test_addresses_of_a_range(self):
-        self.assertEqual(['10.0.0.1', '10.0.0.2'],
-                         fleet.addresses(cidr='10.0.0.0/30'))
+        self.assertEqual(['127.0.5.1', '127.0.5.2'],
+                         fleet.addresses(cidr='127.0.5.0/30'))
         self.assertEqual(1022, len(fleet.addresses(
-            cidr='10.0.0.0/22')))
-        self.assertEqual(['10.0.0.9'], fleet.addresses(
-            cidr='10.0.0.9/32'))
-        self.assertEqual(['10.0.0.9', '10.0.0.1'], fleet.addresses(
-            ['10.0.0.9', '10.0.0.1', '10.0.0.9']))
+            cidr='127.0.5.0/22')))
+        self.assertEqual(['127.0.5.9'], fleet.addresses(
+            cidr='127.0.5.9/32'))
+        self.assertEqual(['127.0.5.9', '127.0.5.1'], fleet.addresses(
+            ['127.0.5.9', '127.0.5.1', '127.0.5.9']))
