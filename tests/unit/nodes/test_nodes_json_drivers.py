@@ -9,7 +9,7 @@ from tripleoplanclient.nodes import drivers
 from tripleoplanclient.nodes import nodes_json
 
 PW = 'bmc-pw-9'
-LOGIN = {'pm_addr': '192.0.2.20', 'pm_user': 'root', 'pm_password': PW}
+LOGIN = {'pm_addr': '127.0.6.20', 'pm_user': 'root', 'pm_password': PW}
 
 
 def entry(**fields):
@@ -37,26 +37,26 @@ class TestDrivers(unittest.TestCase):
                 ('staging-iboot', 'staging-iboot', 'iboot')):
             found = entry(pm_type=pm_type, pm_port=443, **LOGIN)
             self.assertEqual(driver, found.body['driver'], pm_type)
-            self.assertEqual({prefix + '_address': '192.0.2.20',
+            self.assertEqual({prefix + '_address': '127.0.6.20',
                               prefix + '_username': 'root',
                               prefix + '_port': 443},
                              found.body['driver_info'], pm_type)
             self.assertEqual({prefix + '_password': PW}, found.secrets)
-            self.assertEqual((prefix, '192.0.2.20', '443'), found.bmc)
+            self.assertEqual((prefix, '127.0.6.20', '443'), found.bmc)
 
     def test_idrac_gets_both_forms(self):
-        found = entry(pm_type='idrac', pm_addr='https://192.0.2.30:443/',
+        found = entry(pm_type='idrac', pm_addr='https://127.0.6.30:443/',
                       pm_user='root', pm_password=PW,
                       pm_system_id='/redfish/v1/Systems/System.Embedded.1')
         self.assertEqual({
-            'redfish_address': 'https://192.0.2.30:443/',
+            'redfish_address': 'https://127.0.6.30:443/',
             'redfish_username': 'root',
             'redfish_system_id': '/redfish/v1/Systems/System.Embedded.1',
-            'drac_address': '192.0.2.30', 'drac_username': 'root'},
+            'drac_address': '127.0.6.30', 'drac_username': 'root'},
             found.body['driver_info'])
         self.assertEqual({'redfish_password': PW, 'drac_password': PW},
                          found.secrets)
-        self.assertEqual(('redfish', '192.0.2.30:443',
+        self.assertEqual(('redfish', '127.0.6.30:443',
                           '/redfish/v1/Systems/System.Embedded.1'),
                          found.bmc)
         self.assertEqual('idrac', entry(pm_type='pxe_drac',
@@ -64,18 +64,18 @@ class TestDrivers(unittest.TestCase):
 
     def test_staging_drivers(self):
         found = entry(pm_type='staging-ovirt', pm_vm_name='vm-1', **LOGIN)
-        self.assertEqual({'ovirt_address': '192.0.2.20',
+        self.assertEqual({'ovirt_address': '127.0.6.20',
                           'ovirt_username': 'root',
                           'ovirt_vm_name': 'vm-1'},
                          found.body['driver_info'])
-        self.assertEqual('ovirt 192.0.2.20 VM vm-1',
+        self.assertEqual('ovirt 127.0.6.20 VM vm-1',
                          drivers.describe_bmc(found.bmc))
         found = entry(pm_type='staging-iboot', pm_relay_id='2', **LOGIN)
         self.assertEqual('2', found.body['driver_info']['iboot_relay_id'])
-        self.assertEqual({'wol_host': '192.0.2.255', 'wol_port': 9},
-                         entry(pm_type='staging-wol', pm_addr='192.0.2.255',
+        self.assertEqual({'wol_host': '127.0.6.255', 'wol_port': 9},
+                         entry(pm_type='staging-wol', pm_addr='127.0.6.255',
                                pm_port=9).body['driver_info'])
-        self.assertEqual({'amt_address': '192.0.2.20',
+        self.assertEqual({'amt_address': '127.0.6.20',
                           'amt_username': 'root'},
                          entry(pm_type='pxe_amt', **LOGIN).body[
                              'driver_info'])
@@ -87,7 +87,7 @@ class TestDrivers(unittest.TestCase):
         self.assertEqual(['nodes[0] (n): pm_addr means nothing to the '
                           'manual-management driver: remove it'],
                          problems(pm_type='manual-management',
-                                  pm_addr='192.0.2.1'))
+                                  pm_addr='127.0.6.1'))
 
     def test_what_a_driver_needs_is_named(self):
         self.assertEqual([
@@ -114,10 +114,10 @@ class TestDrivers(unittest.TestCase):
     def test_one_bmc_for_two_drivers_of_a_kind(self):
         # an idrac node and a redfish node at one BMC and system: the same
         self.assertEqual(
-            entry(pm_type='redfish', pm_addr='192.0.2.30',
+            entry(pm_type='redfish', pm_addr='127.0.6.30',
                   pm_system_id='/s/1').bmc,
             entry(pm_type='idrac', pm_system_id='/s/1',
-                  **dict(LOGIN, pm_addr='192.0.2.30')).bmc)
+                  **dict(LOGIN, pm_addr='127.0.6.30')).bmc)
 
     def test_every_field_and_password_key_is_known(self):
         self.assertEqual(set(drivers.PM_FIELDS), {

@@ -11,10 +11,10 @@ from tripleoplanclient.stack import credentials
 
 STACK = fakes.HEAT + '/stacks/p/' + fakes.STACK_ID
 OUTPUTS = {
-    'KeystoneURL': 'http://192.0.2.10:5000',
+    'KeystoneURL': 'http://127.0.6.10:5000',
     'KeystoneRegion': 'regionTwo',
-    'EndpointMap': {'KeystoneAdmin': {'host': '172.16.2.5', 'port': 35357},
-                    'NovaPublic': {'host': '192.0.2.10'}},
+    'EndpointMap': {'KeystoneAdmin': {'host': '127.0.7.5', 'port': 35357},
+                    'NovaPublic': {'host': '127.0.6.10'}},
     'HostsEntry': 'a long output the rc does not need',
 }
 PLAN_ENV = (b'version: 1.0\nname: p\npasswords:\n  AdminPassword: s3cret '
@@ -25,12 +25,12 @@ class TestValues(unittest.TestCase):
 
     def test_rc_from_outputs(self):
         values = credentials.rc_values('p', OUTPUTS, 's3cret')
-        self.assertEqual(('http://192.0.2.10:5000', 'regionTwo', 's3cret',
+        self.assertEqual(('http://127.0.6.10:5000', 'regionTwo', 's3cret',
                           'p', '3', 'admin'), (
             values['OS_AUTH_URL'], values['OS_REGION_NAME'],
             values['OS_PASSWORD'], values['OS_CLOUD'],
             values['OS_IDENTITY_API_VERSION'], values['OS_USERNAME']))
-        self.assertEqual('172.16.2.5,192.0.2.10', values['no_proxy'])
+        self.assertEqual('127.0.6.10,127.0.7.5', values['no_proxy'])
 
     def test_older_templates_admin_vip_and_default_region(self):
         values = credentials.rc_values('p', {
@@ -126,7 +126,7 @@ class TestOvercloudrc(unittest.TestCase):
         row = self.run_it()
         path = os.path.join(self.dir, 'prc')
         self.assertEqual({'plan': 'p', 'file': path,
-                          'auth_url': 'http://192.0.2.10:5000',
+                          'auth_url': 'http://127.0.6.10:5000',
                           'region': 'regionTwo'}, row)
         with open(path) as f:
             text = f.read()
