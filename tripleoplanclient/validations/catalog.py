@@ -94,5 +94,5 @@ def select(validations, names=None, group=None):
 def row(validation):
     """What ``list`` shows of a validation (no text)."""
     return {k: validation[k] for k in (
-        'id', 'name', 'groups', 'source', 'description', 'problem',
-        'requires')}
+        'id', 'name', 'groups', 'categories', 'products', 'source',
+        'description', 'problem', 'requires')}

@@ -1,9 +1,12 @@
 """A validation's metadata, read and checked: TripleO's form.
 
 A validation is an Ansible playbook whose first play has
-``vars.metadata: {name, description, groups}`` (``requires``: what the
-run must hand it, ours); its id is its file name without ``.yaml``. The
-groups are described by ``groups.yaml`` (``{group: [{description}]}``).
+``vars.metadata: {name, description, groups}`` (``categories`` and
+``products``: tripleo-validations' further labels; ``requires``: what
+the run must hand it, ours); its id is its file name without ``.yaml``.
+The groups are described by ``groups.yaml`` (``{group:
+[{description}]}``). The first play's other ``vars`` are the
+validation's parameters (what ``--extra-vars`` may set).
 A playbook that does not parse, or whose metadata is wrong, is listed
 with the reason and never run.
 
@@ -33,10 +36,12 @@ def validation_id(path):
 
 
 def read(vid, text, groups=None):
-    """``{id, name, description, groups, requires, problem}`` of the
-    playbook ``text`` (bytes or str); ``problem`` None when it may run.
-    ``groups``: the known group names (None: any)."""
+    """``{id, name, description, groups, categories, products,
+    parameters, requires, problem}`` of the playbook ``text`` (bytes or
+    str); ``problem`` None when it may run. ``groups``: the known group
+    names (None: any)."""
     out = {'id': vid, 'name': vid, 'description': '', 'groups': [],
+           'categories': [], 'products': [], 'parameters': {},
            'requires': [], 'problem': None}
     problem = _check(out, text, groups)
     if problem:
@@ -77,9 +82,16 @@ def _check(out, text, groups):
         if not isinstance(meta.get(key), str) or not meta[key].strip():
             return 'metadata.%s must be text' % key
     found = meta.get('groups')
-    if not isinstance(found, list) or not found or not all(
-            isinstance(g, str) for g in found):
-        return 'metadata.groups must list group names'
+    # tripleo-validations has validations in no group (run by name)
+    if found is None:
+        found = []
+    labels = {}
+    for key in ('groups', 'categories', 'products'):
+        value = found if key == 'groups' else meta.get(key) or []
+        if not isinstance(value, list) or not all(
+                isinstance(v, str) for v in value):
+            return 'metadata.%s must list names' % key
+        labels[key] = list(value)
     unknown = sorted(set(found) - set(groups)) if groups is not None \
         else []
     if unknown:
@@ -89,9 +101,11 @@ def _check(out, text, groups):
     if not isinstance(requires, list) or not all(
             isinstance(r, str) and r in REQUIRES for r in requires):
         return 'metadata.requires may list only %s' % ', '.join(REQUIRES)
-    out.update(name=meta['name'].strip(),
+    out.update(labels, name=meta['name'].strip(),
                description=' '.join(meta['description'].split()),
-               groups=list(found), requires=list(requires))
+               parameters={str(k): v for k, v in plays[0]['vars'].items()
+                           if k != 'metadata'},
+               requires=list(requires))
     return None
 
 

@@ -24,7 +24,32 @@ class TestRead(testtools.TestCase):
         found = metadata.read('good', GOOD, GROUPS)
         self.assertEqual({'id': 'good', 'name': 'Good',
                           'description': 'Two lines.', 'groups': ['prep'],
-                          'requires': [], 'problem': None}, found)
+                          'categories': [], 'products': [],
+                          'parameters': {}, 'requires': [],
+                          'problem': None}, found)
+
+    def test_labels_and_parameters_of_tripleo_validations_form(self):
+        found = metadata.read('disk', b'''- hosts: undercloud
+  vars:
+    metadata:
+      name: Disk
+      description: Enough disk.
+      groups: []
+      categories: [storage, os]
+      products: [tripleo]
+    volumes:
+      - {mount: /, min_size: 25}
+    debug_check: true
+  roles: [undercloud_disk_space]
+''', GROUPS)
+        self.assertIsNone(found['problem'])
+        self.assertEqual(([], ['storage', 'os'], ['tripleo']), (
+            found['groups'], found['categories'], found['products']))
+        self.assertEqual({'volumes': [{'mount': '/', 'min_size': 25}],
+                          'debug_check': True}, found['parameters'])
+        self.assertIn('metadata.products must list names', self.problem(
+            b'- hosts: all\n  vars: {metadata: {name: n, description: d, '
+            b'groups: [prep], products: tripleo}}\n'))
 
     def problem(self, text, groups=GROUPS):
         return metadata.read('v', text, groups)['problem']
@@ -37,7 +62,7 @@ class TestRead(testtools.TestCase):
             b'- hosts: all\n  vars: {x: 1}\n'))
         self.assertIn('metadata.description must be text', self.problem(
             b'- hosts: all\n  vars: {metadata: {name: n, groups: [prep]}}\n'))
-        self.assertIn('metadata.groups must list', self.problem(
+        self.assertIn('metadata.groups must list names', self.problem(
             b'- hosts: all\n  vars: {metadata: {name: n, description: d, '
             b'groups: prep}}\n'))
         self.assertEqual(
