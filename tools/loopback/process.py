@@ -85,7 +85,8 @@ def spawn(name: str, cmd: list[str], log: Path, cwd: Path,
         if started or proc.poll() is not None:
             break
         time.sleep(0.01)
-    record_pid(name, proc.pid, started, cmd, log, stop_signal, stop_timeout)
+    record_pid(name, proc.pid, started, cmd, log, stop_signal, stop_timeout,
+               pgid=proc.pid)
     return proc.pid
 
 
@@ -143,11 +144,13 @@ def proc_stat(pid: int) -> list[str] | None:
 
 def record_pid(name: str, pid: int, started: str | None, cmd: list[str],
                log: Path, stop_signal: str = 'SIGTERM',
-               stop_timeout: float = 5.0) -> None:
+               stop_timeout: float = 5.0, pgid: int | None = None) -> None:
+    """pgid: the process group it leads (spawn's), which stop ends too."""
     pids_dir().mkdir(parents=True, exist_ok=True)
     write_if_changed(pids_dir() / (name + '.pid'), json.dumps(
         {'pid': pid, 'starttime': started, 'cmd': cmd, 'log': str(log),
-         'stop_signal': stop_signal, 'stop_timeout': stop_timeout}) + '\n')
+         'stop_signal': stop_signal, 'stop_timeout': stop_timeout,
+         'pgid': pgid}) + '\n')
 
 
 def read_pidfile(path: Path) -> dict | None:
@@ -227,10 +230,44 @@ def stop_pidfile(path: Path, timeout: float | None = None) -> str:
             pass
         how = 'SIGKILL'
         wait(5)
+    # Its workers (an executor's, busy in an action) may outlive it:
+    # spawn made it the leader of a process group of its own.
+    ended = end_group(pid) if data.get('pgid') == pid else 0
     path.unlink(missing_ok=True)
     if pid not in _CHILDREN:
         _REAPED_BY_INIT.append(pid)
-    return '%s: stopped pid %d (%s)' % (name, pid, how)
+    return '%s: stopped pid %d (%s)%s' % (
+        name, pid, how, ', and %d process(es) of its group' % ended
+        if ended else '')
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes of process group pgid."""
+    found = []
+    for entry in os.listdir('/proc'):
+        if entry.isdigit():
+            stat = proc_stat(int(entry))
+            if stat and stat[0] not in ('Z', 'X') and stat[2] == str(pgid):
+                found.append(int(entry))
+    return found
+
+
+def end_group(pgid: int, grace: float = 2.0) -> int:
+    """SIGTERM what is left of process group pgid, SIGKILL after grace
+    seconds; how many processes were left."""
+    left = group_members(pgid)
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        if not group_members(pgid):
+            break
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and group_members(pgid):
+            time.sleep(0.05)
+    _REAPED_BY_INIT.extend(left)
+    return len(left)
 
 
 def stop_pidnames(names: list[str], quiet: bool) -> None:
