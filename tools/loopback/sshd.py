@@ -174,6 +174,19 @@ def validation_settings(project: str = '*') -> str:
             % (USER, client_key(), port(), project, ','.join(addresses())))
 
 
+def python_outside_tmp(executable: str | None = None) -> str:
+    """A Python for inetd.py (standard library only) that the listener's
+    namespace does not cover with its own /tmp: this one's real file, or
+    the system's."""
+    for candidate in (os.path.realpath(executable or sys.executable),
+                      shutil.which('python3', path='/usr/bin:/bin')):
+        if candidate and not (candidate + '/').startswith('/tmp/'):
+            return candidate
+    raise LoopbackError('sshd: no Python outside /tmp to run inetd.py '
+                        '(its namespace has a /tmp of its own): install '
+                        'python3 in /usr/bin')
+
+
 def hidden(argv: list[str], state: Path, server: Path,
            homes: Path | None = None) -> list[str]:
     """argv run in a mount namespace where ``state`` is empty but for
@@ -284,9 +297,11 @@ class Sshd(Service):
             authorized_keys=server / 'authorized_keys')}
 
     def command(self) -> list[str]:
-        # inetd.py from the server's directory: the checkout may lie
-        # under /tmp, which the namespace covers
-        return hidden([sys.executable, str(self.server_dir / 'inetd.py'),
+        # inetd.py from the server's directory and a Python outside /tmp:
+        # the checkout or a venv may lie under /tmp, which the namespace
+        # covers
+        return hidden([python_outside_tmp(),
+                       str(self.server_dir / 'inetd.py'),
                        ','.join(addresses()), str(port()), '--'] +
                       session([SSHD, '-i', '-e', '-f', str(self.conf)],
                               servers_dir(), self.server_dir),

@@ -288,3 +288,24 @@ class TestInetd(testtools.TestCase):
                 conn.settimeout(60)
                 answers.append(conn.makefile().read())
         self.assertEqual(['on 127.0.0.2\n', 'on 127.0.0.1\n'], answers)
+
+
+class TestPythonOutsideTmp(testtools.TestCase):
+
+    def test_a_python_under_tmp_gives_way_to_the_system_one(self):
+        venv = tempfile.mkdtemp(prefix='venv-', dir='/tmp')
+        self.addCleanup(shutil.rmtree, venv, ignore_errors=True)
+        # a venv made with --copies: its python is a file under /tmp
+        copy = os.path.join(venv, 'python3')
+        shutil.copy(sys.executable, copy)
+        found = sshd.python_outside_tmp(copy)
+        self.assertFalse(found.startswith('/tmp/'), found)
+        self.assertTrue(os.access(found, os.X_OK))
+
+    def test_a_symlinked_venv_python_is_followed_out_of_tmp(self):
+        venv = tempfile.mkdtemp(prefix='venv-', dir='/tmp')
+        self.addCleanup(shutil.rmtree, venv, ignore_errors=True)
+        link = os.path.join(venv, 'python3')
+        os.symlink(os.path.realpath(sys.executable), link)
+        self.assertEqual(os.path.realpath(sys.executable),
+                         sshd.python_outside_tmp(link))
