@@ -22,6 +22,8 @@ from tripleoplanclient.osc import defaults as defaults_mod
 
 # the formats whose own escaping keeps a value's exact data safe
 MACHINE_FORMATS = ('json', 'yaml')
+# read by shell scripts: values as plain text (``_plain``)
+LINE_FORMATS = ('value', 'shell', 'csv')
 
 
 class Command(command.Command):
@@ -91,13 +93,17 @@ class Command(command.Command):
     def produce_output(self, parsed_args, column_names, data):
         """cliff's, for the commands that print a row or a list: in every
         format but the machine ones (MACHINE_FORMATS), each value's
-        control characters quoted (a table's cell keeps its lines)."""
-        if getattr(parsed_args, 'formatter', None) not in MACHINE_FORMATS:
+        control characters quoted (a table's cell keeps its lines); in
+        the line formats (LINE_FORMATS) each value as plain text, never a
+        Python repr (a text of several lines, a diff, keeps them)."""
+        formatter = getattr(parsed_args, 'formatter', None)
+        if formatter not in MACHINE_FORMATS:
+            shown = _plain_value if formatter in LINE_FORMATS \
+                else _printable_value
             if isinstance(self, lister.Lister):
-                data = (tuple(_printable_value(v) for v in row)
-                        for row in data)
+                data = (tuple(shown(v) for v in row) for row in data)
             else:
-                data = tuple(_printable_value(v) for v in data)
+                data = tuple(shown(v) for v in data)
         return super().produce_output(parsed_args, column_names, data)
 
     @property
@@ -183,6 +189,28 @@ def _printable_value(value):
     if isinstance(value, columns.FormattableColumn):
         return PrintableColumn(value)
     return printable(value, lines=True)
+
+
+def _plain_value(value):
+    if isinstance(value, columns.FormattableColumn):
+        value = value.machine_readable()
+    return printable(_plain(value), lines=True)
+
+
+def _plain(value):
+    """A value as a script reads it: nothing for None, a list's items
+    separated by spaces (``for f in $(... -f value -c environments)``), a
+    mapping as compact JSON, anything else as text."""
+    import json
+    if value is None:
+        return ''
+    if isinstance(value, (list, tuple)):
+        return ' '.join(_plain(v) if not isinstance(v, dict) else
+                        json.dumps(v, separators=(',', ':'), default=str)
+                        for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, separators=(',', ':'), default=str)
+    return str(value)
 
 
 def keystone_problem(client_manager, exc):

@@ -152,3 +152,41 @@ class TestStderr(fakes.HttpTestCase):
         self.assertEqual(
             (exit_status.FAILED, 'Heat: stack FAILED\n%s\n' % SHOWN),
             (code, app.stderr.getvalue()))
+
+
+class _Row(base.Command, show.ShowOne):
+    def take_action(self, parsed_args):
+        return ('plan', 'environments', 'stack', 'reason', 'hosts'), (
+            'p', format_columns.ListColumn(['env/a.yaml', 'b.yaml']),
+            {'id': 's-1', 'status': 'CREATE_COMPLETE'}, None,
+            [HOST, 'c-1'])
+
+
+class TestLineFormats(fakes.HttpTestCase):
+    """``-f value``, ``shell`` and ``csv``: values as a script reads them,
+    one line each, never Python's repr of a list or a mapping."""
+
+    def output(self, *argv):
+        app = fakes.make_app(fakes.ENDPOINTS)
+        app.stdout = io.StringIO()
+        cmd = _Row(app, argparse.Namespace(verbose_level=1))
+        cmd.run(cmd.get_parser('openstack').parse_args(list(argv)))
+        return app.stdout.getvalue()
+
+    def test_value(self):
+        self.assertEqual(
+            'p\nenv/a.yaml b.yaml\n'
+            '{"id":"s-1","status":"CREATE_COMPLETE"}\n\n'
+            'c-0%s c-1\n' % SHOWN, self.output('-f', 'value'))
+        self.assertEqual('env/a.yaml b.yaml\n', self.output(
+            '-f', 'value', '-c', 'environments'))
+
+    def test_shell_carries_no_repr(self):
+        out = self.output('-f', 'shell')
+        for repr_start in ("['", "{'", 'None'):
+            self.assertNotIn(repr_start, out)
+        self.assertIn('environments="env/a.yaml b.yaml"', out)
+
+    def test_json_keeps_the_lists(self):
+        self.assertEqual(['env/a.yaml', 'b.yaml'], json.loads(self.output(
+            '-f', 'json'))['environments'])
