@@ -177,6 +177,12 @@ class PrintableColumn(columns.FormattableColumn):
         self._column = column
 
     def human_readable(self):
+        value = self._column._value
+        if isinstance(value, (list, tuple)) and all(
+                isinstance(v, str) for v in value):
+            # in its order: osc-lib's ListColumn sorts, and the order of
+            # a plan's environments (Heat's merge order) is the point
+            return printable(', '.join(value), lines=True)
         return printable(self._column.human_readable(), lines=True)
 
     def machine_readable(self):

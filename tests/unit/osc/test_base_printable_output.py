@@ -163,8 +163,9 @@ class _Row(base.Command, show.ShowOne):
 
 
 class TestLineFormats(fakes.HttpTestCase):
-    """``-f value``, ``shell`` and ``csv``: values as a script reads them,
-    one line each, never Python's repr of a list or a mapping."""
+    """``-f value`` and ``shell``: values as a script reads them, never
+    Python's repr of a list or a mapping; lists in their order in every
+    format."""
 
     def output(self, *argv):
         app = fakes.make_app(fakes.ENDPOINTS)
@@ -190,3 +191,22 @@ class TestLineFormats(fakes.HttpTestCase):
     def test_json_keeps_the_lists(self):
         self.assertEqual(['env/a.yaml', 'b.yaml'], json.loads(self.output(
             '-f', 'json'))['environments'])
+
+    def test_a_list_in_its_order_in_a_table(self):
+        # a plan's environments are in Heat's merge order, which
+        # osc-lib's ListColumn would sort away in a table
+        table = self.output('-f', 'table', '-c', 'environments')
+        self.assertIn('env/a.yaml, b.yaml', table)
+
+        class Later(_Row):
+            def take_action(self, parsed_args):
+                columns, row = super().take_action(parsed_args)
+                return columns, (row[0], format_columns.ListColumn(
+                    ['z-last.yaml', 'a-first.yaml']),) + row[2:]
+
+        app = fakes.make_app(fakes.ENDPOINTS)
+        app.stdout = io.StringIO()
+        cmd = Later(app, argparse.Namespace(verbose_level=1))
+        cmd.run(cmd.get_parser('openstack').parse_args(
+            ['-c', 'environments']))
+        self.assertIn('z-last.yaml, a-first.yaml', app.stdout.getvalue())
