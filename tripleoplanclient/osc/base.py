@@ -334,6 +334,19 @@ def bounded_number(text, unit, least, most, example, note=''):
     return value
 
 
+# The longest a stack's follow task looks (protocol.FOLLOW_ROUNDS rounds
+# of FOLLOW_DELAY seconds: ~416 minutes), less a margin: a stack timeout
+# beyond it would outlive the record of its end
+STACK_TIMEOUT_MAX = 400
+
+
+def stack_minutes(text):
+    """An argparse type: a stack operation's minutes, from above zero up
+    to what its follow task can wait (``STACK_TIMEOUT_MAX``)."""
+    return bounded_number(text, 'minutes', 0, STACK_TIMEOUT_MAX, '240',
+                          ' (what Mistral\'s follow of the stack can wait)')
+
+
 def minutes(text):
     """An argparse type: a number of minutes above zero, up to a year
     (``nan``, ``inf``, ``0`` are refused before anything is written)."""

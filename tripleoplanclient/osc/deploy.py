@@ -47,7 +47,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         defaults.add_environment_directory_option(parser, defaults=True)
         base.add_remove_option(parser)
         parser.add_argument(
-            '-t', '--timeout', metavar='<minutes>', type=base.minutes,
+            '-t', '--timeout', metavar='<minutes>', type=base.stack_minutes,
             default=240,
             help='Heat stack timeout, and how long to wait for it, in '
                  'minutes (default 240).')

@@ -40,7 +40,7 @@ class DeleteNode(exit_status.ResultCommand, command.ShowOne):
                            'provisioned: false.')
         base.add_stack_option(parser)
         parser.add_argument(
-            '--timeout', metavar='<minutes>', type=base.minutes,
+            '--timeout', metavar='<minutes>', type=base.stack_minutes,
             default=240,
             help='Heat stack timeout of the update, in minutes (default '
                  '240).')

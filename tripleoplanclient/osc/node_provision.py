@@ -26,11 +26,6 @@ DEFAULT_KEYS = ('~/.ssh/id_rsa.pub', '~/.ssh/id_ed25519.pub')
 MAX_KEY_FILE = 64 * 1024
 
 
-def _seconds(text):
-    """An argparse type: seconds above zero, up to a week."""
-    return base.bounded_number(text, 'seconds', 0, 604800, '3600', ' (a week)')
-
-
 def _concurrency(text):
     """An argparse type: nodes deploying at once, 1 to 1000."""
     try:
@@ -82,7 +77,8 @@ class _ProvisionCommand(base.Command, command.Lister):
             parser, 'Wait until the nodes rest and the step is recorded',
             'Return once Ironic was asked.')
         parser.add_argument(
-            '--timeout', metavar='<seconds>', type=_seconds, default=3600,
+            '--timeout', metavar='<seconds>', type=base.node_seconds,
+            default=3600,
             help='How long the operation may take, in seconds (default '
                  '3600).')
         return parser
@@ -110,14 +106,20 @@ class _ProvisionCommand(base.Command, command.Lister):
             code = super().run(parsed_args)
         except KeyboardInterrupt:
             self._stderr('Interrupted: the operation goes on in Mistral.')
-            self.produce_output(parsed_args, COLUMNS, [])
-            return exit_status.INTERRUPTED
+            return self._early(parsed_args, 'INTERRUPTED')
         except exceptions.CommandError as exc:
             self._stderr(str(exc))
-            self.produce_output(parsed_args, COLUMNS, [])
-            return exit_status.FAILED if self.started else exit_status.REFUSED
+            return self._early(parsed_args, 'FAILED' if self.started
+                               else 'REFUSED')
         return code or exit_status.EXIT_STATUS.get(self.status,
                                                    exit_status.DONE)
+
+    def _early(self, parsed_args, status):
+        """The row of a command that ended before its rows: its status
+        (the reason is on stderr)."""
+        self.produce_output(parsed_args, COLUMNS, [
+            tuple(status if c == 'state' else None for c in COLUMNS)])
+        return exit_status.EXIT_STATUS[status]
 
     def asked(self):
         """Ironic was asked (the first task ended well): a failure from

@@ -53,7 +53,7 @@ class DeleteOvercloud(exit_status.ResultCommand, command.ShowOne):
                  'delete-<stack>-<UTC time>.tar.gz; an existing file is '
                  'refused).')
         parser.add_argument(
-            '--timeout', metavar='<minutes>', type=base.minutes,
+            '--timeout', metavar='<minutes>', type=base.stack_minutes,
             default=240,
             help='How long the delete may take, in minutes (default 240).')
         base.add_wait_options(

@@ -205,3 +205,6 @@ FOLLOW['node_delete'] = ('release', 'tripleoplan.node_delete_release')
 FOLLOW['overcloud_delete'] = ('follow', 'tripleoplan.overcloud_delete_follow')
 SUBWORKFLOWS = {'node_delete': ('update', 'deploy')}
 FOLLOW_DELAYS = {name: NODE_FOLLOW_DELAY for name in FOLLOW}
+# A stack delete takes as long as a deploy may: followed at a deploy's pace
+# (FOLLOW_ROUNDS of them last as long as a deploy's ``--timeout`` may)
+FOLLOW_DELAYS['overcloud_delete'] = 10

@@ -10,6 +10,7 @@ Skipped when Ironic does not answer.
 
 import copy
 import datetime
+import json
 import os
 import subprocess
 import threading
@@ -122,7 +123,9 @@ class ProvisionTest(base.FunctionalTest):
         self.assertIn('role Controller: 1 more available node(s) needed '
                       'with resource_class %s, profile control' % self.rc,
                       proc.stderr)
-        self.assertEqual('[]', proc.stdout.strip())
+        self.assertEqual([{'role': None, 'hostname': None, 'node': None,
+                           'ctlplane_ip': None, 'state': 'REFUSED'}],
+                         json.loads(proc.stdout))
         for node in self.nodes.values():
             got = self.ironic.node(node)
             self.assertEqual(('available', None, {}), (
@@ -296,7 +299,9 @@ class ProvisionTest(base.FunctionalTest):
         with open(self.key) as f:
             body = f.read().splitlines()[1]
         self.assertNotIn(body, proc.stderr + proc.stdout)
-        self.assertEqual('[]', proc.stdout.strip())
+        self.assertEqual([{'role': None, 'hostname': None, 'node': None,
+                           'ctlplane_ip': None, 'state': 'REFUSED'}],
+                         json.loads(proc.stdout))
         for node in self.nodes.values():
             got = self.ironic.node(node)
             self.assertEqual(('available', None), (

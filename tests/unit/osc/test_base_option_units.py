@@ -2,18 +2,20 @@
 in its metavar, in its help, and in the argparse type that reads it (the
 table of units: doc/source/guide/coming-from-tripleoclient.rst)."""
 
+import argparse
 import configparser
 import importlib
 import os
 import unittest
 
 from tripleoplanclient.osc import base
+from tripleoplanclient import protocol
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 # metavar -> the word its help says, and the argparse types that read it
 UNITS = {
-    '<minutes>': ('minutes', (base.minutes,)),
+    '<minutes>': ('minutes', (base.minutes, base.stack_minutes)),
     '<seconds>': ('seconds', (base.seconds, base.node_seconds)),
     '<GiB>': ('GiB', (int,)),
     '<runs>': ('runs', (base.count,)),
@@ -50,9 +52,40 @@ class TestOptionUnits(unittest.TestCase):
                 self.assertIn(action.metavar, UNITS, msg=where)
                 word, types = UNITS[action.metavar]
                 self.assertIn(word.lower(), action.help.lower(), msg=where)
-                # node_provision reads its week-long --timeout itself
-                if not (action.metavar == '<seconds>' and
-                        action.type.__name__ == '_seconds'):
-                    self.assertIn(action.type, types, msg=where)
+                self.assertIn(action.type, types, msg=where)
                 seen.add(action.metavar)
         self.assertEqual(set(UNITS), seen)
+
+
+# commands whose --timeout a follow task in Mistral waits out: the
+# workflow whose follow it is
+FOLLOWED = {
+    'overcloud deploy': 'deploy', 'overcloud update': 'deploy',
+    'overcloud upgrade': 'deploy', 'overcloud node delete': 'deploy',
+    'overcloud delete': 'overcloud_delete',
+    'overcloud node provision': 'node_provision',
+    'overcloud node unprovision': 'node_unprovision',
+    'overcloud node introspect': 'node_introspect',
+    'overcloud node provide': 'node_provide',
+}
+
+
+class TestTimeoutsWithinTheFollow(unittest.TestCase):
+    """A timeout longer than its follow task can look would outlive the
+    record of the operation's end: refused when parsed."""
+
+    def test_the_longest_timeout_is_within_each_follow(self):
+        found = dict((n.replace('_', ' '), c) for n, c in commands())
+        for name, workflow in sorted(FOLLOWED.items()):
+            parser = found[name](None, None).get_parser(name)
+            action = next(a for a in parser._actions
+                          if '--timeout' in a.option_strings)
+            most = {base.stack_minutes: base.STACK_TIMEOUT_MAX * 60,
+                    base.node_seconds: base.NODE_TIMEOUT_MAX}[action.type]
+            follows = protocol.FOLLOW_ROUNDS * protocol.FOLLOW_DELAYS.get(
+                workflow, protocol.FOLLOW_DELAY)
+            self.assertLess(most, follows, name)
+            unit = 60 if action.type is base.stack_minutes else 1
+            self.assertEqual(most // unit, action.type(str(most // unit)))
+            with self.assertRaises(argparse.ArgumentTypeError, msg=name):
+                action.type(str(most // unit + 1))

@@ -24,6 +24,10 @@ from tripleoplanclient import protocol
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}}]
 
 
+REFUSED_ROW = {'role': None, 'hostname': None, 'node': None,
+               'ctlplane_ip': None, 'state': 'REFUSED'}
+
+
 class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
                                fakes.PlanTestCase):
 
@@ -90,7 +94,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
         code, rows, err = self.run_command(
             node_provision.ProvisionNodes, '--stack', 'p',
             self.deployment([{'name': 'Controller', 'count': 'x'}]))
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn('count must be a whole number', err)
         self.assertEqual({}, self.executions)
 
@@ -128,7 +132,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
             node_provision.ProvisionNodes, '--stack', 'p', self.deployment(
                 [{'name': 'Controller', 'count': 2,
                   'defaults': {'profile': 'control'}}]))
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn('role Controller: 1 more available node(s)', err)
         self.fake.fail('c0', 'active', 'boom')
         code, rows, err = self.run_command(
@@ -156,7 +160,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
         code, rows, err = self.run_command(
             node_provision.ProvisionNodes, '--stack', 'p', self.deployment(),
             '--overcloud-ssh-key', private)
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn('id_x holds a private key', err)
         self.assertNotIn(ssh_keys.PRIVATE_MARK, err)
         self.assertEqual({}, self.executions)
@@ -175,7 +179,7 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
         os.remove(self.dir + '/home/.ssh/id_ed25519.pub')
         code, rows, err = self.run_command(
             node_provision.ProvisionNodes, '--stack', 'p', self.deployment())
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn('none of ~/.ssh/id_rsa.pub, ~/.ssh/id_ed25519.pub '
                       'exists', err)
         code, rows, err = self.run_command(
