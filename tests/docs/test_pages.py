@@ -276,3 +276,26 @@ class TestDocumentedColumns(testtools.TestCase):
             rows = [cols for row, cols in table.items()
                     if row.startswith(label)]
             self.assertEqual([' '.join(columns)], rows, label)
+
+
+class TestPrompts(testtools.TestCase):
+
+    def test_every_command_that_may_ask_is_named(self):
+        # the commands with -y/--yes; a stage (prepare, converge) is its
+        # command's; deploy takes -y and never asks (said so)
+        text = read(os.path.join(DOC, 'guide', 'scripting.rst'))
+        section = ' '.join(text.split('No prompts\n')[1].split(
+            '\n\n')[1].split())
+        asks, named = section.split(' Without a terminal')[0], set()
+        for name in re.findall(r'``([a-z -]+)``', asks):
+            named.add(name if name.startswith('overcloud ')
+                      else 'overcloud ' + name)
+        yes = set()
+        for name, cls in commands().items():
+            options = {o for a in cls(None, None).get_parser(name)._actions
+                       for o in a.option_strings}
+            if '--yes' in options:
+                yes.add(re.sub(' (prepare|converge)$', '', name))
+        self.assertIn('``overcloud deploy`` accepts ``-y`` too and never '
+                      'asks', section)
+        self.assertEqual(sorted(yes - {'overcloud deploy'}), sorted(named))
