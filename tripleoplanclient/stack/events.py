@@ -24,6 +24,53 @@ def _transient(exc):
                                            and code >= 500)
 
 
+class Heartbeat:
+    """What Heat is at work on while it is silent: Heat's events come
+    when a resource starts or ends, and an update of a large stack walks
+    nested stacks for minutes between two of them (it looks like a hang).
+    Every ``EVERY`` seconds without an event: the resources in progress
+    (from the events seen) and for how long."""
+
+    EVERY = 60
+
+    def __init__(self, clock, stack):
+        self._clock, self._stack = clock, stack
+        self._began = self._last = clock()
+        self._working = {}
+
+    def saw(self, event):
+        now = self._last = self._clock()
+        status = event.resource_status or ''
+        if event.resource_name == self._stack:
+            return
+        if status.endswith('_IN_PROGRESS'):
+            self._working.setdefault(event.resource_name, now)
+        else:
+            self._working.pop(event.resource_name, None)
+
+    def tell(self, progress):
+        now = self._clock()
+        if now - self._last < self.EVERY:
+            return
+        self._last = now
+        working = sorted(self._working.items(), key=lambda kv: kv[1])
+        progress('Heat is still at work on stack %s (%s so far; no event '
+                 'for a while): %s.' % (
+                     self._stack, _duration(now - self._began),
+                     ', '.join('%s in progress for %s' % (
+                         name, _duration(now - since))
+                         for name, since in working[:5]) +
+                     (' and %d more' % (len(working) - 5)
+                      if len(working) > 5 else '')
+                     if working else 'the stack itself'))
+
+
+def _duration(seconds):
+    minutes, seconds = divmod(int(seconds), 60)
+    return '%d min %02d s' % (minutes, seconds) if minutes else \
+        '%d s' % seconds
+
+
 class StackFollower:
     """:param heat: heatclient v1 client; :param progress: line -> stderr"""
 
@@ -66,6 +113,7 @@ class StackFollower:
                            sleep=self._sleep, clock=self._clock,
                            min_sleep=0.1)
         silent = None
+        beat = Heartbeat(self._clock, name)
         for _ in rounds:
             try:
                 events = self._heat.events.list(ident, marker=marker,
@@ -86,6 +134,7 @@ class StackFollower:
                 silent = None
             for event in events:
                 marker = event.id
+                beat.saw(event)
                 self._progress('%s %s %s %s' % (
                     event.event_time, event.resource_name,
                     event.resource_status, event.resource_status_reason
@@ -96,6 +145,8 @@ class StackFollower:
                             '%s_%s' % (action, s) for s in TERMINAL]):
                     return event.resource_status, \
                         event.resource_status_reason
+            if not events and silent is None:
+                beat.tell(self._progress)
             rounds.quiet()
         if silent:
             return 'TIMEOUT', ('Heat did not answer (%s) until the '

@@ -296,3 +296,38 @@ class TestFailures(StackEventsTestCase):
         failed = self.follower.failures(NAME, STACK_ID)
         self.assertEqual('(could not list failed resources)', failed[0][0])
         self.assertIn('ConnectTimeout', failed[0][1])
+
+
+class TestHeartbeat(StackEventsTestCase):
+    """Heat silent for minutes (an update walking nested stacks): a line
+    about every minute saying what is in progress and for how long."""
+
+    def test_what_is_in_progress_while_heat_is_silent(self):
+        self.events(
+            [event('e1', 'UPDATE_IN_PROGRESS', 'Stack UPDATE started'),
+             event('e2', 'UPDATE_IN_PROGRESS', '', resource='Controller',
+                   physical=NESTED_ID),
+             event('e3', 'UPDATE_IN_PROGRESS', '', resource='Networks',
+                   physical=NESTED_ID),
+             event('e4', 'UPDATE_COMPLETE', '', resource='Networks',
+                   physical=NESTED_ID)],
+            *([[]] * 30 + [[event('e5', 'UPDATE_COMPLETE', 'done')]]))
+        self.follower.follow(NAME, STACK_ID, 'UPDATE', 3600)
+        beats = [line for line in self.lines if 'still at work' in line]
+        # 30 silent polls 8 s apart: ~240 s, a line every 60 s or so
+        self.assertEqual(3, len(beats), self.lines)
+        self.assertEqual(
+            'Heat is still at work on stack oc (1 min 03 s so far; no '
+            'event for a while): Controller in progress for 1 min 03 s.',
+            beats[0])
+        self.assertNotIn('Networks', ' '.join(beats))
+        self.assertIn('(3 min 11 s so far', beats[-1])
+
+    def test_no_line_while_events_come(self):
+        self.events(*[[event('e%d' % i, 'UPDATE_IN_PROGRESS', '',
+                             resource='R%d' % i, physical=NESTED_ID)]
+                      for i in range(40)] +
+                    [[event('end', 'UPDATE_COMPLETE', 'done')]])
+        self.follower.follow(NAME, STACK_ID, 'UPDATE', 3600)
+        self.assertFalse([line for line in self.lines
+                          if 'still at work' in line])
