@@ -34,8 +34,9 @@ class TestSummary(unittest.TestCase):
         self.assertIn('  deleted: overcloud/Old (OS::Heat::None)', lines)
         self.assertIn('Rendered for the preview: 1 template(s) changed.',
                       lines)
-        self.assertIn("Heat failed the nested preview ('NoneType' object is "
-                      "not iterable)", lines[-1])
+        self.assertIn("Heat could not preview inside the nested stacks (a "
+                      "known limit of Heat, not a problem of the plan; Heat "
+                      "said: 'NoneType' object is not iterable)", lines[-1])
 
     def test_nothing_to_do(self):
         lines = preview.summary_lines(dict(UPDATE, operation='NONE'))
