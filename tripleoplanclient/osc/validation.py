@@ -262,7 +262,7 @@ class RunValidations(_RunCommand):
         tell(run)
         if junitxml:
             _write_junitxml(self, junitxml, self.ask(
-                parsed_args, 'validation_results', run=execution.id))
+                parsed_args, 'validation_results', run=run['run']))
         return self.row(run)
 
     def check_can_write(self):
