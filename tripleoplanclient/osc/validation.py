@@ -93,6 +93,9 @@ def _junit_target(parsed_args):
             '--junitxml needs the run\'s end: drop --no-wait, or write it '
             'later with "openstack overcloud validation show <run> '
             '--junitxml %s".' % parsed_args.junitxml)
+    if parsed_args.junitxml == '-':
+        raise exceptions.CommandError(
+            '--junitxml -: stdout is the run\'s row; give a file.')
     folder = os.path.dirname(path)
     if os.path.isdir(path) or not os.path.isdir(folder) or \
             not os.access(folder, os.W_OK | os.X_OK):

@@ -104,7 +104,8 @@ class TestJunitxml(fakes.HttpTestCase):
                 (['--junitxml', os.path.join(self.dir, 'no', 'j.xml')],
                  'give a file in a directory you may write to'),
                 (['--junitxml', self.dir],
-                 'give a file in a directory you may write to')):
+                 'give a file in a directory you may write to'),
+                (['--junitxml', '-'], 'stdout is the run\'s row')):
             code, out, err = self.run_command(validation.RunValidations,
                                               'ok', *argv)
             self.assertEqual((3, 'REFUSED'),
