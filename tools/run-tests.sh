@@ -45,6 +45,12 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
     # tripleo-common, the reference the config-download tree is compared
     # with (tests/unit/config): without its dependencies (test-requirements)
     "$venv/bin/pip" install -q --no-deps -c constraints.txt tripleo-common >&2
+    # pytest's sdist, for the Jenkins JUnit XSD it holds: the schema the
+    # validations' JUnit XML is checked against (tests/unit/validations)
+    if [ ! -f "$cache/pytest/pytest-8.3.3.tar.gz" ]; then
+        "$venv/bin/pip" download -q --no-deps --no-binary :all: \
+            --dest "$cache/pytest" pytest==8.3.3 >&2
+    fi
     docs=0
     isolate=(python3 tools/netns.py --optional --)
     if [ "$what" = all ]; then

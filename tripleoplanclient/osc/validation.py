@@ -72,6 +72,59 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
+def _add_junitxml(parser):
+    parser.add_argument(
+        '--junitxml', metavar='<file>',
+        help='Also write the run as JUnit XML to this file (replaced if '
+             'it exists): one testcase per validation and host, for CI.')
+
+
+def _junit_target(parsed_args):
+    """``--junitxml``'s file as an absolute path, refused before anything
+    is done when it cannot be written (None without the option)."""
+    import os
+
+    from osc_lib import exceptions
+    if parsed_args.junitxml is None:
+        return None
+    path = os.path.abspath(parsed_args.junitxml)
+    if getattr(parsed_args, 'wait', True) is False:
+        raise exceptions.CommandError(
+            '--junitxml needs the run\'s end: drop --no-wait, or write it '
+            'later with "openstack overcloud validation show <run> '
+            '--junitxml %s".' % parsed_args.junitxml)
+    if parsed_args.junitxml == '-':
+        raise exceptions.CommandError(
+            '--junitxml -: stdout is the run\'s row; give a file.')
+    folder = os.path.dirname(path)
+    if os.path.isdir(path) or not os.path.isdir(folder) or \
+            not os.access(folder, os.W_OK | os.X_OK):
+        raise exceptions.CommandError(
+            '--junitxml %s: give a file in a directory you may write to.'
+            % parsed_args.junitxml)
+    return path
+
+
+def _write_junitxml(cmd, path, run):
+    """Write ``run`` (with its results) as JUnit XML to ``path``: beside
+    it, then renamed; the path said on stderr."""
+    from osc_lib import exceptions
+
+    from tripleoplanclient.osc import plan
+    from tripleoplanclient.validations import junit
+    data = junit.build(run)
+    try:
+        plan.write_atomically(path, lambda f: f.write(data))
+    except OSError as exc:
+        raise exceptions.CommandError(
+            'Validation run %s ended %s but its JUnit XML could not be '
+            'written to %s: %s. Write it with "openstack overcloud '
+            'validation show %s --junitxml <file>".' % (
+                run['run'], run.get('status'), path, exc, run['run']))
+    cmd.progress('JUnit XML of validation run %s written to %s.'
+                 % (run['run'], path))
+
+
 class InstallValidations(_Command, command.ShowOne):
     _description = ('Install the shipped validations into the '
                     'tripleo-validations container of your project (only '
@@ -138,12 +191,14 @@ class RunValidations(_RunCommand):
                           'servers')
         base.add_wait_options(parser, 'Wait for the run to end',
                               'Print the run id once it started.')
+        _add_junitxml(parser)
         return parser
 
     def take_action(self, parsed_args):
         from osc_lib import exceptions
 
         from tripleoplanclient.workflows import validations
+        junitxml = _junit_target(parsed_args)
         if bool(parsed_args.names) == bool(parsed_args.group):
             raise exceptions.CommandError(
                 'Give validation names or --group, not both nor neither; '
@@ -208,6 +263,9 @@ class RunValidations(_RunCommand):
                 'overcloud validation show %s".' % (
                     execution.id, parsed_args.timeout, execution.id))
         tell(run)
+        if junitxml:
+            _write_junitxml(self, junitxml, self.ask(
+                parsed_args, 'validation_results', run=run['run']))
         return self.row(run)
 
     def check_can_write(self):
@@ -255,10 +313,14 @@ class ShowValidationRun(_Command, command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         _add_run(parser)
+        _add_junitxml(parser)
         return parser
 
     def take_action(self, parsed_args):
+        junitxml = _junit_target(parsed_args)
         run = self.ask(parsed_args, 'validation_results', run=parsed_args.run)
+        if junitxml:
+            _write_junitxml(self, junitxml, run)
         found = _run_row(run)
         failures = ['%s: %s: %s: %s' % (r['validation'], f.get('host'),
                                         f.get('task'), f.get('msg'))

@@ -13,5 +13,6 @@ the hosts a run targets (and which it may reach), ``runner`` runs
 runs share) and
 ``results`` keeps each run's outcome. Everything runs in Mistral's
 executor but ``results`` (and the ``metadata`` it checks ids with), which
-the CLI reads a run's results with.
+the CLI reads a run's results with, and ``junit``, which the CLI writes
+a run as JUnit XML with.
 """
