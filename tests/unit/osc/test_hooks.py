@@ -17,6 +17,7 @@ from tripleoplanclient.osc import node_import
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import plan as plan_commands
 from tripleoplanclient.osc import plan_step
+from tripleoplanclient.osc import preview
 from tripleoplanclient.record import hook_runs
 from tripleoplanclient.record import log
 from tripleoplanclient.validations import catalog
@@ -36,6 +37,36 @@ def playbook(task, group):
     return ('- hosts: localhost\n  gather_facts: false\n  vars:\n'
             '    metadata: {name: N, description: d, groups: [%s]}\n'
             '  tasks:\n    - %s\n' % (group, task)).encode()
+
+
+class TestOptions(fakes.HttpTestCase):
+
+    def help(self, cls):
+        cmd = cls(fakes.make_app(fakes.ENDPOINTS), None)
+        return cmd.get_parser('openstack').format_help()
+
+    def test_each_step_names_its_groups(self):
+        for cls, pre, post in (
+                (deploy_commands.Deploy, 'pre-deployment', 'post-deployment'),
+                (deploy_commands.Update, 'pre-update', 'post-update'),
+                (deploy_commands.UpdateConverge, 'pre-update', 'post-update'),
+                (deploy_commands.Upgrade, 'pre-upgrade', 'post-upgrade'),
+                (deploy_commands.UpgradePrepare, 'pre-upgrade',
+                 'post-upgrade'),
+                (node_import.ImportNode, 'pre-introspection', None),
+                (node_states.IntrospectNode, 'pre-introspection', None)):
+            text = ' '.join(self.help(cls).split())
+            self.assertIn('--run-validations First run the %s' % pre, text)
+            if post:
+                self.assertIn('the step succeeded (its servers configured), '
+                              'run the %s validations' % post, text)
+            else:
+                self.assertNotIn('--run-post-validations', text)
+
+    def test_a_preview_runs_none(self):
+        for cls in (preview.DeployPreview, preview.UpdatePreview,
+                    preview.UpgradePreview):
+            self.assertNotIn('--run-', self.help(cls))
 
 
 class TestHooks(fakes.HttpTestCase):
