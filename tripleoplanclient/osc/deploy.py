@@ -196,8 +196,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             # after the question (a script without -y is refused first),
             # before anything is written
             options.validations = hooks.before(
-                services.workflows, self.action, plan, services.swift_url,
-                services.heat_url, self.progress)
+                self, services.workflows, self.action, plan,
+                services.swift_url, services.heat_url)
         from tripleoplanclient.stack import execution
         try:
             step = execution.execute(

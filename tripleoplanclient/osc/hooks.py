@@ -70,14 +70,18 @@ def check(parsed_args, step, progress):
     return parsed_args.run_validations
 
 
-def before(workflows, step, plan, swift_url, heat_url, progress):
+def before(command, workflows, step, plan, swift_url, heat_url):
     """The pre hook's runs, for the step's record and row (none when the
     group has nothing to run); a CommandError (refusal) when one does not
-    pass."""
+    pass, its run in the command's refused row."""
     from tripleoplanclient.workflows import validations
     group, doing = PRE[step]
-    found = validations.before(workflows, doing, group, plan, swift_url,
-                               heat_url, progress)
+    try:
+        found = validations.before(workflows, doing, group, plan, swift_url,
+                                   heat_url, command.progress)
+    except validations.NotPassed as exc:
+        command.fields['validations'] = column([exc.found])
+        raise
     return [found] if found else []
 
 

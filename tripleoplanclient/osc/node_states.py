@@ -76,10 +76,9 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
         validations, none of those that need a plan)."""
         if not parsed_args.run_validations:
             return []
-        return hooks.before(workflows, step, None,
+        return hooks.before(self, workflows, step, None,
                             self.clients.endpoint('object-store'),
-                            self.clients.endpoint('orchestration'),
-                            self.progress)
+                            self.clients.endpoint('orchestration'))
 
     def rows(self, found):
         """The command's output from an ``Outcome``."""

@@ -15,6 +15,14 @@ from tripleoplanclient.workflows import executions
 MARGIN = 60
 
 
+class NotPassed(exceptions.CommandError):
+    """A pre hook's refusal; ``found``: its run, as a step records it."""
+
+    def __init__(self, message, found):
+        super().__init__(message)
+        self.found = found
+
+
 def ask(workflows, name, timeout, **fields):
     """The answer of the quick operation ``name`` (``validation_list``,
     ``_install``, ``_stop``, ``_results``)."""
@@ -114,23 +122,25 @@ def before(workflows, doing, group, plan, swift_url, heat_url, progress,
            timeout=600):
     """``--run-validations``: the ``pre`` hook of a step (``doing``:
     what it does, "deploying"); CommandError (a refusal: nothing was
-    written yet) naming each validation that did not pass. Its record
-    without ``failures`` (None: nothing to run)."""
+    written yet, ``NotPassed``) naming each validation that did not pass.
+    Its record without ``failures`` (None: nothing to run)."""
     found = hook(workflows, 'pre', group, plan, swift_url, heat_url,
                  progress, timeout)
     if found is None:
         return None
     if found['status'] == 'TIMEOUT':
-        raise exceptions.CommandError(
+        raise NotPassed(
             'Not %s: the %s validations (run %s) did not end within %d s. '
-            'Nothing was changed.' % (doing, group, found['run'], timeout))
+            'Nothing was changed.' % (doing, group, found['run'], timeout),
+            recorded(found))
     if found['status'] != 'PASSED':
-        raise exceptions.CommandError(
+        raise NotPassed(
             'Not %s: %d %s validation(s) did not pass (run %s): %s. '
             'Nothing was changed; fix them, or run the command without '
             '--run-validations.' % (doing, len(found['failures']), group,
                                     found['run'],
-                                    '; '.join(found['failures'])))
+                                    '; '.join(found['failures'])),
+            recorded(found))
     return recorded(found)
 
 

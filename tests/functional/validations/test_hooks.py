@@ -85,6 +85,11 @@ class TestPreCheckRefuses(HookTest):
                       'hooks-pre-update-fails check: hooks-pre-update-fails '
                       'failed on purpose', err)
         self.assertIn('Nothing was changed', err)
+        ran, = row['validations']
+        self.assertEqual('FAILED', ran['status'])
+        shown = self.openstack_json('overcloud', 'validation', 'show',
+                                    ran['run'])
+        self.assertEqual('FAILED', shown['status'])
         self.assertEqual(before, self.snapshot(self.plan))
         self.assertEqual(index, self.swift.get(
             self.plan, 'user-environments/environments.yaml'))

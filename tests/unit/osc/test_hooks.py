@@ -143,6 +143,11 @@ class TestHooks(fakes.HttpTestCase):
                       err)
         self.assertIn('broken FAILED: localhost: The check: not today', err)
         self.assertEqual(before, self.swift.objects)
+        # the refused row names the run
+        ran, = row['validations']
+        self.assertEqual(('pre', 'pre-update', 'FAILED'),
+                         (ran['hook'], ran['group'], ran['status']))
+        self.assertIn('(run %s)' % ran['run'], err)
         # the run is kept with the validations' results
         runs = [n for n in self.kept.objects if n.endswith('run.json')]
         self.assertEqual(1, len(runs), sorted(self.kept.objects))
