@@ -37,6 +37,9 @@ ACTIONS = ('deploy', 'update', 'upgrade')
 STAGES = ('prepare', 'converge')
 # Worked out here from the step; a request that sets them is refused.
 _DERIVED = ('environments', 'plan_environment', 'unchanged', 'step')
+# The validation runs a request may have the step record (pre hooks).
+_MAX_HOOKS = 4
+_MAX_TEXT = 128
 
 
 def _check(plan, req):
@@ -68,6 +71,22 @@ def _check(plan, req):
         raise exceptions.CommandError(
             'Bad deploy request for plan %s: plan_created must be {step, '
             'rendered}. Nothing was recorded.' % plan)
+    if req['validations'] is not None and not _hooks(req['validations']):
+        raise exceptions.CommandError(
+            'Bad deploy request for plan %s: validations must be at most %d '
+            '{hook: pre, group, run, status} (texts of at most %d '
+            'characters). Nothing was recorded.' % (plan, _MAX_HOOKS,
+                                                    _MAX_TEXT))
+
+
+def _hooks(found):
+    """Whether ``found`` is what the step may record of the validations
+    its client ran first (``workflows.validations.recorded``)."""
+    return isinstance(found, list) and len(found) <= _MAX_HOOKS and all(
+        isinstance(v, dict) and set(v) == {'hook', 'group', 'run', 'status'}
+        and v['hook'] == 'pre' and all(
+            isinstance(t, str) and 0 < len(t) <= _MAX_TEXT
+            for t in v.values()) for v in found)
 
 
 def _held(store, plan, change, path):
@@ -221,7 +240,7 @@ def answer(plan, step, summary=None):
         'render': {k: v for k, v in (step.get('render') or {}).items()
                    if k in ('state', 'outputs', 'written', 'removed',
                             'info', 'execution')}}
-    for key in ('lifecycle', 'plan_created', 'config'):
+    for key in ('lifecycle', 'plan_created', 'config', 'validations'):
         if step.get(key):
             out['step'][key] = step[key]
     out['plan'] = plan
@@ -265,6 +284,8 @@ def run(store, heat, req, cache, execution=None):
     details = {'lifecycle': lifecycle_env} if lifecycle_env else {}
     if req['plan_created']:
         details['plan_created'] = dict(req['plan_created'])
+    if req['validations']:
+        details['validations'] = [dict(v) for v in req['validations']]
     if req['config'] == 'only' and (not change.empty or change.renders or
                                     change.templates or change.release):
         raise exceptions.CommandError(

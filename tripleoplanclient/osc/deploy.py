@@ -12,10 +12,11 @@ from osc_lib import exceptions
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import hooks
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered',
-                  'config_status', 'status')
+                  'config_status', 'status', 'validations')
 # "overcloud <action> preview": what the step would change, then Heat's
 # preview (stack.preview.COLUMNS).
 PREVIEW_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
@@ -53,10 +54,11 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                  'minutes (default 240).')
         if self.preview_only:
             parser.set_defaults(dry_run=True, wait=False, yes=False,
-                                config='none')
+                                config='none', run_validations=False)
         else:
             self.add_run_options(parser)
             self.add_config_options(parser)
+            hooks.add_options(parser, self.action)
         parser.add_argument(
             '--no-validate', dest='validate', action='store_false',
             help='Do not check the plan before Heat is asked (the checks '
@@ -146,6 +148,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         from tripleoplanclient.stack import operations
 
         plan = layout.check_name(parsed_args.stack)
+        pre = hooks.check(parsed_args, self.action, self.progress)
         services = self.services(parsed_args)
         templates = getattr(parsed_args, 'templates', None)
         # Read once: -e paths are relative to the recorded templates.
@@ -189,6 +192,12 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                                 % (self.action, plan), parsed_args.yes):
                 raise exceptions.CommandError(
                     'Not confirmed: nothing was changed.')
+        if pre:
+            # after the question (a script without -y is refused first),
+            # before anything is written
+            options.validations = hooks.before(
+                self, services.workflows, self.action, plan,
+                services.swift_url, services.heat_url)
         from tripleoplanclient.stack import execution
         try:
             step = execution.execute(
@@ -203,6 +212,13 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         message = execution.problem(plan, step)
         if message:
             self.error(message)
+        if getattr(parsed_args, 'run_post_validations', False):
+            step['validations'] = list(step.get('validations') or []) + \
+                hooks.after(self, services.workflows, self.action, plan,
+                            step['id'],
+                            step['outcome']['status'] == 'SUCCESS',
+                            services.swift_url, services.heat_url,
+                            services.store.writer)
         return self.result(plan, step)
 
     def known(self, parsed_args):
@@ -251,7 +267,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                 (result or {}).get('operation') or d['operation'],
                 getattr(stack, 'id', None),
                 getattr(stack, 'stack_status', None),
-                lists(d['environments']), False, None, 'DRY_RUN')
+                lists(d['environments']), False, None, 'DRY_RUN',
+                hooks.column(None))
         return PREVIEW_COLUMNS + names, (
             plan, self.action, d['operation'], d['plan_created'],
             d['templates'], lists(d['environments']),
@@ -285,7 +302,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             # create step it began with.
             (step.get('render') or {}).get('state') == 'SUCCESS' or
             (step.get('plan_created') or {}).get('rendered', False),
-            outcome.get('config_status'), outcome['status'])
+            outcome.get('config_status'), outcome['status'],
+            hooks.column(step.get('validations')))
 
 
 class Deploy(StackCommand):
@@ -305,23 +323,7 @@ class Deploy(StackCommand):
             '--force', action='store_true',
             help='Update the stack even when neither the plan nor the stack '
                  'changed since the last successful deploy.')
-        if not self.preview_only:
-            parser.add_argument(
-                '--run-validations', action='store_true',
-                help='First run the pre-deployment validations in Mistral '
-                     '(the plan\'s own too, as it stands) and refuse to go '
-                     'on when one does not pass, naming it.')
         return parser
-
-    def take_action(self, parsed_args):
-        if getattr(parsed_args, 'run_validations', False) and \
-                not parsed_args.dry_run:
-            from tripleoplanclient.workflows import validations
-            validations.before_deploy(
-                self.workflows(), parsed_args.stack,
-                self.clients.endpoint('object-store'),
-                self.clients.endpoint('orchestration'), self.progress)
-        return super().take_action(parsed_args)
 
 
 class _Lifecycle(StackCommand):

@@ -21,10 +21,11 @@ from osc_lib import exceptions
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import hooks
 from tripleoplanclient.osc import node_states
 
 COLUMNS = ('name', 'uuid', 'action', 'provision_state', 'status', 'note',
-           'error')
+           'error', 'validations')
 
 
 class ImportNode(node_states.NodesCommand):
@@ -51,6 +52,7 @@ class ImportNode(node_states.NodesCommand):
             '--provide', action='store_true',
             help='Then make the manageable nodes of the file available '
                  '(after --introspect: those that passed).')
+        hooks.add_options(parser, 'import')
         self.add_wait(parser)
         return parser
 
@@ -77,12 +79,14 @@ class ImportNode(node_states.NodesCommand):
                 '--introspect or --provide.')
         nodes = self.read(parsed_args.env_file)
         workflows = self.workflows()
+        ran = self.before(parsed_args, 'import', workflows)
         rows, requests = node_workflows.register(
             workflows, nodes, ironic_url=self.ironic_url(),
             validate_only=parsed_args.validate_only,
             timeout=parsed_args.timeout)
         for row in rows:
             row['status'] = _status(row)
+            row['validations'] = hooks.column(ran)
             if row['error']:
                 self.progress('Node %s %s: %s' % (
                     row['name'] or row['uuid'],

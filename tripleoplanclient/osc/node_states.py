@@ -13,10 +13,11 @@ from osc_lib.command import command
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import hooks
 
 COLUMNS = ('name', 'uuid', 'provision_state', 'status', 'error')
 INTROSPECT_COLUMNS = ('name', 'uuid', 'provision_state', 'status',
-                      'attempts', 'properties', 'error')
+                      'attempts', 'properties', 'error', 'validations')
 CONFIGURE_COLUMNS = ('name', 'uuid', 'root_device', 'status', 'error')
 TAG_COLUMNS = ('name', 'uuid', 'profile', 'status', 'error')
 # how long configure and tag wait for Mistral (they do not follow nodes)
@@ -69,6 +70,16 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
     def ironic_url(self):
         return self.clients.endpoint('baremetal')
 
+    def before(self, parsed_args, step, workflows):
+        """``--run-validations``: the pre hook's runs, for the rows'
+        ``validations`` column (nodes are no plan's: no plan's own
+        validations, none of those that need a plan)."""
+        if not parsed_args.run_validations:
+            return []
+        return hooks.before(self, workflows, step, None,
+                            self.clients.endpoint('object-store'),
+                            self.clients.endpoint('orchestration'))
+
     def rows(self, found):
         """The command's output from an ``Outcome``."""
         self.status = found.status
@@ -117,6 +128,7 @@ class IntrospectNode(NodesCommand):
             type=_whole('retry_timeout'), default=120,
             help='Seconds from a failed inspection to its retry (default '
                  '120).')
+        hooks.add_options(parser, 'introspect')
         parser.add_argument(
             '--concurrency', metavar='<count>', type=_whole('concurrency'),
             default=20,
@@ -127,14 +139,19 @@ class IntrospectNode(NodesCommand):
 
     def take_action(self, parsed_args):
         from tripleoplanclient.workflows import nodes
-        return self.rows(nodes.introspect(
-            self.workflows(), parsed_args.nodes, parsed_args.all_manageable,
+        workflows = self.workflows()
+        ran = self.before(parsed_args, 'introspect', workflows)
+        found = nodes.introspect(
+            workflows, parsed_args.nodes, parsed_args.all_manageable,
             parsed_args.provide, self.ironic_url(), parsed_args.timeout,
             parsed_args.wait, started=lambda _: self.changed(),
             node_timeout=parsed_args.node_timeout,
             max_retries=parsed_args.max_retries,
             retry_timeout=parsed_args.retry_timeout,
-            concurrency=parsed_args.concurrency))
+            concurrency=parsed_args.concurrency)
+        for row in found.rows:
+            row['validations'] = hooks.column(ran)
+        return self.rows(found)
 
 
 class ProvideNode(NodesCommand):

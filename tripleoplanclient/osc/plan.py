@@ -18,7 +18,8 @@ from tripleoplanclient.osc import plan_step
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
-                   'templates', 'environments', 'outcome', 'config')
+                   'templates', 'environments', 'outcome', 'config',
+                   'validations')
 EXPORT_COLUMNS = ('plan', 'step', 'id', 'file', 'objects', 'bytes')
 # Seconds to wait for Mistral's answer to a list or a delete.
 MISTRAL_WAIT = 600
@@ -161,20 +162,24 @@ class ShowPlanHistory(base.Command, command.Lister):
     def take_action(self, parsed_args):
         from osc_lib.cli import format_columns
 
+        from tripleoplanclient.osc import hooks
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import configs
+        from tripleoplanclient.record import hook_runs
         from tripleoplanclient.record import log
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
         rows, _ = store.reader.history(plan)
         self.mend(store, plan, rows)
+        hook_runs.merge(store.container, plan, rows)
         return HISTORY_COLUMNS, (
             (r['step'], r['id'], r['time'], r['action'], r.get('user'),
              r.get('project'), r.get('templates'),
              format_columns.ListColumn(log.heat_environments(r)),
              format_columns.DictColumn(r['outcome']),
-             format_columns.DictColumn(configs.shown(r.get('config'))))
+             format_columns.DictColumn(configs.shown(r.get('config'))),
+             hooks.column(r.get('validations')))
             for r in rows)
 
     def mend(self, store, plan, rows):

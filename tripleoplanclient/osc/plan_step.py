@@ -33,6 +33,7 @@ class ShowPlanStep(base.Command, command.Lister):
     def take_action(self, parsed_args):
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import configs
+        from tripleoplanclient.record import hook_runs
         from tripleoplanclient.record import past
 
         plan = layout.check_name(parsed_args.plan)
@@ -44,6 +45,12 @@ class ShowPlanStep(base.Command, command.Lister):
                           plan, at.row['step'], at.row['id'],
                           at.row['action'], len(files),
                           len(at.state['environments'])))
+        hook_runs.merge(store.container, plan, [at.row], at.listing)
+        for found in at.row.get('validations') or ():
+            # --run-validations, --run-post-validations
+            self.progress('Validations of step %d (%s hook): %s run %s, %s.'
+                          % (at.row['step'], found['hook'], found['group'],
+                             found['run'], found['status']))
         shown = configs.shown(at.row.get('config'))
         if shown:
             # its own Ansible tree: "overcloud config download --step"

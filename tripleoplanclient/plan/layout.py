@@ -51,6 +51,8 @@ _RECORD_NAME = re.compile(re.escape(RECORD_DIR) + (
     r'(environments\.yaml|rendered\.yaml'
     r'|log/\d{8}T\d{12}Z-[0-9a-f]{12}\.yaml'
     r'|outcomes/[A-Za-z0-9_-]{1,64}(\.partial)?\.yaml'
+    # a post hook's validation run (record.hook_runs)
+    r'|validations/[0-9a-f]{12}/[A-Za-z0-9_-]{1,64}(\.partial)?\.yaml'
     r'|trees/[0-9a-f]{32}\.json|kept/[0-9a-f]{32}'
     # a stack step's configuration (record.configs)
     r'|config/[0-9a-f]{12}(-[0-9a-f]{16})?\.tar\.gz'

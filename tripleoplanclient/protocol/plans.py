@@ -35,6 +35,9 @@ WORKFLOWS = {
          'templates': None,         # a new templates tree: where from,
          'release': None,           # and its release
          'plan_created': None,      # {step, rendered}: the command's create
+         # [{hook: pre, group, run, status}]: the validations the client
+         # ran before the step (--run-validations), recorded in it
+         'validations': None,
          'render': True,            # False: a step that must render fails
          'force': False,            # ask Heat even if nothing changed
          'timeout': 240,            # minutes, Heat's stack timeout

@@ -14,6 +14,7 @@ from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import bulk
 from tripleoplanclient.plan import container as container_mod
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import hook_runs
 from tripleoplanclient.record import index as index_mod
 from tripleoplanclient.record import log
 
@@ -69,6 +70,28 @@ class HistoryWriter:
                 % (step_id, plan, exc))
         if final:
             self._index_outcome(plan, step_id, found)
+        return True
+
+    def write_hook_run(self, plan, step_id, found, final=True):
+        """A validation run of a step's post hook (``hook_runs``): its
+        start (not ``final``), then its end, each written once. False
+        when Swift already holds it; None from a read-only reader."""
+        if self.reader.read_only:
+            return None
+        name, = self.container.checked(
+            plan, [hook_runs.path(step_id, found['run'], final)])
+        try:
+            self.container.request(
+                'put_object', plan, name, log.dump(
+                    {k: found[k] for k in ('hook', 'group', 'run',
+                                           'status')}),
+                headers={'If-None-Match': '*'})
+        except container_mod.client_exception() as exc:
+            if container_mod.status(exc) == 412:
+                return False
+            raise exceptions.CommandError(
+                'Cannot record validation run %s of step %s in plan %s: %s'
+                % (found['run'], step_id, plan, exc))
         return True
 
     def _index_outcome(self, plan, step_id, found):

@@ -60,6 +60,8 @@ def execute(services, options, prepared, recorded=None):
             == 'SUCCESS'}
     elif prepared.with_templates:
         details['templates'] = prepared.files.templates
+    if options.validations:
+        details['validations'] = options.validations
     refused = preconditions.refusal(
         plan, prepared.action, renders=change.renders,
         rendering=services.renderer is not None)

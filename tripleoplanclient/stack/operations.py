@@ -67,7 +67,7 @@ class Services:
 class Options:
     def __init__(self, timeout=240, wait=True, force=False, validate=True,
                  config='auto', tags=None, skip_tags=None, limit=None,
-                 forks=None, config_timeout=240):
+                 forks=None, config_timeout=240, validations=None):
         self.timeout = timeout          # minutes, for Heat and for waiting
         self.wait = wait
         self.force = force
@@ -81,6 +81,8 @@ class Options:
         self.limit = limit
         self.forks = forks
         self.config_timeout = config_timeout
+        # the pre hook's record (--run-validations), kept with the step
+        self.validations = validations
 
 
 def _stack(services, plan, rows=None):

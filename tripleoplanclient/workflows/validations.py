@@ -15,6 +15,14 @@ from tripleoplanclient.workflows import executions
 MARGIN = 60
 
 
+class NotPassed(exceptions.CommandError):
+    """A pre hook's refusal; ``found``: its run, as a step records it."""
+
+    def __init__(self, message, found):
+        super().__init__(message)
+        self.found = found
+
+
 def ask(workflows, name, timeout, **fields):
     """The answer of the quick operation ``name`` (``validation_list``,
     ``_install``, ``_stop``, ``_results``)."""
@@ -56,21 +64,31 @@ def wait(workflows, execution, timeout, look=None, every=3.0,
     return executions.published(task).get('validation_run') or {}
 
 
-def before_deploy(workflows, plan, swift_url, heat_url, progress,
-                  timeout=600):
-    """``deploy --run-validations``: the pre-deployment group, with the
-    plan's own as it stands (none on a first deploy, nor those that need
-    a plan), run to its end; CommandError naming each that did not pass
-    (nothing was written yet)."""
-    group = 'pre-deployment'
-    try:
-        listed = ask(workflows, 'validation_list', 120, plan=plan,
-                     group=group, swift_url=swift_url)
-    except exceptions.CommandError as exc:
-        if 'Plan %s does not exist' % plan not in str(exc):
-            raise
-        plan, listed = None, ask(workflows, 'validation_list', 120,
-                                 group=group, swift_url=swift_url)
+def hook(workflows, hook, group, plan, swift_url, heat_url, progress,
+         timeout=600, started=None):
+    """A life cycle's hook (``--run-validations``: ``pre``, before the
+    step; ``--run-post-validations``: ``post``, after it succeeded): run
+    ``group``, with the plan's own as it stands when ``plan`` exists
+    (without it, those that need a plan are skipped), to its end.
+
+    The hook's record ``{hook, group, run, status}`` (status PASSED,
+    FAILED, or TIMEOUT when it did not end in time; ``failures``: each
+    validation that did not pass, named with its host, task and
+    message), or None when the group has nothing to run. ``started``:
+    told the record (status RUNNING) once the run has its id.
+    """
+    listed = None
+    if plan is not None:
+        try:
+            listed = ask(workflows, 'validation_list', 120, plan=plan,
+                         group=group, swift_url=swift_url)
+        except exceptions.CommandError as exc:
+            if 'Plan %s does not exist' % plan not in str(exc):
+                raise
+            plan = None
+    if listed is None:
+        listed = ask(workflows, 'validation_list', 120, group=group,
+                     swift_url=swift_url)
     names = [v['id'] for v in listed['validations']
              if plan is not None or not v.get('requires')]
     if not names:
@@ -79,19 +97,53 @@ def before_deploy(workflows, plan, swift_url, heat_url, progress,
     progress('Running the %s validations: %s' % (group, ', '.join(names)))
     execution = start(workflows, names=names, plan=plan, timeout=timeout,
                       swift_url=swift_url, heat_url=heat_url)
+    found = {'hook': hook, 'group': group, 'run': execution.id,
+             'status': 'RUNNING'}
+    if started is not None:
+        started(dict(found))
     run = wait(workflows, execution, timeout + MARGIN)
     if run is None:
-        raise exceptions.CommandError(
-            'The %s validations (run %s) did not end within %d s; nothing '
-            'was changed.' % (group, execution.id, timeout))
-    bad = ['%s %s%s' % (v['id'], v['status'], ': %s' % v['message']
-                        if v.get('message') else '')
-           for v in run.get('validations') or [] if v['status'] != 'PASSED']
-    if bad:
-        raise exceptions.CommandError(
-            'Not deploying: %d %s validation(s) did not pass (run %s): %s. '
-            'Nothing was changed; fix them, or deploy without '
-            '--run-validations.' % (len(bad), group, execution.id,
-                                    '; '.join(bad)))
-    progress('The %s validations passed (run %s).' % (group, execution.id))
-    return run
+        progress('The %s validations (run %s) did not end within %d s.'
+                 % (group, execution.id, timeout))
+        return dict(found, status='TIMEOUT', failures=[])
+    failures = ['%s %s%s' % (v['id'], v['status'], ': %s' % v['message']
+                             if v.get('message') else '')
+                for v in run.get('validations') or []
+                if v['status'] != 'PASSED']
+    found.update(status='FAILED' if failures else 'PASSED',
+                 failures=failures)
+    if not failures:
+        progress('The %s validations passed (run %s).'
+                 % (group, execution.id))
+    return found
+
+
+def before(workflows, doing, group, plan, swift_url, heat_url, progress,
+           timeout=600):
+    """``--run-validations``: the ``pre`` hook of a step (``doing``:
+    what it does, "deploying"); CommandError (a refusal: nothing was
+    written yet, ``NotPassed``) naming each validation that did not pass.
+    Its record without ``failures`` (None: nothing to run)."""
+    found = hook(workflows, 'pre', group, plan, swift_url, heat_url,
+                 progress, timeout)
+    if found is None:
+        return None
+    if found['status'] == 'TIMEOUT':
+        raise NotPassed(
+            'Not %s: the %s validations (run %s) did not end within %d s. '
+            'Nothing was changed.' % (doing, group, found['run'], timeout),
+            recorded(found))
+    if found['status'] != 'PASSED':
+        raise NotPassed(
+            'Not %s: %d %s validation(s) did not pass (run %s): %s. '
+            'Nothing was changed; fix them, or run the command without '
+            '--run-validations.' % (doing, len(found['failures']), group,
+                                    found['run'],
+                                    '; '.join(found['failures'])),
+            recorded(found))
+    return recorded(found)
+
+
+def recorded(found):
+    """What a step's record keeps of a hook: its run, not its text."""
+    return {k: found[k] for k in ('hook', 'group', 'run', 'status')}

@@ -46,6 +46,16 @@ class TestStackStep(stack_step_base.StackStepTestCase):
         # the step object landed before Heat's create was asked
         self.assertEqual(step['id'], self.create_saw)
 
+    def test_the_pre_hooks_run_is_recorded_in_the_step(self):
+        fakes.stack_is(self.m, None)
+        ran = [{'hook': 'pre', 'group': 'pre-deployment', 'run': 'r1',
+                'status': 'PASSED'}]
+        step = self.ask('deploy', container='p', validations=ran)['step']
+        self.assertEqual(ran, step['validations'])
+        rows, _ = self.store.reader.history('p')
+        self.assertEqual((step['id'], ran),
+                         (rows[-1]['id'], rows[-1]['validations']))
+
     def test_heat_refusing_is_the_steps_final_outcome(self):
         fakes.stack_is(self.m, None)
         self.m.post(HEAT + '/stacks', status_code=400, headers=fakes.JSON,
@@ -176,6 +186,15 @@ class TestStackStep(stack_step_base.StackStepTestCase):
                 ({'tree': {'a.yaml': content.md5(b'a')}},
                  'Swift does not hold'),
                 ({'plan_created': {'step': 1}}, 'plan_created must be'),
+                ({'validations': [{'hook': 'post', 'group': 'g', 'run': 'r',
+                                   'status': 'PASSED'}]},
+                 'validations must be'),
+                ({'validations': [{'hook': 'pre', 'group': 'g', 'run': 'r',
+                                   'status': 'PASSED', 'text': 'x'}]},
+                 'validations must be'),
+                ({'validations': [{'hook': 'pre', 'group': 'g', 'run': 'r',
+                                   'status': 'x' * 129}]},
+                 'validations must be'),
                 ({'release': '19.0.0'}, 'release must be {version')):
             with self.assertRaisesRegex(exceptions.CommandError, message):
                 self.ask('deploy', container='p', **fields)

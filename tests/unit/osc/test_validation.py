@@ -132,21 +132,24 @@ class TestValidationCommands(fakes.HttpTestCase):
         lines = []
         workflows = executions.Workflows(fakes.mistral_client(),
                                          fakes.MISTRAL, lines.append)
-        client.before_deploy(workflows, plan, fakes.SWIFT, fakes.HEAT,
-                             lines.append)
-        return lines
+        found = client.before(workflows, 'deploying', 'pre-deployment', plan,
+                              fakes.SWIFT, fakes.HEAT, lines.append)
+        return lines, found
 
     def test_deploy_refuses_on_a_failed_pre_deployment_validation(self):
         with self.assertRaisesRegex(
                 exceptions.CommandError,
                 r'Not deploying: 1 pre-deployment validation\(s\) did not '
-                r'pass .*: mine FAILED: localhost: Mine: not today\. '
-                r'Nothing was changed'):
+                r'pass \(run e\d+\): mine FAILED: localhost: Mine: not '
+                r'today\. Nothing was changed'):
             self.before_deploy('p')
 
     def test_a_first_deploy_runs_those_needing_no_plan(self):
         self.m.get(fakes.SWIFT + '/q', status_code=404)
-        lines = self.before_deploy('q')
+        lines, found = self.before_deploy('q')
         self.assertIn('Running the pre-deployment validations: ok', lines)
         self.assertTrue(lines[-1].startswith(
             'The pre-deployment validations passed'), lines)
+        # what the step records of it
+        self.assertEqual({'hook': 'pre', 'group': 'pre-deployment',
+                          'run': found['run'], 'status': 'PASSED'}, found)
