@@ -23,16 +23,25 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
             raise exceptions.CommandError(
                 'No validation group %s; the groups are %s.' % (
                     req['group'], ', '.join(sorted(groups)) or 'none'))
+        if req['names']:
+            return {'groups': groups, 'validations': [
+                dict(catalog.row(v), parameters=catalog.parameters(store, v))
+                for v in catalog.select(found, req['names'])]}
+        labels = [req['group']] if req['group'] else [], \
+            req['categories'], req['products']
         return {'groups': groups, 'validations': [
-            catalog.row(v) for _, v in sorted(found.items())
-            if req['group'] is None or req['group'] in v['groups']]}
+            catalog.row(v) for v in (catalog.select_labels(found, *labels)
+                                     if any(labels) else
+                                     [v for _, v in sorted(found.items())])]}
     if name == 'validation_run':
-        if bool(req['names']) == bool(req['group']):
+        if bool(req['names']) == bool(req['group'] or req['categories'] or
+                                      req['products']):
             raise exceptions.CommandError(
-                'Bad validation_run request: give names or a group.')
+                'Bad validation_run request: give names, or a group, '
+                'categories or products.')
         run, chosen = runs.start(store, req, run_id)
         return runs.execute(later or store, run, chosen, inputs,
-                            req['timeout'])
+                            req['timeout'], extra_vars=req['extra_vars'])
     if name == 'validation_stop':
         return runs.stop(store, req['run'],
                          inputs('project') if inputs else None)

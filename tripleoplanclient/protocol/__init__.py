@@ -24,7 +24,7 @@ from tripleoplanclient.protocol.overlay import MAX_OVERLAY_BYTES  # noqa: F401
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 15
+PROTOCOL = 16
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'

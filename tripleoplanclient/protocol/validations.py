@@ -17,14 +17,26 @@ WORKFLOWS = {
         "malformed one cannot run.",
         {'plan': None,              # its custom-validations/ override
          'group': None,
+         # any of these too (validations-libs' selection)
+         'categories': None,
+         'products': None,
+         # only these, each with its parameters' defaults (its roles')
+         'names': None,
          'swift_url': None}),
     'validation_run': (
         'tripleoplan.validation_run',
-        "Run validations (by name, or a group) with ansible-playbook "
-        "against localhost or the plan's servers; results kept in Swift "
-        "under the workflow execution's id.",
+        "Run validations (by name, or a group, categories or products) "
+        "with ansible-playbook against localhost or the plan's servers; "
+        "results kept in Swift under the workflow execution's id.",
         {'names': None,
          'group': None,
+         # {name: value}: the playbooks' vars.json (secrets masked in
+         # the results, kept as given in Mistral's execution input)
+         'extra_vars': None,
+         'limit': None,             # ansible-playbook --limit
+         'categories': None,        # any of these, or the group
+         'products': None,
+         'skiplist': None,          # {id: {hosts: None | [host], reason}}
          'plan': None,
          'timeout': 600,            # seconds, for the whole run
          'swift_url': None,
