@@ -34,14 +34,14 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
                                      if any(labels) else
                                      [v for _, v in sorted(found.items())])]}
     if name == 'validation_run':
-        if bool(req['names']) == bool(req['group'] or req['categories'] or
-                                      req['products']):
+        if bool(req['names']) == bool(req['group'] or req.get('categories')
+                                      or req.get('products')):
             raise exceptions.CommandError(
                 'Bad validation_run request: give names, or a group, '
                 'categories or products.')
         run, chosen = runs.start(store, req, run_id)
         return runs.execute(later or store, run, chosen, inputs,
-                            req['timeout'], extra_vars=req['extra_vars'])
+                            req['timeout'], extra_vars=req.get('extra_vars'))
     if name == 'validation_stop':
         return runs.stop(store, req['run'],
                          inputs('project') if inputs else None)

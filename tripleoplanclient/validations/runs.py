@@ -29,25 +29,26 @@ def start(store, req, run_id):
     extra_vars = parameters.check_extra_vars(req.get('extra_vars'))
     limit = parameters.check_limit(req.get('limit'))
     skiplist = parameters.check_skiplist(req.get('skiplist') or {})
-    for key in ('categories', 'products'):
-        if not isinstance(req.get(key) or [], list) or not all(
-                isinstance(v, str) for v in req.get(key) or []):
+    categories, products = req.get('categories'), req.get('products')
+    for key, names in (('categories', categories), ('products', products)):
+        if not isinstance(names or [], list) or not all(
+                isinstance(n, str) for n in names or []):
             raise exceptions.CommandError(
                 'Bad validation_run request: %s must list names.' % key)
     _, found = catalog.collect(store, req['plan'])
-    if req['names'] or not (req.get('categories') or req.get('products')):
+    if req['names'] or not (categories or products):
         chosen = catalog.select(found, req['names'], req['group'])
     else:
-        selection = ([req['group']] if req['group'] else [],
-                     req['categories'], req['products'])
+        selection = ([req['group']] if req['group'] else [], categories,
+                     products)
         chosen = catalog.select_labels(found, *selection)
         if not chosen:
             raise exceptions.CommandError(
                 'No validation in %s; see "openstack overcloud validation '
                 'list".' % parameters.labels(*selection))
     run = {'run': run_id, 'plan': req['plan'], 'group': req['group'],
-           'names': req['names'], 'categories': req.get('categories'),
-           'products': req.get('products'),
+           'names': req['names'], 'categories': categories,
+           'products': products,
            'extra_vars': parameters.masked(extra_vars), 'limit': limit,
            'skiplist': skiplist or None, 'status': 'RUNNING',
            'started': results.now(), 'ended': None, 'duration': None,
