@@ -123,7 +123,9 @@ def check_skiplist(found, what='skiplist'):
             raise exceptions.CommandError(
                 '%s: %s: map a validation id to {hosts, reason}.'
                 % (what, str(vid)[:100]))
-        hosts = entry.get('hosts', 'all')
+        hosts = entry.get('hosts')
+        if hosts is None:
+            hosts = 'all'
         if isinstance(hosts, str):
             hosts = [h.strip() for h in hosts.split(',') if h.strip()]
         if not isinstance(hosts, list) or not hosts or not all(
