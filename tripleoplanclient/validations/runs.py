@@ -155,6 +155,8 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
+    limit = parameters.host_limit(run.get('limit'), (
+        run.get('skiplist') or {}).get(validation['id'], {}).get('hosts'))
     hosts = inventory.build(sys.executable, roles, ssh)
     servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
@@ -162,9 +164,14 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         started=started, stop_requested=stop_requested,
         ssh_key=ssh['key'] if servers else None,
         targets=reachable(endpoints, servers), refused=refused,
-        project=project, hidden=hidden, limit=parameters.host_limit(
-            run.get('limit'), (run.get('skiplist') or {}).get(
-                validation['id'], {}).get('hosts')))
+        project=project, hidden=hidden, limit=limit)
+    if limit and not outcome['stats'] and (
+            outcome['status'] == 'PASSED' or 'no hosts to target' in (
+                outcome['message'] or '')):
+        # ansible-playbook skips a play none of whose hosts is left, or
+        # refuses an inventory the limit leaves empty
+        outcome.update(status='SKIPPED', message=(
+            'none of its hosts is in --limit %s' % limit))
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (

@@ -89,10 +89,16 @@ class TestRunParameters(fakes.HttpTestCase):
     def test_the_limit_reaches_ansible(self):
         done = self.run_them('r5', names=['other'], limit='localhost')
         self.assertEqual('PASSED', done['status'])
+        # a validation none of whose hosts is left: skipped, not passed
         done = self.run_them('r6', names=['other'], limit='nowhere')
-        self.assertEqual('ERROR', done['validations'][0]['status'])
-        self.assertIn('nowhere', done['validations'][0]['message'])
+        self.assertEqual(('SKIPPED', 'none of its hosts is in --limit '
+                          'nowhere'), (done['validations'][0]['status'],
+                                       done['validations'][0]['message']))
         self.assertEqual('nowhere', done['limit'])
+        done = self.run_them('r6b', names=['other'], skiplist={
+            'other': {'hosts': 'localhost'}})
+        self.assertEqual('SKIPPED', done['validations'][0]['status'])
+        self.assertIn('all,!localhost', done['validations'][0]['message'])
 
     def test_by_category_any_of_the_labels(self):
         run, chosen = runs.start(self.store, request(
