@@ -6,10 +6,12 @@ request as read."""
 from tripleoplanclient.common import exceptions
 
 
-def answer(name, store, req, inputs=None, run_id=None, later=None):
+def answer(name, store, req, inputs=None, run_id=None, later=None,
+           sealer=None):
     """What the action of request ``name`` answers; a run writes its
     start on ``store`` and the rest on ``later`` (the same, or the
-    caller's trust: the run may outlive the caller's token)."""
+    caller's trust: the run may outlive the caller's token) and opens
+    its sealed extra vars with ``sealer`` (``auth.Sealer``)."""
     from tripleoplanclient.validations import catalog
     from tripleoplanclient.validations import results
     from tripleoplanclient.validations import runs
@@ -39,6 +41,10 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
             raise exceptions.CommandError(
                 'Bad validation_run request: give names, or a group, '
                 'categories or products.')
+        if req.get('sealed_vars'):
+            req = dict(req, extra_vars=dict(req['extra_vars'] or {},
+                                            **sealer.unseal(
+                                                req['sealed_vars'])))
         run, chosen = runs.start(store, req, run_id)
         return runs.execute(later or store, run, chosen, inputs,
                             req['timeout'], extra_vars=req.get('extra_vars'))
@@ -54,3 +60,10 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
         found, more = results.runs(store, req['plan'], req['limit'])
         return {'runs': found, 'more': more}
     raise ValueError('no validation action %s' % name)
+
+
+def seal(req, sealer):
+    """``validation_seal``: the secret extra vars sealed for the caller."""
+    from tripleoplanclient.validations import parameters
+    return {'sealed': sealer.seal(parameters.check_extra_vars(
+        req['extra_vars']))}

@@ -186,6 +186,8 @@ class RunValidations(_RunCommand):
             raise exceptions.CommandError(
                 'No validation in %s.' % parameters.labels(*labels))
         self.check_can_write()
+        fields['extra_vars'], fields['sealed_vars'] = validations.sealed(
+            workflows, fields['extra_vars'])
         execution = validations.start(
             workflows, names=parsed_args.names or None,
             group=parsed_args.group, plan=parsed_args.plan,

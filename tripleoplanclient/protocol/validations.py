@@ -30,9 +30,11 @@ WORKFLOWS = {
         "results kept in Swift under the workflow execution's id.",
         {'names': None,
          'group': None,
-         # {name: value}: the playbooks' vars.json (secrets masked in
-         # the results, kept as given in Mistral's execution input)
+         # {name: value}: the playbooks' vars.json (not secrets: Mistral
+         # keeps a workflow's input)
          'extra_vars': None,
+         # the secret ones, as validation_seal sealed them
+         'sealed_vars': None,
          'limit': None,             # ansible-playbook --limit
          'categories': None,        # any of these, or the group
          'products': None,
@@ -56,4 +58,15 @@ WORKFLOWS = {
          # the runs last written, at most (None: all)
          'limit': None,
          'swift_url': None}),
+}
+
+# actions run on their own (no workflow, nothing saved in Mistral)
+ACTIONS = {
+    'validation_seal': (
+        'tripleoplan.validation_seal',
+        "Seal a validation run's secret extra vars for the caller (run it "
+        "unsaved: POST /v2/action_executions, params run_sync true, "
+        "save_result false); the run's request carries the seal in "
+        "sealed_vars.",
+        {'extra_vars': REQUIRED}),
 }

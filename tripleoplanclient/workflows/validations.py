@@ -95,3 +95,18 @@ def before_deploy(workflows, plan, swift_url, heat_url, progress,
                                     '; '.join(bad)))
     progress('The %s validations passed (run %s).' % (group, execution.id))
     return run
+
+
+def sealed(workflows, extra_vars, timeout=120):
+    """``(plain, sealed)``: ``extra_vars`` without the secret ones
+    (``masking.secret_key``), and those sealed by Mistral for the caller
+    in an unsaved run of ``validation_seal`` (None without any): a run is
+    a workflow, whose input Mistral keeps."""
+    from tripleoplanclient.common import masking
+    secret = {k: v for k, v in (extra_vars or {}).items()
+              if masking.secret_key(k)}
+    if not secret:
+        return extra_vars, None
+    plain = {k: v for k, v in extra_vars.items() if k not in secret}
+    return plain or None, ask(workflows, 'validation_seal', timeout,
+                              extra_vars=secret)['sealed']

@@ -106,6 +106,21 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
         everything = json.dumps([row, shown, rows]) + err + ''.join(
             d.decode() for d, _ in self.kept.objects.values())
         self.assertNotIn(SECRET, everything)
+        # the workflow's input (kept by Mistral) has it sealed; only an
+        # unsaved action run saw it
+        started = [r.json() for r in self.m.request_history
+                   if r.method == 'POST' and r.url.endswith('/executions')]
+        self.assertEqual(1, len(started))
+        request = json.loads(started[0]['input'])['request']
+        self.assertNotIn(SECRET, json.dumps(started))
+        self.assertEqual((None, True), (request['extra_vars'],
+                                        bool(request['sealed_vars'])))
+        sealing = [r.json() for r in self.m.request_history
+                   if r.method == 'POST' and
+                   r.url.endswith('/action_executions') and
+                   r.json()['name'] == 'tripleoplan.validation_seal']
+        self.assertEqual([{'run_sync': True, 'save_result': False}],
+                         [json.loads(r['params']) for r in sealing])
 
     def test_by_category_with_a_skiplist(self):
         path = self.write('skip.yaml', 'ram: {hosts: all, reason: known}\n')
