@@ -117,7 +117,11 @@ class TestValidationParameters(base.PlanTest):
                   for n in listing]
         self.assertEqual({'db_password': '***', 'db_user': 'operator'},
                          self.kept(run['run'], 'run.json')['extra_vars'])
-        for text in [json.dumps(run), err, shown, rows] + stored:
+        # Mistral keeps the run's workflow input: the secret is sealed
+        kept_input, _ = self.openstack('workflow', 'execution', 'input',
+                                       'show', run['run'])
+        self.assertIn('sealed_vars', kept_input)
+        for text in [json.dumps(run), err, shown, rows, kept_input] + stored:
             self.assertNotIn(SECRET, text)
 
     def test_limit_runs_on_one_server_of_two(self):
