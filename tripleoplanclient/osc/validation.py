@@ -44,7 +44,7 @@ def _run_row(run):
             'message': '; '.join(messages) or None}
 
 
-class _Command(base.Command):
+class ValidationCommand(base.Command):
     """Runs one of the validations' actions, waiting ``--timeout``."""
 
     default_timeout = 120
@@ -75,7 +75,7 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-class InstallValidations(_Command, command.ShowOne):
+class InstallValidations(ValidationCommand, command.ShowOne):
     _description = ('Install the shipped validations into the '
                     'tripleo-validations container of your project (only '
                     'new or changed playbooks are sent)')
@@ -89,7 +89,7 @@ class InstallValidations(_Command, command.ShowOne):
                  result['unchanged']))
 
 
-class ListValidations(_Command, command.Lister):
+class ListValidations(ValidationCommand, command.Lister):
     _description = ('List the validations, their groups, and why a '
                     'malformed one cannot run')
 
@@ -121,7 +121,8 @@ class ListValidations(_Command, command.Lister):
                   else r[c] for c in LIST_COLUMNS) for r in rows]
 
 
-class _RunCommand(exit_status.ResultCommand, _Command, command.ShowOne):
+class _RunCommand(exit_status.ResultCommand, ValidationCommand,
+                  command.ShowOne):
     """A run's row, its exit status from its status."""
 
     columns = RUN_COLUMNS
@@ -271,7 +272,7 @@ class StopValidations(_RunCommand):
         return found
 
 
-class ShowValidationRun(_Command, command.ShowOne):
+class ShowValidationRun(ValidationCommand, command.ShowOne):
     _description = ('Show a validation run (by its id: each validation\'s '
                     'status and its failed tasks\' output), or a '
                     'validation (by name: its metadata and parameters)')
@@ -301,7 +302,7 @@ class ShowValidationRun(_Command, command.ShowOne):
         return columns, tuple(found[c] for c in columns)
 
 
-class ListValidationResults(_Command, command.Lister):
+class ListValidationResults(ValidationCommand, command.Lister):
     _description = ('List the validation runs of your project: one row per '
                     'validation run')
 

@@ -85,6 +85,17 @@ def run_fields(parsed_args):
         'skiplist': skiplist or None}
 
 
+def _list(value):
+    from osc_lib.cli import format_columns
+    return format_columns.ListColumn(value or [])
+
+
+def _add_plan(parser):
+    parser.add_argument('--plan', metavar='<plan>',
+                        help='Plan whose custom-validations/ add or '
+                             'override.')
+
+
 def _shown(params):
     """Parameters as they are printed: secrets masked."""
     from tripleoplanclient.validations import parameters
@@ -102,12 +113,12 @@ def show_validation(cmd, parsed_args):
     found = _described(cmd, parsed_args, [parsed_args.run])[0]
     found['parameters'] = _shown(found['parameters'])
     return SHOW_COLUMNS, tuple(
-        validation._list(found[c]) if c in ('groups', 'categories',
-                                            'products') else found[c]
+        _list(found[c]) if c in ('groups', 'categories', 'products')
+        else found[c]
         for c in SHOW_COLUMNS)
 
 
-class ShowValidationParameters(validation._Command, command.Lister):
+class ShowValidationParameters(validation.ValidationCommand, command.Lister):
     _description = ('Show the parameters of validations (their first '
                     'play\'s vars and their roles\' defaults), or write '
                     'them as a vars file for --extra-vars-file')
@@ -121,7 +132,7 @@ class ShowValidationParameters(validation._Command, command.Lister):
             help='Write their parameters and defaults to this new file '
                  '(YAML, one mapping; refused if it exists), for '
                  '"validation run --extra-vars-file".')
-        validation._add_plan(parser, 'add or override')
+        _add_plan(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -160,13 +171,13 @@ def _write(path, data):
         f.write(text)
 
 
-class ListValidationGroups(validation._Command, command.Lister):
+class ListValidationGroups(validation.ValidationCommand, command.Lister):
     _description = ('List the validation groups: each one\'s description '
                     'and how many validations it has')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        validation._add_plan(parser, 'add or override')
+        _add_plan(parser)
         return parser
 
     def take_action(self, parsed_args):
