@@ -27,8 +27,8 @@ ENDED = ('PASSED', 'FAILED', 'TIMEOUT', 'STOPPED', 'ERROR', 'INVALID',
          'SKIPPED')
 # a run's id: its Mistral workflow execution's, a UUID (a validation's
 # id may be anything else: ``validation show`` tells them apart by it)
-RUN_ID = re.compile(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
-                    r'[0-9a-f]{12}$', re.IGNORECASE)
+RUN_ID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                    r'[0-9a-f]{12}', re.IGNORECASE)
 
 
 def now():
@@ -76,7 +76,7 @@ def _checked_id(run_id):
 
 def is_run_id(text):
     """True when ``text`` is a run's id (not a validation's)."""
-    return bool(RUN_ID.match(text or ''))
+    return bool(RUN_ID.fullmatch(text or ''))
 
 
 def load_run(store, run_id):

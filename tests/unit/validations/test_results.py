@@ -15,5 +15,6 @@ class TestRunId(testtools.TestCase):
         for other in ('check-ram', 'r1', '', None,
                       '0b6c3f0e5d2a4c1b9e8f7a6d5c4b3a21',
                       '0b6c3f0e-5d2a-4c1b-9e8f-7a6d5c4b3a21x',
-                      ' 0b6c3f0e-5d2a-4c1b-9e8f-7a6d5c4b3a21'):
+                      ' 0b6c3f0e-5d2a-4c1b-9e8f-7a6d5c4b3a21',
+                      '0b6c3f0e-5d2a-4c1b-9e8f-7a6d5c4b3a21\n'):
             self.assertFalse(results.is_run_id(other), other)
