@@ -542,6 +542,9 @@ def run_ours(store, request, action, heat=None):
         from tripleoplanclient.mistral import configure
         return configure.download(store, heat or heat_client(), req,
                                   configure.build)
+    if name == 'validation_seal':
+        from tripleoplanclient.mistral import validation_answers
+        return validation_answers.seal(req, sealer())
     if name.startswith('validation_'):
         import uuid
 
@@ -552,8 +555,31 @@ def run_ours(store, request, action, heat=None):
         return validation_answers.answer(name, store, req, {
             'endpoints': {'object-store': SWIFT}, 'project': 'p1',
             'plan_problems': [], 'hidden_paths': []}.__getitem__,
-            str(uuid.uuid4()))
+            str(uuid.uuid4()), sealer=sealer())
     raise AssertionError('no fake for action %s' % action)
+
+
+def sealer(password='fake-service-secret'):
+    """What seals a validation run's secret extra vars in the fake
+    Mistral: ``auth.Sealer`` for user u1 of project p1, its key from a
+    service password of the tests' (oslo.config read from a file, as
+    Mistral reads its own)."""
+    import types
+
+    from keystoneauth1 import loading
+    from oslo_config import cfg
+
+    from tripleoplanclient.mistral import auth
+    with tempfile.NamedTemporaryFile('w', suffix='.conf') as f:
+        f.write('[keystone_authtoken]\nauth_type = password\n'
+                'auth_url = http://127.0.0.1:9/v3\nusername = mistral\n'
+                'password = %s\n' % password)
+        f.flush()
+        conf = cfg.ConfigOpts()
+        loading.register_auth_conf_options(conf, 'keystone_authtoken')
+        conf(['--config-file', f.name])
+    caller = types.SimpleNamespace(user_id='u1', project_id='p1')
+    return auth.Sealer(caller, conf)
 
 
 def restore(store, which, plan='p'):

@@ -250,9 +250,10 @@ def close_trust(caller, trust_id, conf=None, session=None):
 _SEAL_INFO = b'tripleoplan trust seal 1'
 
 
-def _seal_key(conf=None):
+def _seal_key(conf=None, info=_SEAL_INFO):
     """A Fernet key only Mistral's side can make: derived from its service
-    user's secret (password or application credential)."""
+    user's secret (password or application credential), one per use
+    (``info``)."""
     from oslo_config import cfg
     if conf is None:
         conf = cfg.CONF
@@ -268,8 +269,9 @@ def _seal_key(conf=None):
     if not secret:
         raise exceptions.CommandError(
             'Mistral\'s [%s] has no password or application credential '
-            'secret to seal the follow task\'s trust with.' % _SECTION)
-    digest = hmac.new(secret.encode('utf-8'), _SEAL_INFO,
+            'secret to seal the follow task\'s trust (or a validation '
+            'run\'s secret extra vars) with.' % _SECTION)
+    digest = hmac.new(secret.encode('utf-8'), info,
                       hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest)
 
@@ -306,3 +308,49 @@ def unseal_trust(caller, sealed, execution_id, conf=None):
             'workflow execution or caller: refused (only the deploy '
             'workflow that opened it may use it).')
     return trust_id
+
+
+# What a validation run's sealed secrets say, besides their values: whose
+# they are. They open for an hour: a run starts seconds after the seal.
+_SECRETS_INFO = b'tripleoplan validation secrets 1'
+SECRETS_TTL = 3600
+
+
+class Sealer:
+    """A validation run's secret extra vars, sealed for its caller: the
+    client has them sealed by an unsaved run of an action (Mistral keeps
+    nothing of it) and starts the run with the seal, so the workflow's
+    input Mistral keeps holds none of them readable; the run opens it."""
+
+    def __init__(self, caller, conf=None):
+        self.caller, self.conf = caller, conf
+
+    def _fernet(self):
+        from cryptography import fernet
+        return fernet.Fernet(_seal_key(self.conf, _SECRETS_INFO))
+
+    def seal(self, values):
+        payload = json.dumps({'values': values, 'user': self.caller.user_id,
+                              'project': self.caller.project_id})
+        return self._fernet().encrypt(payload.encode('utf-8')).decode(
+            'ascii')
+
+    def unseal(self, sealed):
+        """The values sealed for this caller; CommandError else."""
+        from cryptography import fernet
+        try:
+            found = json.loads(self._fernet().decrypt(
+                sealed.encode('ascii'), ttl=SECRETS_TTL))
+            mine = (found['user'], found['project'])
+            values = found['values']
+        except (fernet.InvalidToken, ValueError, TypeError, KeyError,
+                AttributeError, UnicodeError):
+            raise exceptions.CommandError(
+                'The secret extra vars of this run were not sealed by this '
+                'Mistral, or more than an hour ago: run it again.')
+        if mine != (self.caller.user_id, self.caller.project_id) or \
+                not isinstance(values, dict):
+            raise exceptions.CommandError(
+                'The secret extra vars of this run were sealed for another '
+                'caller: refused.')
+        return values

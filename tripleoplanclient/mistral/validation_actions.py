@@ -76,9 +76,21 @@ class RunValidations(_ValidationAction):
             return validation_answers.answer(
                 self.request_name, store, req,
                 _Inputs(context, req, later, session),
-                execution or str(uuid.uuid4()), later=later)
+                execution or str(uuid.uuid4()), later=later,
+                sealer=auth.Sealer(caller))
         finally:
             auth.close_trust(caller, trust, session=session)
+
+
+class SealValidationVars(base.PlanAction):
+    """A run's secret extra vars sealed for the caller (run unsaved)."""
+
+    request_name = 'validation_seal'
+
+    def do(self, context, req):
+        from tripleoplanclient.mistral import validation_answers
+        return validation_answers.seal(req, auth.Sealer(auth.Caller(
+            context)))
 
 
 class StopValidations(_ValidationAction):

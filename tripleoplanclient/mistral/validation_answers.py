@@ -6,10 +6,12 @@ request as read."""
 from tripleoplanclient.common import exceptions
 
 
-def answer(name, store, req, inputs=None, run_id=None, later=None):
+def answer(name, store, req, inputs=None, run_id=None, later=None,
+           sealer=None):
     """What the action of request ``name`` answers; a run writes its
     start on ``store`` and the rest on ``later`` (the same, or the
-    caller's trust: the run may outlive the caller's token)."""
+    caller's trust: the run may outlive the caller's token) and opens
+    its sealed extra vars with ``sealer`` (``auth.Sealer``)."""
     from tripleoplanclient.validations import catalog
     from tripleoplanclient.validations import results
     from tripleoplanclient.validations import runs
@@ -23,16 +25,29 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
             raise exceptions.CommandError(
                 'No validation group %s; the groups are %s.' % (
                     req['group'], ', '.join(sorted(groups)) or 'none'))
+        if req['names']:
+            return {'groups': groups, 'validations': [
+                dict(catalog.row(v), parameters=catalog.parameters(store, v))
+                for v in catalog.select(found, req['names'])]}
+        labels = [req['group']] if req['group'] else [], \
+            req['categories'], req['products']
         return {'groups': groups, 'validations': [
-            catalog.row(v) for _, v in sorted(found.items())
-            if req['group'] is None or req['group'] in v['groups']]}
+            catalog.row(v) for v in (catalog.select_labels(found, *labels)
+                                     if any(labels) else
+                                     [v for _, v in sorted(found.items())])]}
     if name == 'validation_run':
-        if bool(req['names']) == bool(req['group']):
+        if bool(req['names']) == bool(req['group'] or req.get('categories')
+                                      or req.get('products')):
             raise exceptions.CommandError(
-                'Bad validation_run request: give names or a group.')
+                'Bad validation_run request: give names, or a group, '
+                'categories or products.')
+        if req.get('sealed_vars'):
+            req = dict(req, extra_vars=dict(req['extra_vars'] or {},
+                                            **sealer.unseal(
+                                                req['sealed_vars'])))
         run, chosen = runs.start(store, req, run_id)
         return runs.execute(later or store, run, chosen, inputs,
-                            req['timeout'])
+                            req['timeout'], extra_vars=req.get('extra_vars'))
     if name == 'validation_stop':
         return runs.stop(store, req['run'],
                          inputs('project') if inputs else None)
@@ -45,3 +60,10 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
         found, more = results.runs(store, req['plan'], req['limit'])
         return {'runs': found, 'more': more}
     raise ValueError('no validation action %s' % name)
+
+
+def seal(req, sealer):
+    """``validation_seal``: the secret extra vars sealed for the caller."""
+    from tripleoplanclient.validations import parameters
+    return {'sealed': sealer.seal(parameters.check_extra_vars(
+        req['extra_vars']))}

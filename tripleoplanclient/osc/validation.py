@@ -1,5 +1,7 @@
 """``openstack overcloud validation install | list | run | stop | show |
-results``: TripleO's validations, run by our workflows in Mistral.
+results``: TripleO's validations, run by our workflows in Mistral
+(``validation_parameters``: what a run is given beside its validations,
+``show parameter``, ``group list``).
 
 Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
@@ -10,7 +12,8 @@ from osc_lib.command import command
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 
-LIST_COLUMNS = ('id', 'name', 'groups', 'source', 'problem', 'description')
+LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
+                'problem', 'description')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
@@ -41,7 +44,7 @@ def _run_row(run):
             'message': '; '.join(messages) or None}
 
 
-class _Command(base.Command):
+class ValidationCommand(base.Command):
     """Runs one of the validations' actions, waiting ``--timeout``."""
 
     default_timeout = 120
@@ -125,7 +128,7 @@ def _write_junitxml(cmd, path, run):
                  % (run['run'], path))
 
 
-class InstallValidations(_Command, command.ShowOne):
+class InstallValidations(ValidationCommand, command.ShowOne):
     _description = ('Install the shipped validations into the '
                     'tripleo-validations container of your project (only '
                     'new or changed playbooks are sent)')
@@ -139,7 +142,7 @@ class InstallValidations(_Command, command.ShowOne):
                  result['unchanged']))
 
 
-class ListValidations(_Command, command.Lister):
+class ListValidations(ValidationCommand, command.Lister):
     _description = ('List the validations, their groups, and why a '
                     'malformed one cannot run')
 
@@ -147,22 +150,32 @@ class ListValidations(_Command, command.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument('--group', metavar='<group>',
                             help='Only the validations of this group.')
+        parser.add_argument('--category', metavar='<category>',
+                            action='append', default=[], dest='categories',
+                            help='Only those of this category (repeatable; '
+                                 'with --group and --product: any of them).')
+        parser.add_argument('--product', metavar='<product>',
+                            action='append', default=[], dest='products',
+                            help='Only those of this product (repeatable).')
         _add_plan(parser, 'add or override')
         return parser
 
     def take_action(self, parsed_args):
         result = self.ask(parsed_args, 'validation_list',
-                          group=parsed_args.group, plan=parsed_args.plan)
+                          group=parsed_args.group, plan=parsed_args.plan,
+                          categories=parsed_args.categories or None,
+                          products=parsed_args.products or None)
         rows = result['validations']
         self.progress('%d validations (%d cannot run); groups: %s.' % (
             len(rows), sum(1 for r in rows if r['problem']),
             ', '.join(sorted(result['groups'])) or 'none'))
         return LIST_COLUMNS, [
-            tuple(_list(r[c]) if c == 'groups' else r[c]
-                  for c in LIST_COLUMNS) for r in rows]
+            tuple(_list(r[c]) if c in ('groups', 'categories', 'products')
+                  else r[c] for c in LIST_COLUMNS) for r in rows]
 
 
-class _RunCommand(exit_status.ResultCommand, _Command, command.ShowOne):
+class _RunCommand(exit_status.ResultCommand, ValidationCommand,
+                  command.ShowOne):
     """A run's row, its exit status from its status."""
 
     columns = RUN_COLUMNS
@@ -175,9 +188,9 @@ class _RunCommand(exit_status.ResultCommand, _Command, command.ShowOne):
 
 
 class RunValidations(_RunCommand):
-    _description = ('Run validations (by name, or a group) in Mistral with '
-                    'ansible-playbook; the run id is its workflow '
-                    'execution\'s')
+    _description = ('Run validations (by name, or a group, categories or '
+                    'products) in Mistral with ansible-playbook; the run '
+                    'id is its workflow execution\'s')
     default_timeout = 600
 
     def get_parser(self, prog_name):
@@ -187,6 +200,8 @@ class RunValidations(_RunCommand):
                                  'list").')
         parser.add_argument('--group', metavar='<group>',
                             help='Run every validation of this group.')
+        from tripleoplanclient.osc import validation_parameters
+        validation_parameters.add_run_options(parser)
         _add_plan(parser, 'add or override; the plan\'s stack gives the '
                           'servers')
         base.add_wait_options(parser, 'Wait for the run to end',
@@ -197,18 +212,25 @@ class RunValidations(_RunCommand):
     def take_action(self, parsed_args):
         from osc_lib import exceptions
 
+        from tripleoplanclient.osc import validation_parameters
+        from tripleoplanclient.validations import parameters
         from tripleoplanclient.workflows import validations
         junitxml = _junit_target(parsed_args)
-        if bool(parsed_args.names) == bool(parsed_args.group):
+        labels = ([parsed_args.group] if parsed_args.group else [],
+                  parsed_args.categories, parsed_args.products)
+        if bool(parsed_args.names) == any(labels):
             raise exceptions.CommandError(
-                'Give validation names or --group, not both nor neither; '
-                'see "openstack overcloud validation list".')
+                'Give validation names or --group/--category/--product, not '
+                'both nor neither; see "openstack overcloud validation '
+                'list".')
+        fields = validation_parameters.run_fields(parsed_args)
         workflows = self.workflows()
         swift_url = self.clients.endpoint('object-store')
         # unknown names or group: refused here, before a run starts
         listed = validations.ask(
             workflows, 'validation_list', 120, plan=parsed_args.plan,
-            group=parsed_args.group, swift_url=swift_url)
+            group=parsed_args.group, categories=fields['categories'],
+            products=fields['products'], swift_url=swift_url)
         known = {v['id'] for v in listed['validations']}
         unknown = [n for n in parsed_args.names if n not in known]
         if unknown:
@@ -216,15 +238,17 @@ class RunValidations(_RunCommand):
                 'No validation %s%s; see "openstack overcloud validation '
                 'list".' % (', '.join(unknown), ' in plan %s or installed'
                             % parsed_args.plan if parsed_args.plan else ''))
-        if parsed_args.group and not known:
+        if any(labels) and not known:
             raise exceptions.CommandError(
-                'No validation in group %s.' % parsed_args.group)
+                'No validation in %s.' % parameters.labels(*labels))
         self.check_can_write()
+        fields['extra_vars'], fields['sealed_vars'] = validations.sealed(
+            workflows, fields['extra_vars'])
         execution = validations.start(
             workflows, names=parsed_args.names or None,
             group=parsed_args.group, plan=parsed_args.plan,
             timeout=parsed_args.timeout, swift_url=swift_url,
-            heat_url=self.clients.endpoint('orchestration'))
+            heat_url=self.clients.endpoint('orchestration'), **fields)
         self.changed({'run': execution.id, 'plan': parsed_args.plan})
         if not parsed_args.wait:
             return self.row({'run': execution.id, 'plan': parsed_args.plan,
@@ -306,17 +330,32 @@ class StopValidations(_RunCommand):
         return found
 
 
-class ShowValidationRun(_Command, command.ShowOne):
-    _description = ('Show a validation run: each validation\'s status and '
-                    'its failed tasks\' output')
+class ShowValidationRun(ValidationCommand, command.ShowOne):
+    _description = ('Show a validation run (by its id: each validation\'s '
+                    'status and its failed tasks\' output), or a '
+                    'validation (by name: its metadata and parameters)')
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        _add_run(parser)
+        parser.add_argument('run', metavar='<run-or-validation>',
+                            help='Run id (see "validation results") or '
+                                 'validation (see "validation list").')
+        _add_plan(parser, 'add or override (a validation)')
         _add_junitxml(parser)
         return parser
 
     def take_action(self, parsed_args):
+        from osc_lib import exceptions
+
+        from tripleoplanclient.osc import validation_parameters
+        from tripleoplanclient.validations import results
+        if not results.is_run_id(parsed_args.run):
+            if parsed_args.junitxml is not None:
+                raise exceptions.CommandError(
+                    '--junitxml: only a run has JUnit XML; %s is no run id '
+                    '(see "openstack overcloud validation results").'
+                    % parsed_args.run)
+            return validation_parameters.show_validation(self, parsed_args)
         junitxml = _junit_target(parsed_args)
         run = self.ask(parsed_args, 'validation_results', run=parsed_args.run)
         if junitxml:
@@ -332,7 +371,7 @@ class ShowValidationRun(_Command, command.ShowOne):
         return columns, tuple(found[c] for c in columns)
 
 
-class ListValidationResults(_Command, command.Lister):
+class ListValidationResults(ValidationCommand, command.Lister):
     _description = ('List the validation runs of your project: one row per '
                     'validation run')
 

@@ -36,7 +36,7 @@ WORKFLOWS = dict(plans.WORKFLOWS, **nodes.WORKFLOWS, **validations.WORKFLOWS,
 _DEPLOY = WORKFLOWS['deploy']
 WORKFLOWS['deploy'] = _DEPLOY[:2] + (dict(_DEPLOY[2], **config.DEPLOY_FIELDS),)
 # action run on its own (no workflow, nothing saved in Mistral)
-ACTIONS = plans.ACTIONS
+ACTIONS = dict(plans.ACTIONS, **validations.ACTIONS)
 # workflow -> (task, action) of its follow task, and how often it looks
 FOLLOW = dict(plans.FOLLOW, **nodes.FOLLOW)
 FOLLOW_DELAY = plans.FOLLOW_DELAY

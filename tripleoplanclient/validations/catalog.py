@@ -96,3 +96,70 @@ def row(validation):
     return {k: validation[k] for k in (
         'id', 'name', 'groups', 'categories', 'products', 'source',
         'description', 'problem', 'requires')}
+
+
+def select_labels(validations, groups=(), categories=(), products=()):
+    """The validations in any of ``groups``, ``categories`` or
+    ``products`` (validations-libs' selection), by id."""
+    wanted = [('groups', g) for g in groups or ()] + \
+        [('categories', c) for c in categories or ()] + \
+        [('products', p) for p in products or ()]
+    return [v for _, v in sorted(validations.items())
+            if any(label in v[key] for key, label in wanted)]
+
+
+# a role its plays name: ``roles/<role>/`` of the container
+_ROLE = metadata.ID_PATTERN
+_MAX_ROLES = 50
+
+
+def parameters(store, validation):
+    """``{name: default}`` of what a validation reads: the defaults of
+    the roles its plays name (``roles/<role>/defaults/main.yml`` or
+    ``.yaml`` in the container), then its first play's vars; bounded
+    as playbooks are. A role's defaults that do not parse are left out."""
+    out = {}
+    for role in _roles(validation['text'])[:_MAX_ROLES]:
+        for suffix in ('yml', 'yaml'):
+            data = store.container.get(CONTAINER, 'roles/%s/defaults/main.%s'
+                                       % (role, suffix))
+            if data is not None:
+                break
+        found = _parsed(data or b'{}')
+        if isinstance(found, dict):
+            out.update((str(k), v) for k, v in found.items())
+    out.update(validation['parameters'])
+    return out
+
+
+def _roles(text):
+    """The roles a playbook's plays name (``roles:`` and top-level
+    ``include_role``/``import_role`` tasks), once each, in order."""
+    plays = _parsed(text)
+    names = []
+    for play in plays if isinstance(plays, list) else []:
+        if not isinstance(play, dict):
+            continue
+        for entry in play.get('roles') or []:
+            names.append(entry.get('role') or entry.get('name')
+                         if isinstance(entry, dict) else entry)
+        for task in play.get('tasks') or []:
+            for key in ('include_role', 'import_role',
+                        'ansible.builtin.include_role',
+                        'ansible.builtin.import_role'):
+                found = task.get(key) if isinstance(task, dict) else None
+                if isinstance(found, dict):
+                    names.append(found.get('name'))
+    return list(dict.fromkeys(
+        n for n in names if isinstance(n, str) and _ROLE.match(n)))
+
+
+def _parsed(data):
+    """The value of YAML ``data`` read as a playbook is; None when it is
+    refused (``metadata`` says why of a playbook)."""
+    import yaml
+    try:
+        return content.parse(data, content.PlainLoader,
+                             content.MAX_PLAYBOOK_BYTES)
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return None

@@ -14,6 +14,7 @@ The ``tripleo-validations-results`` container of the caller's project
 
 import datetime
 import json
+import re
 
 from tripleoplanclient.common import exceptions
 
@@ -22,7 +23,12 @@ USAGE = {'x-container-meta-usage-tripleo': 'validation-results'}
 RUN = 'run.json'
 STOP = 'stop'
 # the end of a run, or of one of its validations
-ENDED = ('PASSED', 'FAILED', 'TIMEOUT', 'STOPPED', 'ERROR', 'INVALID')
+ENDED = ('PASSED', 'FAILED', 'TIMEOUT', 'STOPPED', 'ERROR', 'INVALID',
+         'SKIPPED')
+# a run's id: its Mistral workflow execution's, a UUID (a validation's
+# id may be anything else: ``validation show`` tells them apart by it)
+RUN_ID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                    r'[0-9a-f]{12}', re.IGNORECASE)
 
 
 def now():
@@ -66,6 +72,11 @@ def _checked_id(run_id):
             'No validation run %r: give a run id as "openstack overcloud '
             'validation results" lists it.' % (run_id,))
     return run_id
+
+
+def is_run_id(text):
+    """True when ``text`` is a run's id (not a validation's)."""
+    return bool(RUN_ID.fullmatch(text or ''))
 
 
 def load_run(store, run_id):

@@ -69,7 +69,8 @@ def _marker(run_id, project):
 
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
         stop_requested=None, look_every=2.0, clock=time.monotonic,
-        ssh_key=None, targets=(), refused=None, project=None, hidden=()):
+        ssh_key=None, targets=(), refused=None, project=None, hidden=(),
+        limit=None):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
@@ -83,7 +84,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
     does (``sandbox.secret_places``);
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
-    the run as STOPPED.
+    the run as STOPPED;
+    ``limit``: ansible-playbook's ``--limit`` (``parameters.check_limit``).
     """
     program = ansible_playbook()
     if program is None:
@@ -123,7 +125,9 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
         inside = sandbox.INPUTS + '/'
         ended = child.run(
             [program, '-i', inside + 'inventory.json',
-             '-e', '@' + inside + 'vars.json', inside + 'playbook.yaml'],
+             '-e', '@' + inside + 'vars.json'] +
+            (['--limit', limit] if limit else []) +
+            [inside + 'playbook.yaml'],
             inputs, environment(run_id, project, bool(ssh_key)), timeout,
             _last_result, readable=readable, ssh_key=ssh_key,
             targets=targets, refused=refused, hidden=hidden,

@@ -16,6 +16,7 @@ from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import child
 from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory
+from tripleoplanclient.validations import parameters
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
 
@@ -23,11 +24,33 @@ from tripleoplanclient.validations import runner
 def start(store, req, run_id):
     """Select the validations and write the run (RUNNING); ``(run,
     chosen)``. CommandError (nothing written) for an unknown validation,
-    group or plan."""
+    group or plan, or a bad extra var, limit or skiplist. The run keeps
+    what it was given, its secret extra vars masked."""
+    extra_vars = parameters.check_extra_vars(req.get('extra_vars'))
+    limit = parameters.check_limit(req.get('limit'))
+    skiplist = parameters.check_skiplist(req.get('skiplist') or {})
+    categories, products = req.get('categories'), req.get('products')
+    for key, names in (('categories', categories), ('products', products)):
+        if not isinstance(names or [], list) or not all(
+                isinstance(n, str) for n in names or []):
+            raise exceptions.CommandError(
+                'Bad validation_run request: %s must list names.' % key)
     _, found = catalog.collect(store, req['plan'])
-    chosen = catalog.select(found, req['names'], req['group'])
+    if req['names'] or not (categories or products):
+        chosen = catalog.select(found, req['names'], req['group'])
+    else:
+        selection = ([req['group']] if req['group'] else [], categories,
+                     products)
+        chosen = catalog.select_labels(found, *selection)
+        if not chosen:
+            raise exceptions.CommandError(
+                'No validation in %s; see "openstack overcloud validation '
+                'list".' % parameters.labels(*selection))
     run = {'run': run_id, 'plan': req['plan'], 'group': req['group'],
-           'names': req['names'], 'status': 'RUNNING',
+           'names': req['names'], 'categories': categories,
+           'products': products,
+           'extra_vars': parameters.masked(extra_vars), 'limit': limit,
+           'skiplist': skiplist or None, 'status': 'RUNNING',
            'started': results.now(), 'ended': None, 'duration': None,
            'host': socket.gethostname(), 'pgid': None, 'current': None,
            'validations': [{'id': v['id'], 'source': v['source'],
@@ -39,8 +62,11 @@ def start(store, req, run_id):
 
 
 def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
-            progress=None):
+            progress=None, extra_vars=None):
     """Run each chosen validation, keep its result; the run's summary.
+
+    ``extra_vars``: as the request gave them (``run`` keeps them
+    masked); every value of a secret one is masked in what is kept.
 
     ``inputs(name)``: ``endpoints`` (``{service type: url}``),
     ``plan_problems`` ([text]), ``servers`` (``inventory.servers``),
@@ -57,6 +83,8 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     endpoints = inputs('endpoints')
     project = inputs('project')
     hidden = inputs('hidden_paths') or ()
+    secrets = parameters.secret_values(extra_vars)
+    skiplist = run.get('skiplist') or {}
 
     def stop_requested():
         return results.stop_requested(store, run['run'])
@@ -72,9 +100,14 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
         elif validation['problem']:
             outcome = runner.run_result('INVALID', 0, message=(
                 'not run: %s' % validation['problem']))
+        elif validation['id'] in skiplist and \
+                skiplist[validation['id']]['hosts'] is None:
+            outcome = runner.run_result('SKIPPED', 0, message=(
+                parameters.skipped(skiplist[validation['id']])))
         else:
-            outcome = _one(store, run, summary, validation, endpoints,
-                           inputs, left, stop_requested, project, hidden)
+            outcome = parameters.scrub(_one(
+                store, run, summary, validation, endpoints, inputs, left,
+                stop_requested, project, hidden, extra_vars or {}), secrets)
             if outcome['status'] in ('STOPPED', 'TIMEOUT'):
                 run['status'] = outcome['status']
         progress('Validation %s: %s' % (validation['id'], outcome['status']))
@@ -88,7 +121,8 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
         results.save_run(store, run)
     statuses = {v['status'] for v in run['validations']}
     if run['status'] == 'RUNNING':
-        run['status'] = 'PASSED' if statuses == {'PASSED'} else 'FAILED'
+        run['status'] = 'PASSED' if statuses <= {'PASSED', 'SKIPPED'} \
+            else 'FAILED'
     run.update(ended=results.now(), duration=round(
         timeout - (deadline - clock()), 2))
     results.save_run(store, run)
@@ -96,9 +130,9 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
 
 
 def _one(store, run, summary, validation, endpoints, inputs, left,
-         stop_requested, project, hidden):
-    extra = {'tripleoplan_endpoints': endpoints,
-             'tripleoplan_plan': run['plan']}
+         stop_requested, project, hidden, given):
+    extra = dict(given, tripleoplan_endpoints=endpoints,
+                 tripleoplan_plan=run['plan'])
     roles, networks, ssh = None, [], dict(inventory.SSH)
     try:
         if 'plan_problems' in validation['requires']:
@@ -121,6 +155,8 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
+    limit = parameters.host_limit(run.get('limit'), (
+        run.get('skiplist') or {}).get(validation['id'], {}).get('hosts'))
     hosts = inventory.build(sys.executable, roles, ssh)
     servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
@@ -128,7 +164,14 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         started=started, stop_requested=stop_requested,
         ssh_key=ssh['key'] if servers else None,
         targets=reachable(endpoints, servers), refused=refused,
-        project=project, hidden=hidden)
+        project=project, hidden=hidden, limit=limit)
+    if limit and not outcome['stats'] and (
+            outcome['status'] == 'PASSED' or 'no hosts to target' in (
+                outcome['message'] or '')):
+        # ansible-playbook skips a play none of whose hosts is left, or
+        # refuses an inventory the limit leaves empty
+        outcome.update(status='SKIPPED', message=(
+            'none of its hosts is in --limit %s' % limit))
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (

@@ -109,7 +109,7 @@ def hook(workflows, hook, group, plan, swift_url, heat_url, progress,
     failures = ['%s %s%s' % (v['id'], v['status'], ': %s' % v['message']
                              if v.get('message') else '')
                 for v in run.get('validations') or []
-                if v['status'] != 'PASSED']
+                if v['status'] not in ('PASSED', 'SKIPPED')]
     found.update(status='FAILED' if failures else 'PASSED',
                  failures=failures)
     if not failures:
@@ -147,3 +147,18 @@ def before(workflows, doing, group, plan, swift_url, heat_url, progress,
 def recorded(found):
     """What a step's record keeps of a hook: its run, not its text."""
     return {k: found[k] for k in ('hook', 'group', 'run', 'status')}
+
+
+def sealed(workflows, extra_vars, timeout=120):
+    """``(plain, sealed)``: ``extra_vars`` without the secret ones
+    (``masking.secret_key``), and those sealed by Mistral for the caller
+    in an unsaved run of ``validation_seal`` (None without any): a run is
+    a workflow, whose input Mistral keeps."""
+    from tripleoplanclient.common import masking
+    secret = {k: v for k, v in (extra_vars or {}).items()
+              if masking.secret_key(k)}
+    if not secret:
+        return extra_vars, None
+    plain = {k: v for k, v in extra_vars.items() if k not in secret}
+    return plain or None, ask(workflows, 'validation_seal', timeout,
+                              extra_vars=secret)['sealed']

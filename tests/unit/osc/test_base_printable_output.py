@@ -24,7 +24,9 @@ from tripleoplanclient.validations import results
 REDRAW = '\x1b[1A\x1b[2KPASSED'
 SHOWN = '\\x1b[1A\\x1b[2KPASSED'
 HOST = 'c-0' + REDRAW
-RUN = {'run': 'r1', 'plan': None, 'status': 'FAILED', 'duration': 1.5,
+# a run's id is a UUID (its workflow execution's)
+RUN_ID = '0b6c3f0e-5d2a-4c1b-9e8f-7a6d5c4b3a21'
+RUN = {'run': RUN_ID, 'plan': None, 'status': 'FAILED', 'duration': 1.5,
        'started': '2025-01-01T00:00:00Z', 'ended': '2025-01-01T00:00:02Z',
        'validations': [{'id': 'mine', 'status': 'FAILED', 'duration': 1.5,
                         'started': '2025-01-01T00:00:00Z',
@@ -54,8 +56,8 @@ class TestValidationOutput(fakes.HttpTestCase):
         super().setUp()
         self.our_services()
         kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
-        kept.store('r1/run.json', json.dumps(RUN).encode())
-        kept.store('r1/mine.json', json.dumps(RESULT).encode())
+        kept.store(RUN_ID + '/run.json', json.dumps(RUN).encode())
+        kept.store(RUN_ID + '/mine.json', json.dumps(RESULT).encode())
 
     def run_command(self, cls, *argv):
         app = fakes.make_app(fakes.ENDPOINTS)
@@ -66,7 +68,7 @@ class TestValidationOutput(fakes.HttpTestCase):
 
     def test_quoted_in_every_human_format(self):
         for command, argv, forms in (
-                (validation.ShowValidationRun, ['r1'], ('shell',)),
+                (validation.ShowValidationRun, [RUN_ID], ('shell',)),
                 (validation.ListValidationResults, [], ('csv',))):
             for form in ('table', 'value') + forms:
                 _, out, err = self.run_command(command, '-f', form, *argv)
@@ -75,20 +77,20 @@ class TestValidationOutput(fakes.HttpTestCase):
                 if form == 'csv':       # its own escape, doubled
                     out = out.replace('\\\\', '\\')
                 self.assertIn('c-0' + SHOWN, out, (command, form))
-        _, out, _ = self.run_command(validation.ShowValidationRun, 'r1')
+        _, out, _ = self.run_command(validation.ShowValidationRun, RUN_ID)
         # a table's cell keeps its lines
         self.assertIn('line 1', out)
         self.assertIn('line 2\\r' + SHOWN, out)
 
     def test_machine_formats_keep_the_exact_data(self):
-        _, out, _ = self.run_command(validation.ShowValidationRun, 'r1',
+        _, out, _ = self.run_command(validation.ShowValidationRun, RUN_ID,
                                      '-f', 'json')
         shown = json.loads(out)
         self.assertEqual([HOST], shown['failed_hosts'])
         self.assertEqual(['mine: %s: Check: line 1\nline 2\r%s' % (
             HOST, REDRAW)], shown['failures'])
         self.assertNotIn('\x1b', out)     # JSON's own escape
-        _, out, _ = self.run_command(validation.ShowValidationRun, 'r1',
+        _, out, _ = self.run_command(validation.ShowValidationRun, RUN_ID,
                                      '-f', 'yaml')
         self.assertEqual([HOST], yaml.safe_load(out)['failed_hosts'])
         self.assertNotIn('\x1b', out)
