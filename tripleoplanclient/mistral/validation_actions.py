@@ -143,6 +143,12 @@ class _Inputs:
         from tripleoplanclient.mistral import validation_config
         return validation_config.hidden_paths()
 
+    def support_cache(self):
+        """Where this executor keeps the roles and modules of the
+        validations containers (``validations.support``)."""
+        from tripleoplanclient.validations import support
+        return support.default_cache()
+
     def server_networks(self):
         """Where this plan's validations may reach servers
         (``node_access.server_networks``)."""

@@ -10,7 +10,8 @@ from osc_lib.command import command
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 
-LIST_COLUMNS = ('id', 'name', 'groups', 'source', 'problem', 'description')
+LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
+                'problem', 'description')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
@@ -72,18 +73,59 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-class InstallValidations(_Command, command.ShowOne):
-    _description = ('Install the shipped validations into the '
-                    'tripleo-validations container of your project (only '
-                    'new or changed playbooks are sent)')
+class InstallValidations(base.Command, command.ShowOne):
+    _description = ('Install validations into the tripleo-validations '
+                    'container of your project, in tripleo-validations\' '
+                    'layout: the shipped ones, then each --from directory '
+                    'and --from-package distribution in the order given (a '
+                    'later one overrides an earlier one\'s objects; the '
+                    'groups.yaml files are merged). One listing, then only '
+                    'the new or changed objects, in one bulk request')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--from', metavar='<directory>', dest='sources',
+            action='append', type=lambda v: ('directory', v),
+            help='A directory in tripleo-validations\' layout (groups.yaml, '
+                 'validation-playbooks/, roles/, library/, ...: a checkout, '
+                 'or <venv>/share/ansible). Repeatable.')
+        parser.add_argument(
+            '--from-package', metavar='<distribution>', dest='sources',
+            action='append', type=lambda v: ('package', v),
+            help='An installed distribution whose data files under '
+                 'share/ansible are in that layout (tripleo-validations, '
+                 'validations-common). Repeatable.')
+        return parser
 
     def take_action(self, parsed_args):
-        result = self.ask(parsed_args, 'validation_install')
-        self.progress('Validations: %d written, %d unchanged.' % (
-            len(result['written']), result['unchanged']))
-        return (('container', 'written', 'unchanged'),
-                ('tripleo-validations', _list(result['written']),
-                 result['unchanged']))
+        from tripleoplanclient.validations import catalog
+        from tripleoplanclient.validations import sources
+        trees = [('the shipped validations', sources.ours())]
+        for kind, value in parsed_args.sources or ():
+            trees.append(('--from %s' % value, sources.directory(value))
+                         if kind == 'directory' else
+                         ('--from-package %s' % value,
+                          sources.package(value)))
+        result = catalog.install(self.plan_store(), sources.merge(trees))
+        self.progress('Validations: %d written, %d unchanged, %d removed '
+                      '(installed at the top by an older version); %d '
+                      'validations.' % (
+                          len(result['written']), result['unchanged'],
+                          len(result['removed']), result['validations']))
+        if result['kept']:
+            self.progress(
+                '%d object(s) no source holds stay in %s (delete them '
+                'with "openstack object delete"): %s%s' % (
+                    len(result['kept']), catalog.CONTAINER,
+                    ', '.join(result['kept'][:10]),
+                    ', ...' if len(result['kept']) > 10 else ''))
+        columns = ('container', 'written', 'unchanged', 'removed', 'kept',
+                   'validations', 'sources')
+        return columns, (catalog.CONTAINER, _list(result['written']),
+                         result['unchanged'], _list(result['removed']),
+                         _list(result['kept']), result['validations'],
+                         [what for what, _ in trees])
 
 
 class ListValidations(_Command, command.Lister):
@@ -105,8 +147,8 @@ class ListValidations(_Command, command.Lister):
             len(rows), sum(1 for r in rows if r['problem']),
             ', '.join(sorted(result['groups'])) or 'none'))
         return LIST_COLUMNS, [
-            tuple(_list(r[c]) if c == 'groups' else r[c]
-                  for c in LIST_COLUMNS) for r in rows]
+            tuple(_list(r[c]) if c in ('groups', 'categories', 'products')
+                  else r[c] for c in LIST_COLUMNS) for r in rows]
 
 
 class _RunCommand(exit_status.ResultCommand, _Command, command.ShowOne):

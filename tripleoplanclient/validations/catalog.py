@@ -1,6 +1,9 @@
 """Where the validations are: the ``tripleo-validations`` container of
-the caller's project (the shipped playbooks, installed in one pass) and
-a plan's own ``custom-validations/``, which add or override by id.
+the caller's project, in tripleo-validations' own layout (``LAYOUT``:
+the playbooks in ``validation-playbooks/``, beside groups.yaml and the
+trees a run uses: roles, modules, plugins), written in one pass
+(``install``), and a plan's own ``custom-validations/``, which add or
+override by id.
 
 Works on a ``record.plan_store.PlanStore`` (as the caller).
 """
@@ -14,23 +17,70 @@ CONTAINER = 'tripleo-validations'
 USAGE = {'x-container-meta-usage-tripleo': 'validations'}
 CUSTOM = 'custom-validations/'
 GROUPS = 'groups.yaml'
+PLAYBOOKS = 'validation-playbooks/'
+# what a run mounts for ansible-playbook (``support``)
+SUPPORT = ('roles/', 'library/', 'module_utils/', 'lookup_plugins/',
+           'filter_plugins/', 'callback_plugins/')
+LAYOUT = (PLAYBOOKS,) + SUPPORT
 _INSTALL = 'run "openstack overcloud validation install"'
 
 
 def install(store, files):
-    """Write ``files`` (``{name: bytes}``, ``shipped.files()``) into the
-    container, creating it; only the new or changed ones are sent (the
-    listing's hashes). Objects the package does not ship stay.
-    ``{written: [name], unchanged: n}``."""
+    """Write ``files`` (``{name: bytes}`` in ``LAYOUT``,
+    ``sources.merge``'s) into the container, creating it: only the new
+    or changed ones are sent (the listing's hashes), in one bulk request
+    when the cluster has bulk upload. Older versions kept the
+    validations at the top (``<id>.yaml``): each is removed, moved into
+    ``PLAYBOOKS`` first unless that holds its id (an operator's own).
+    Other objects the sources do not hold stay (``kept``).
+    ``{written, removed, kept: [name], unchanged, validations: n}``."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         store.container.create_container(CONTAINER, headers=USAGE)
         listing = {}
-    changed = {name: data for name, data in files.items()
+    old = sorted(n for n in listing if '/' not in n and
+                 metadata.validation_id(n))
+    moved = store.container.get_many(CONTAINER, [
+        n for n in old if PLAYBOOKS + n not in files and
+        PLAYBOOKS + n not in listing])
+    wanted = dict(files, **{PLAYBOOKS + n: d for n, d in moved.items()})
+    changed = {name: data for name, data in wanted.items()
                if (listing.get(name) or {}).get('hash') != content.md5(data)}
-    store.container.write(CONTAINER, changed)
-    return {'written': sorted(changed),
-            'unchanged': len(files) - len(changed)}
+    _send(store.container, changed)
+    store.container.delete_objects(CONTAINER, old)
+    return {'written': sorted(changed), 'removed': old,
+            'unchanged': len(wanted) - len(changed),
+            'kept': sorted(set(listing) - set(wanted) - set(old)),
+            'validations': sum(1 for n in wanted if _playbook(n))}
+
+
+def _send(container, objects):
+    """``objects`` in one extract-archive request when they fit one (a
+    cluster without bulk upload answers without verdict: then PUTs)."""
+    from tripleoplanclient.plan import bulk
+    container.checked(CONTAINER, objects)
+    if len(objects) > 1 and len(objects) <= bulk.MAX_OBJECTS and \
+            sum(len(d) for d in objects.values()) <= bulk.MAX_BYTES:
+        failed = bulk.extract_archive(container.connection(), CONTAINER,
+                                      objects)
+        if not failed:
+            return
+        if not bulk.no_verdict(failed):
+            raise exceptions.CommandError(
+                'Swift rejected %d of the %d objects written to %s (%s); '
+                'run the install again.' % (len(failed), len(objects),
+                                            CONTAINER, '; '.join(
+                                                '%s: %s' % f
+                                                for f in failed[:5])))
+        container.without_bulk()
+    container.write(CONTAINER, objects)
+
+
+def _playbook(name):
+    """The validation id of object ``name`` in ``PLAYBOOKS``, or None."""
+    rest = name[len(PLAYBOOKS):]
+    return metadata.validation_id(rest) if name.startswith(PLAYBOOKS) \
+        and '/' not in rest else None
 
 
 def collect(store, plan=None):
@@ -43,8 +93,13 @@ def collect(store, plan=None):
         raise exceptions.CommandError(
             'No validations are installed in this project (no %s '
             'container): %s first.' % (CONTAINER, _INSTALL))
+    if any('/' not in n and metadata.validation_id(n) for n in listing):
+        raise exceptions.CommandError(
+            'The validations in %s were installed by an older version (at '
+            'the top of the container, not in %s): %s to move them.'
+            % (CONTAINER, PLAYBOOKS, _INSTALL))
     texts = store.container.get_many(CONTAINER, [
-        n for n in listing if n == GROUPS or metadata.validation_id(n)])
+        n for n in listing if n == GROUPS or _playbook(n)])
     try:
         groups = metadata.read_groups(texts.pop(GROUPS, b'') or b'{}')
     except ValueError as exc:

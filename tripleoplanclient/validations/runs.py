@@ -18,6 +18,7 @@ from tripleoplanclient.validations import egress
 from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
+from tripleoplanclient.validations import support
 
 
 def start(store, req, run_id):
@@ -47,16 +48,19 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     ``server_networks`` (where the operator lets the plan's validations
     reach servers: ``inventory.networks``), ``ssh`` (how to log in to
     them, ``inventory.SSH``'s keys; None for the defaults),
-    ``project`` (the caller's, as Keystone validated it) or
+    ``project`` (the caller's, as Keystone validated it),
     ``hidden_paths`` (directories the sandbox hides besides those it
-    always does; None for none); a CommandError there is that
-    validation's ERROR.
+    always does; None for none) or ``support_cache`` (where the
+    executor keeps the container's roles and modules, ``support``;
+    None: a run uses none); a CommandError there is that validation's
+    ERROR.
     """
     progress = progress or (lambda line: None)
     deadline = clock() + timeout
     endpoints = inputs('endpoints')
     project = inputs('project')
     hidden = inputs('hidden_paths') or ()
+    tree = _support(store, project, inputs('support_cache'))
 
     def stop_requested():
         return results.stop_requested(store, run['run'])
@@ -74,7 +78,8 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
                 'not run: %s' % validation['problem']))
         else:
             outcome = _one(store, run, summary, validation, endpoints,
-                           inputs, left, stop_requested, project, hidden)
+                           inputs, left, stop_requested, project, hidden,
+                           tree)
             if outcome['status'] in ('STOPPED', 'TIMEOUT'):
                 run['status'] = outcome['status']
         progress('Validation %s: %s' % (validation['id'], outcome['status']))
@@ -95,8 +100,20 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     return run
 
 
+def _support(store, project, cache):
+    """``(directory, problem)`` of the container's support trees for
+    the run: one listing, the objects its cache lacks fetched."""
+    if not cache:
+        return None, None
+    try:
+        return support.prepare(store, project, cache), None
+    except (exceptions.CommandError, OSError) as exc:
+        return None, 'the roles and modules of %s: %s' % (
+            catalog.CONTAINER, exc)
+
+
 def _one(store, run, summary, validation, endpoints, inputs, left,
-         stop_requested, project, hidden):
+         stop_requested, project, hidden, tree):
     extra = {'tripleoplan_endpoints': endpoints,
              'tripleoplan_plan': run['plan']}
     roles, networks, ssh = None, [], dict(inventory.SSH)
@@ -104,12 +121,22 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         if 'plan_problems' in validation['requires']:
             extra['tripleoplan_plan_problems'] = _needs_plan(
                 run, validation, inputs, 'plan_problems')
+        if tree[1]:
+            raise exceptions.CommandError(tree[1])
         if 'inventory' in validation['requires']:
             roles = _needs_plan(run, validation, inputs, 'servers')
             if not roles:
                 raise exceptions.CommandError(
                     'plan %s has no deployed servers (no stack of that name, '
                     'or its outputs list none)' % run['plan'])
+        elif run['plan']:
+            # tripleo-validations' playbooks name no requirement: with a
+            # plan, its servers (if it has any) are theirs to target
+            try:
+                roles = inputs('servers')
+            except exceptions.CommandError:
+                roles = None
+        if roles:
             networks = inputs('server_networks') or []
             # asked only of a run that targets servers
             ssh.update(inputs('ssh') or {})
@@ -121,14 +148,14 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
-    hosts = inventory.build(sys.executable, roles, ssh)
+    hosts = inventory.build(sys.executable, roles, ssh, run['plan'])
     servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
         validation['text'], extra, hosts, left, run['run'],
         started=started, stop_requested=stop_requested,
         ssh_key=ssh['key'] if servers else None,
         targets=reachable(endpoints, servers), refused=refused,
-        project=project, hidden=hidden)
+        project=project, hidden=hidden, support_tree=tree[0])
     if not ssh['key'] and any(f.get('status') == 'unreachable'
                               for f in outcome['failures']):
         outcome['message'] = (outcome['message'] or 'unreachable') + (
