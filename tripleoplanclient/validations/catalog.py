@@ -29,29 +29,25 @@ def install(store, files):
     """Write ``files`` (``{name: bytes}`` in ``LAYOUT``,
     ``sources.merge``'s) into the container, creating it: only the new
     or changed ones are sent (the listing's hashes), in one bulk request
-    when the cluster has bulk upload. Older versions kept the
-    validations at the top (``<id>.yaml``): each is removed, moved into
-    ``PLAYBOOKS`` first unless that holds its id (an operator's own).
-    Other objects the sources do not hold stay (``kept``).
+    when the cluster has bulk upload. Older versions installed the
+    validations at the top (``<id>.yaml``): each of an id now in
+    ``PLAYBOOKS`` is removed. Other objects the sources do not hold stay
+    (``kept``: an operator's own).
     ``{written, removed, kept: [name], unchanged, validations: n}``."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         store.container.create_container(CONTAINER, headers=USAGE)
         listing = {}
     old = sorted(n for n in listing if '/' not in n and
-                 metadata.validation_id(n))
-    moved = store.container.get_many(CONTAINER, [
-        n for n in old if PLAYBOOKS + n not in files and
-        PLAYBOOKS + n not in listing])
-    wanted = dict(files, **{PLAYBOOKS + n: d for n, d in moved.items()})
-    changed = {name: data for name, data in wanted.items()
+                 metadata.validation_id(n) and PLAYBOOKS + n in files)
+    changed = {name: data for name, data in files.items()
                if (listing.get(name) or {}).get('hash') != content.md5(data)}
     _send(store.container, changed)
     store.container.delete_objects(CONTAINER, old)
     return {'written': sorted(changed), 'removed': old,
-            'unchanged': len(wanted) - len(changed),
-            'kept': sorted(set(listing) - set(wanted) - set(old)),
-            'validations': sum(1 for n in wanted if _playbook(n))}
+            'unchanged': len(files) - len(changed),
+            'kept': sorted(set(listing) - set(files) - set(old)),
+            'validations': sum(1 for n in files if _playbook(n))}
 
 
 def _send(container, objects):
@@ -77,27 +73,24 @@ def _send(container, objects):
 
 
 def _playbook(name):
-    """The validation id of object ``name`` in ``PLAYBOOKS``, or None."""
-    rest = name[len(PLAYBOOKS):]
-    return metadata.validation_id(rest) if name.startswith(PLAYBOOKS) \
-        and '/' not in rest else None
+    """The validation id of object ``name`` in ``PLAYBOOKS`` (or at
+    the top, where older versions installed them), or None."""
+    rest = name[len(PLAYBOOKS):] if name.startswith(PLAYBOOKS) else name
+    return metadata.validation_id(rest) if '/' not in rest else None
 
 
 def collect(store, plan=None):
     """``(groups, {id: validation})`` of the installed validations and,
     with ``plan``, its ``custom-validations/`` (overriding by id). Each
-    validation is ``metadata.read``'s, with ``source`` (``installed`` or
-    ``plan``), ``object`` (container, name) and ``text`` (bytes)."""
+    validation is ``metadata.read``'s (the container's at its top too,
+    an operator's own where older versions installed them), with
+    ``source`` (``installed`` or ``plan``), ``object`` (container, name)
+    and ``text`` (bytes)."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         raise exceptions.CommandError(
             'No validations are installed in this project (no %s '
             'container): %s first.' % (CONTAINER, _INSTALL))
-    if any('/' not in n and metadata.validation_id(n) for n in listing):
-        raise exceptions.CommandError(
-            'The validations in %s were installed by an older version (at '
-            'the top of the container, not in %s): %s to move them.'
-            % (CONTAINER, PLAYBOOKS, _INSTALL))
     texts = store.container.get_many(CONTAINER, [
         n for n in listing if n == GROUPS or _playbook(n)])
     try:
@@ -105,8 +98,9 @@ def collect(store, plan=None):
     except ValueError as exc:
         raise exceptions.CommandError('%s/%s: %s; %s to restore it.' % (
             CONTAINER, GROUPS, exc, _INSTALL))
-    sources = [(CONTAINER, name, 'installed', data)
-               for name, data in texts.items()]
+    # ``PLAYBOOKS``' after those at the top: theirs win
+    sources = [(CONTAINER, name, 'installed', data) for name, data in
+               sorted(texts.items(), key=lambda i: '/' in i[0])]
     if plan is not None:
         headers, found = store.container.listing(plan, prefix=CUSTOM)
         if found is None:

@@ -35,7 +35,8 @@ class TestRunWrites(fakes.HttpTestCase):
             'validation_run', swift_as('caller-token'), {
                 'plan': None, 'names': ['one', 'two'], 'group': None,
                 'timeout': 60}, {'endpoints': {}, 'project': 'p',
-                                 'hidden_paths': []}.__getitem__,
+                                 'hidden_paths': [],
+                                 'support_cache': None}.__getitem__,
             'run-9',
             later=swift_as('trust-token'))
         self.assertEqual('PASSED', run['status'])

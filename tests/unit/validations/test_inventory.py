@@ -24,21 +24,53 @@ class TestInventory(testtools.TestCase):
 
     def test_localhost_is_local_and_the_servers_are_reached_over_ssh(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS))
+        groups = built['all']['children']
         self.assertEqual({'localhost': {'ansible_connection': 'local',
+                                        'ansible_host': 'localhost',
                                         'ansible_python_interpreter': '/py'}},
-                         built['all']['hosts'])
+                         groups['undercloud']['hosts'])
         self.assertEqual({'ansible_connection': 'ssh',
                           'ansible_user': 'tripleo-admin',
                           'ansible_port': 22,
                           'ansible_ssh_timeout': 10,
                           'ansible_python_interpreter': 'auto_silent',
                           'ansible_remote_tmp': '~/.ansible/tmp'},
-                         built['all']['children']['overcloud']['vars'])
+                         groups['overcloud']['vars'])
         self.assertEqual(
-            {'c-0.ctlplane': {'ansible_host': '192.168.24.10'},
-             'c-1.ctlplane': {'ansible_host': 'c-1.ctlplane'}},
-            built['all']['children']['overcloud']['children'][
-                'Controller']['hosts'])
+            {'c-0.ctlplane': {'ansible_host': '192.168.24.10',
+                              'ctlplane_ip': '192.168.24.10'},
+             'c-1.ctlplane': {'ansible_host': 'c-1.ctlplane',
+                              'ctlplane_ip': 'c-1.ctlplane'}},
+            groups['Controller']['hosts'])
+        self.assertEqual({'c-0.ctlplane': ('192.168.24.10', 22),
+                          'c-1.ctlplane': ('c-1.ctlplane', 22)},
+                         inventory.addresses(built))
+
+    def test_the_groups_upstream_playbooks_target(self):
+        built = inventory.build('/py', inventory.servers(OUTPUTS),
+                                plan='overcloud')
+        groups = built['all']['children']
+        self.assertEqual(['Controller', 'Undercloud', 'allovercloud',
+                          'overcloud', 'undercloud'], sorted(groups))
+        self.assertEqual({'Controller': {}}, groups['overcloud']['children'])
+        self.assertEqual({'overcloud': {}}, groups['allovercloud']['children'])
+        self.assertEqual(['localhost'], list(groups['Undercloud']['hosts']))
+        self.assertEqual({'tripleo_role_name': 'Controller'},
+                         groups['Controller']['vars'])
+        self.assertEqual({'plan': 'overcloud'}, built['all']['vars'])
+        self.assertEqual({}, inventory.build('/py')['all']['vars'])
+
+    def test_no_role_or_server_poses_as_the_undercloud(self):
+        built = inventory.build('/py', {
+            'undercloud': {'u': '127.0.0.9'}, 'overcloud': {'o': '127.0.0.9'},
+            'bad name': {'b': '127.0.0.9'},
+            'Compute': {'localhost': '127.0.0.9', 'n-0': '127.0.0.8'}})
+        groups = built['all']['children']
+        self.assertEqual({'localhost'}, set(groups['undercloud']['hosts']))
+        self.assertEqual({'n-0'}, set(groups['Compute']['hosts']))
+        self.assertEqual({'Compute': {}}, groups['overcloud']['children'])
+        self.assertEqual({'n-0': ('127.0.0.8', 22)},
+                         inventory.addresses(built))
 
     def test_the_configured_user_timeout_and_port_never_the_key(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS), {
@@ -51,7 +83,9 @@ class TestInventory(testtools.TestCase):
         # the key is the run's ssh-agent's: no playbook is told its path
         self.assertNotIn('/run/k', str(built))
         # localhost stays local, on no port
-        self.assertNotIn('ansible_port', built['all']['hosts']['localhost'])
+        self.assertNotIn('ansible_port', built['all']['children'][
+            'undercloud']['hosts']['localhost'])
+        self.assertEqual(16022, inventory.addresses(built)['c-0.ctlplane'][1])
 
 
 class TestServersTheOperatorAllows(testtools.TestCase):
