@@ -103,7 +103,7 @@ def prepare(store, project, cache, clock=time.time):
         _fetch(store, objects, found)
         _build(tree, objects, found)
     os.utime(tree)
-    _forget(trees, objects, found, clock() - KEEP_SECONDS)
+    _forget(tree, objects, found, clock() - KEEP_SECONDS)
     return tree
 
 
@@ -160,13 +160,14 @@ def _build(tree, objects, found):
             raise
 
 
-def _forget(trees, objects, found, before):
-    """Remove the trees and objects unused since ``before`` (the
-    current listing's objects stay)."""
+def _forget(tree, objects, found, before):
+    """Remove the trees and objects unused since ``before`` (``tree``
+    and the current listing's objects stay)."""
     used = {h for h, _ in found.values()}
+    trees = os.path.dirname(tree)
     for name in os.listdir(trees):
         path = os.path.join(trees, name)
-        if os.lstat(path).st_mtime < before:
+        if path != tree and os.lstat(path).st_mtime < before:
             shutil.rmtree(path, ignore_errors=True)
     for name in os.listdir(objects):
         path = os.path.join(objects, name)
