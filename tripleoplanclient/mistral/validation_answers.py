@@ -16,12 +16,8 @@ def answer(name, store, req, inputs=None, run_id=None, later=None):
     from tripleoplanclient.validations import sources
 
     if name == 'validation_install':
-        # the shipped playbooks over what is there: the groups of a
-        # catalogue installed from the client stay
-        there = store.container.get(catalog.CONTAINER, catalog.GROUPS)
         return catalog.install(store, sources.merge(
-            ([(catalog.CONTAINER, {catalog.GROUPS: there})] if there
-             else []) + [('the shipped validations', sources.ours())]))
+            [('the shipped validations', sources.ours())]))
     if name == 'validation_list':
         groups, found = catalog.collect(store, req['plan'])
         if req['group'] is not None and req['group'] not in groups:

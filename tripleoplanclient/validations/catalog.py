@@ -32,12 +32,22 @@ def install(store, files):
     when the cluster has bulk upload. Older versions installed the
     validations at the top (``<id>.yaml``): each of an id now in
     ``PLAYBOOKS`` is removed. Other objects the sources do not hold stay
-    (``kept``: an operator's own).
+    (``kept``: an operator's own), and so do the groups of the installed
+    groups.yaml (``files``' describe theirs): no validation loses its
+    groups to an install of fewer sources.
     ``{written, removed, kept: [name], unchanged, validations: n}``."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         store.container.create_container(CONTAINER, headers=USAGE)
         listing = {}
+    if GROUPS in listing and GROUPS in files:
+        try:
+            there = metadata.read_groups(
+                store.container.get(CONTAINER, GROUPS) or b'{}')
+        except ValueError:
+            there = {}      # what is restored
+        files = dict(files, **{GROUPS: merged_groups(
+            [groups_text(there), files[GROUPS]])})
     old = sorted(n for n in listing if '/' not in n and
                  metadata.validation_id(n) and PLAYBOOKS + n in files)
     changed = {name: data for name, data in files.items()
@@ -48,6 +58,24 @@ def install(store, files):
             'unchanged': len(files) - len(changed),
             'kept': sorted(set(listing) - set(files) - set(old)),
             'validations': sum(1 for n in files if _playbook(n))}
+
+
+def groups_text(groups):
+    """groups.yaml's bytes of ``{group: description}``."""
+    import yaml
+    return yaml.safe_dump({g: [{'description': d}]
+                           for g, d in groups.items()},
+                          default_flow_style=False, width=72).encode()
+
+
+def merged_groups(texts):
+    """One groups.yaml of ``texts`` (each a groups.yaml's bytes or
+    None; a later description wins); ValueError naming what is wrong in
+    one."""
+    groups = {}
+    for text in texts:
+        groups.update(metadata.read_groups(text or b'{}'))
+    return groups_text(groups)
 
 
 def _send(container, objects):

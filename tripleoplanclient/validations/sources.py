@@ -21,7 +21,6 @@ import os
 
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.validations import catalog
-from tripleoplanclient.validations import metadata
 from tripleoplanclient.validations import shipped
 
 # tripleo-validations 16.0.0 and validations-common 1.9.0 together:
@@ -164,21 +163,17 @@ def merge(trees):
     """``trees`` (``[(what, {name: bytes})]``, in order) as one tree: a
     later object wins, groups.yaml files merged; CommandError naming a
     source whose groups.yaml is wrong or the merged tree's size."""
-    import yaml
-    out, groups = {}, {}
+    out, groups = {}, []
     for what, tree in trees:
         tree = dict(tree)
         text = tree.pop(catalog.GROUPS, None)
-        if text is not None:
-            try:
-                groups.update(metadata.read_groups(text))
-            except ValueError as exc:
-                raise exceptions.CommandError(
-                    '%s: %s; nothing was installed.' % (what, exc))
+        try:
+            groups.append(catalog.merged_groups([text]))
+        except ValueError as exc:
+            raise exceptions.CommandError(
+                '%s: %s; nothing was installed.' % (what, exc))
         out.update(tree)
-    out[catalog.GROUPS] = yaml.safe_dump(
-        {g: [{'description': d}] for g, d in groups.items()},
-        default_flow_style=False, width=72).encode()
+    out[catalog.GROUPS] = catalog.merged_groups(groups)
     if len(out) > MAX_FILES or sum(len(d) for d in out.values()) > \
             MAX_TOTAL_BYTES:
         raise exceptions.CommandError(

@@ -41,7 +41,8 @@ class TestCatalog(fakes.HttpTestCase):
         found = catalog.install(self.store, files)
         self.assertEqual(([], len(files)), (found['written'],
                                             found['unchanged']))
-        self.assertEqual([('LIST', '')], self.installed.requests)
+        self.assertEqual([('LIST', ''), ('GET', 'groups.yaml')],
+                         self.installed.requests)
         self.installed.store('validation-playbooks/check-disk-space.yaml',
                              b'changed')
         self.assertEqual(['validation-playbooks/check-disk-space.yaml'],
@@ -68,6 +69,25 @@ class TestCatalog(fakes.HttpTestCase):
         _, listed = catalog.collect(self.store)
         self.assertEqual(('installed', 'Mine'), (listed['mine']['source'],
                                                  listed['mine']['name']))
+
+    def test_the_installed_groups_stay(self):
+        catalog.install(self.store, sources.merge([
+            ('shipped', sources.ours()),
+            ('upstream', {'groups.yaml': b'upstream: [{description: U}]\n',
+                          'validation-playbooks/up.yaml': FAILING.replace(
+                              b'[prep]', b'[upstream]')})]))
+        found = catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.assertEqual([], found['written'])
+        self.assertEqual(['validation-playbooks/up.yaml'], found['kept'])
+        groups, listed = catalog.collect(self.store)
+        self.assertEqual('U', groups['upstream'])
+        self.assertIsNone(listed['up']['problem'])
+        # a broken groups.yaml is restored
+        self.installed.store('groups.yaml', b'[1]')
+        catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.assertIn('prep', catalog.collect(self.store)[0])
 
     def test_without_bulk_upload_each_object_is_put(self):
         plain = fakes.FakeSwift(self.m, plan=catalog.CONTAINER, bulk=False)
