@@ -175,13 +175,20 @@ class _Inputs:
         return ['%s %s: %s' % (p['kind'], p['what'], p['problem'])
                 for p in found.get('problems') or []]
 
-    def servers(self):
+    def outputs(self):
+        """The plan's stack's outputs (none without a stack)."""
         from heatclient import exc as heat_exc
-
-        from tripleoplanclient.validations import inventory
         heat, _ = self._heat()
         try:
             stack = heat.stacks.get(self.req['plan'])
         except heat_exc.HTTPNotFound:
-            return {}
-        return inventory.servers(getattr(stack, 'outputs', None) or [])
+            return []
+        return getattr(stack, 'outputs', None) or []
+
+    def servers(self):
+        from tripleoplanclient.validations import inventory
+        return inventory.servers(self('outputs'))
+
+    def services(self):
+        from tripleoplanclient.validations import inventory
+        return inventory.services(self('outputs'))

@@ -27,6 +27,8 @@ SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10, 'port': 22}
 NETWORK = 'ctlplane'
 # a role's group name; never one of the groups every inventory has
 ROLE = re.compile(r'[A-Za-z][A-Za-z0-9_]{0,63}\Z')
+# service groups at most (THT has ~300 services)
+MAX_GROUPS = 2000
 RESERVED = ('all', 'ungrouped', 'undercloud', 'Undercloud', 'overcloud',
             'allovercloud', 'localhost')
 
@@ -49,16 +51,36 @@ def servers(outputs):
     return found
 
 
-def build(python, roles=None, ssh=None, plan=None):
+def services(outputs):
+    """``{role: [service name]}`` from a stack's outputs
+    (tripleo-heat-templates' ``RoleData``: each role's
+    ``service_names``)."""
+    if isinstance(outputs, list):
+        outputs = {o.get('output_key'): o.get('output_value')
+                   for o in outputs if isinstance(o, dict)}
+    data = (outputs or {}).get('RoleData')
+    found = {}
+    for role, value in (data if isinstance(data, dict) else {}).items():
+        names = value.get('service_names') if isinstance(value, dict) \
+            else None
+        if isinstance(names, list):
+            found[role] = [n for n in names if isinstance(n, str)]
+    return found
+
+
+def build(python, roles=None, ssh=None, plan=None, role_services=None):
     """The inventory in tripleo-ansible-inventory's groups (what
     tripleo-validations' playbooks target): ``undercloud`` (and
     ``Undercloud``) is localhost, modules run by ``python``; each role
     of ``roles`` (``servers``) is a group of its servers, reached over
     SSH with ``ssh`` (``SSH``'s keys; the key is not the inventory's),
     all of them children of ``overcloud``, itself ``allovercloud``'s.
-    The variables upstream roles read that no credential is: ``plan``
-    (the stack's name), each server's ``tripleo_role_name``,
-    ``ctlplane_ip`` and ``ansible_host``."""
+    ``role_services`` (``services``) adds tripleo-ansible-inventory's
+    service groups: one per service (``nova_libvirt``, ``mysql``...),
+    whose children are the roles that run it. The variables upstream
+    roles read that no credential is: ``plan`` (the stack's name), each
+    server's ``tripleo_role_name``, ``ctlplane_ip`` and
+    ``ansible_host``."""
     ssh = dict(SSH, **(ssh or {}))
     local = {'ansible_connection': 'local', 'ansible_host': 'localhost',
              'ansible_python_interpreter': python}
@@ -79,9 +101,17 @@ def build(python, roles=None, ssh=None, plan=None):
         groups[role] = {'vars': {'tripleo_role_name': role}, 'hosts': {
             name: {'ansible_host': address, 'ctlplane_ip': address}
             for name, address in hosts.items() if name != 'localhost'}}
-    groups['overcloud'] = {'vars': remote, 'children': {
-        role: {} for role in groups if role not in ('undercloud',
-                                                    'Undercloud')}}
+    roles = [r for r in groups if r not in ('undercloud', 'Undercloud')]
+    groups['overcloud'] = {'vars': remote,
+                           'children': {role: {} for role in roles}}
+    found = {}
+    for role in roles:
+        for service in (role_services or {}).get(role) or ():
+            if ROLE.match(service) and service not in RESERVED and \
+                    service not in groups:
+                found.setdefault(service, {'children': {}})['children'][
+                    role] = {}
+    groups.update(sorted(found.items())[:MAX_GROUPS])
     groups['allovercloud'] = {'children': {'overcloud': {}}}
     return {'all': {'vars': {'plan': plan} if plan else {},
                     'children': groups}}

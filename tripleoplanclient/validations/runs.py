@@ -45,6 +45,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
 
     ``inputs(name)``: ``endpoints`` (``{service type: url}``),
     ``plan_problems`` ([text]), ``servers`` (``inventory.servers``),
+    ``services`` (``inventory.services``),
     ``server_networks`` (where the operator lets the plan's validations
     reach servers: ``inventory.networks``), ``ssh`` (how to log in to
     them, ``inventory.SSH``'s keys; None for the defaults),
@@ -116,7 +117,7 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
          stop_requested, project, hidden, tree):
     extra = {'tripleoplan_endpoints': endpoints,
              'tripleoplan_plan': run['plan']}
-    roles, networks, ssh = None, [], dict(inventory.SSH)
+    roles, networks, ssh, services = None, [], dict(inventory.SSH), None
     try:
         if 'plan_problems' in validation['requires']:
             extra['tripleoplan_plan_problems'] = _needs_plan(
@@ -137,6 +138,7 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
             except exceptions.CommandError:
                 roles = None
         if roles:
+            services = inputs('services')
             networks = inputs('server_networks') or []
             # asked only of a run that targets servers
             ssh.update(inputs('ssh') or {})
@@ -148,7 +150,8 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
         summary['status'] = 'RUNNING'
         results.save_run(store, run)
 
-    hosts = inventory.build(sys.executable, roles, ssh, run['plan'])
+    hosts = inventory.build(sys.executable, roles, ssh, run['plan'],
+                            services)
     servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
         validation['text'], extra, hosts, left, run['run'],

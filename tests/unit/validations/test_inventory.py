@@ -60,6 +60,28 @@ class TestInventory(testtools.TestCase):
         self.assertEqual({'plan': 'overcloud'}, built['all']['vars'])
         self.assertEqual({}, inventory.build('/py')['all']['vars'])
 
+    def test_service_groups_from_the_role_data(self):
+        outputs = OUTPUTS + [{'output_key': 'RoleData', 'output_value': {
+            'Controller': {'service_names': [
+                'mysql', 'haproxy', 'overcloud', 'Controller', 'bad name',
+                7]},
+            'Compute': {'service_names': ['nova_libvirt']},
+            'Odd': 'not a mapping'}}]
+        self.assertEqual({'Controller': ['mysql', 'haproxy', 'overcloud',
+                                         'Controller', 'bad name'],
+                          'Compute': ['nova_libvirt']},
+                         inventory.services(outputs))
+        groups = inventory.build('/py', inventory.servers(outputs),
+                                 role_services=inventory.services(
+                                     outputs))['all']['children']
+        self.assertEqual({'children': {'Controller': {}}}, groups['mysql'])
+        self.assertIn('haproxy', groups)
+        # no server of Compute: no role group, no service group of it
+        self.assertNotIn('nova_libvirt', groups)
+        self.assertNotIn('bad name', groups)
+        self.assertEqual({'Controller': {}}, groups['overcloud']['children'])
+        self.assertEqual({}, inventory.services([]))
+
     def test_no_role_or_server_poses_as_the_undercloud(self):
         built = inventory.build('/py', {
             'undercloud': {'u': '127.0.0.9'}, 'overcloud': {'o': '127.0.0.9'},
