@@ -9,10 +9,10 @@ Each source is ``{name: bytes}`` in the container's layout; a later
 source overrides an earlier one object by object, and the groups.yaml
 files are merged (every group of each; a later description wins). Only
 groups.yaml and the layout's trees are taken (a checkout's other files
-are not validations); Python's caches and roles' ``molecule/`` test
-scaffolding are left out. A source is bounded like any upload
-(``MAX_FILES``, ``MAX_FILE_BYTES``, ``MAX_TOTAL_BYTES``), and no file
-may lie outside its directory (a symlink out of it, a ``..`` in a
+are not validations); hidden files, Python's caches and roles'
+``molecule/`` test scaffolding are left out. A source is bounded like
+any upload (``MAX_FILES``, ``MAX_FILE_BYTES``, ``MAX_TOTAL_BYTES``),
+and no file may lie outside its directory (a symlink out of it, a ``..`` in a
 package's record): refused whole, naming the file, before anything is
 sent.
 """
@@ -47,8 +47,8 @@ def taken(name):
         return True
     if len(parts) < 2 or parts[0] + '/' not in catalog.LAYOUT:
         return False
-    return not any(p in SKIPPED for p in parts) and \
-        not name.endswith('.pyc')
+    return not any(p in SKIPPED or p.startswith('.') for p in parts) \
+        and not name.endswith('.pyc')
 
 
 def directory(path):

@@ -13,8 +13,8 @@ project's objects are never its).
 
 The container is anyone's in the project to write: its names and sizes
 are bounded (``MAX_FILES``, ``MAX_FILE_BYTES``, ``MAX_TOTAL_BYTES``,
-plain names: ``NAME`` for each part, none starting with a dot), and a
-tree that passes one bound is refused whole. The container's
+plain names: ``NAME`` for each part; hidden files are left out), and
+a tree that passes one bound is refused whole. The container's
 ``callback_plugins/`` are not used: a callback runs in the controller
 of every task, and ours (``tripleoplan_json``) alone writes the run's
 result.
@@ -60,13 +60,14 @@ def wanted(listing):
     found, total = {}, 0
     for name, entry in sorted(listing.items()):
         parts = name.split('/')
-        if parts[0] not in ENVIRONMENT or len(parts) < 2:
+        # hidden files (a role's .gitkeep...) are no Ansible's
+        if parts[0] not in ENVIRONMENT or len(parts) < 2 or any(
+                p.startswith('.') for p in parts):
             continue
         if not all(NAME.match(p) for p in parts):
             raise exceptions.CommandError(
-                '%s/%s: not a plain name (each part letters, digits, '
-                '"_.+=-", not starting with a dot)' % (catalog.CONTAINER,
-                                                       name))
+                '%s/%s: not a plain name (each part letters, digits and '
+                '"_.+=-")' % (catalog.CONTAINER, name))
         md5, size = entry.get('hash'), entry.get('bytes')
         if not isinstance(md5, str) or not _MD5.match(md5) or \
                 not isinstance(size, int):

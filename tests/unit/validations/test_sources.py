@@ -48,6 +48,7 @@ class TestSources(testtools.TestCase):
         self.write('library/mod.py', b'# a module\n')
         self.write('library/__pycache__/mod.cpython-311.pyc')
         self.write('roles/up/molecule/default/converge.yml')
+        self.write('roles/up/.gitkeep')
         self.write('setup.cfg')
         self.write('.git/config')
         self.write('docs/x.yaml')

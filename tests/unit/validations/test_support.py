@@ -64,11 +64,17 @@ class TestSupport(fakes.HttpTestCase):
         self.assertNotIn('ANSIBLE_CALLBACK_PLUGINS', env)
 
     def test_names_and_sizes_are_bounded(self):
-        self.installed.store('roles/.hidden/x', b'x')
+        # hidden files are left out
+        self.installed.store('roles/up/.gitkeep', b'')
+        tree = support.prepare(self.store, 'p1', self.cache)
+        self.assertEqual(['tasks'], os.listdir(os.path.join(tree, 'roles',
+                                                            'up')))
+        self.installed.store('roles/a b/x', b'x')
         with self.assertRaisesRegex(exceptions.CommandError,
-                                    'roles/.hidden/x: not a plain name'):
+                                    'roles/a b/x: not a plain name'):
             support.prepare(self.store, 'p1', self.cache)
-        del self.installed.objects['roles/.hidden/x']
+        del self.installed.objects['roles/a b/x']
+        self.installed.requests[:] = []
         self.installed.store('library/big.py',
                              b'#' * (support.MAX_FILE_BYTES + 1))
         with self.assertRaisesRegex(exceptions.CommandError,
