@@ -168,7 +168,8 @@ class TestCatalogue(base.FunctionalTest):
             self.assertIn("the role 'no_op' was not found", run['message'])
         finally:
             self.mine('overcloud', 'validation', 'install',
-                      '--from-package', PACKAGES[1])
+                      '--from-package', PACKAGES[0], '--from-package',
+                      PACKAGES[1])
 
     def test_a_bad_source_is_refused_with_nothing_written(self):
         tree = os.path.join(self.tmp, 'bad')
