@@ -60,8 +60,16 @@ REASONS = (
      r"|community\.|containers\.podman|openstack\.cloud",
      'a collection that ansible-core does not ship'),
     (r'sudo|become|privilege|Permission denied|permission denied'
-     r'|must be root|Operation not permitted',
-     'needs root (a playbook runs as nobody, no sudo)'),
+     r'|must be root|Operation not permitted'
+     r'|Module result deserialization failed',
+     'needs root (become: no sudo in the sandbox, none without a '
+     'password on the servers)'),
+    (r'ANSIBLE_HASH_BEHAVIOUR', 'needs Ansible\'s hash_behaviour=merge '
+     '(tripleo-validations\' own ansible.cfg)'),
+    (r'Syntax error in expression|has no attribute \'stdout\''
+     r'|is undefined',
+     'written for an older Ansible (ansible-core 2.19 refuses it) or '
+     'for variables of TripleO\'s own inventory'),
     (r'podman|docker|crictl|container_cli|buildah',
      'a container runtime'),
     (r'rpm|dnf|yum|package_facts|package manager|repoquery',
@@ -71,10 +79,11 @@ REASONS = (
      r'|glanceclient|tripleo_common|lookup plugin',
      'needs OpenStack clients and credentials (a playbook gets none)'),
     (r'/var/lib/config-data|/etc/(nova|neutron|ironic|heat|keystone|'
-     r'puppet|ceph|pki|ipa|chrony|ntp)|undercloud\.conf|hiera'
-     r'|No such file or directory|not found|does not exist',
+     r'puppet|ceph|pki|ipa|chrony|ntp|httpd)|undercloud\.conf|hiera'
+     r'|No such file or directory|not found|does not exist|is missing'
+     r'|Error executing command',
      'no such service or file here (not a TripleO undercloud/server)'),
-    (r'systemctl|systemd|service',
+    (r'systemctl|systemd|services were|service is',
      'no such system service here'),
     (r'unreachable|Connection refused|timed out|Name or service not known'
      r'|not allowed|egress',

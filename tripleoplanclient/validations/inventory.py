@@ -1,7 +1,8 @@
 """The hosts a validation run targets, as an Ansible inventory (JSON).
 
-localhost always, run locally (``ansible_connection: local``: the
-groups ``undercloud`` and ``Undercloud``); with a plan whose stack
+the undercloud always, run locally (``ansible_connection: local``: the
+host ``undercloud`` of the groups ``undercloud`` and ``Undercloud``;
+``localhost`` is Ansible's own); with a plan whose stack
 exists, one group per role under ``overcloud`` (and ``allovercloud``),
 each server at its control plane address, from the stack's outputs
 (tripleo-heat-templates' ``RoleNetHostnameMap`` and ``RoleNetIpMap``).
@@ -25,6 +26,8 @@ import re
 # the SSH settings when Mistral's configuration gives none
 SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10, 'port': 22}
 NETWORK = 'ctlplane'
+# the undercloud's host name, as tripleo-ansible-inventory names it
+UNDERCLOUD = 'undercloud'
 # a role's group name; never one of the groups every inventory has
 ROLE = re.compile(r'[A-Za-z][A-Za-z0-9_]{0,63}\Z')
 # service groups at most (THT has ~300 services)
@@ -71,7 +74,9 @@ def services(outputs):
 def build(python, roles=None, ssh=None, plan=None, role_services=None):
     """The inventory in tripleo-ansible-inventory's groups (what
     tripleo-validations' playbooks target): ``undercloud`` (and
-    ``Undercloud``) is localhost, modules run by ``python``; each role
+    ``Undercloud``) holds the host ``undercloud``, this machine, run
+    locally, modules run by ``python`` (a play on ``localhost`` gets
+    Ansible's own, the same); each role
     of ``roles`` (``servers``) is a group of its servers, reached over
     SSH with ``ssh`` (``SSH``'s keys; the key is not the inventory's),
     all of them children of ``overcloud``, itself ``allovercloud``'s.
@@ -91,8 +96,8 @@ def build(python, roles=None, ssh=None, plan=None, role_services=None):
               # on a server, the login user's own (the run's scratch
               # directory, ANSIBLE_REMOTE_TEMP, is the undercloud's)
               'ansible_remote_tmp': '~/.ansible/tmp'}
-    groups = {'undercloud': {'hosts': {'localhost': local}},
-              'Undercloud': {'hosts': {'localhost': {}}}}
+    groups = {'undercloud': {'hosts': {UNDERCLOUD: local}},
+              'Undercloud': {'hosts': {UNDERCLOUD: {}}}}
     # the outputs are any member's to write: no role may pose as one of
     # these groups, no server as the undercloud
     for role, hosts in sorted((roles or {}).items()):
@@ -100,7 +105,8 @@ def build(python, roles=None, ssh=None, plan=None, role_services=None):
             continue
         groups[role] = {'vars': {'tripleo_role_name': role}, 'hosts': {
             name: {'ansible_host': address, 'ctlplane_ip': address}
-            for name, address in hosts.items() if name != 'localhost'}}
+            for name, address in hosts.items() if name not in (
+                UNDERCLOUD, 'localhost')}}
     roles = [r for r in groups if r not in ('undercloud', 'Undercloud')]
     groups['overcloud'] = {'vars': remote,
                            'children': {role: {} for role in roles}}
@@ -126,7 +132,7 @@ def addresses(built):
     found = {}
     for group in groups.values():
         for name, host in (group.get('hosts') or {}).items():
-            if name != 'localhost':
+            if name != UNDERCLOUD:
                 found[name] = (host.get('ansible_host') or name,
                                int(host.get('ansible_port') or port or 22))
     return found

@@ -241,13 +241,13 @@ class TestCatalogueOnServers(base.PlanTest):
             'tripleo-validations-results', '%s/%s.json' % (run['run'], vid)))
             for vid in ON_SERVERS}
         # hosts: all: the undercloud and the plan's server, each checked
-        self.assertEqual({'localhost', SERVER},
+        self.assertEqual({'undercloud', SERVER},
                          set(kept['check-rsyslog']['stats']), err)
         # not Red Hat here: its checks are skipped, on each host
         self.assertEqual('PASSED', kept['check-rsyslog']['status'])
         # not an el8 kernel here: a verdict on each host, with the role's
         # own message
-        self.assertEqual(('FAILED', ['localhost', SERVER]), (
+        self.assertEqual(('FAILED', [SERVER, 'undercloud']), (
             kept['check-kernel-version']['status'],
             kept['check-kernel-version']['failed_hosts']), err)
         self.assertIn('does not match configured kernel_version',

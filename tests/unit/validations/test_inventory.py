@@ -25,9 +25,9 @@ class TestInventory(testtools.TestCase):
     def test_localhost_is_local_and_the_servers_are_reached_over_ssh(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS))
         groups = built['all']['children']
-        self.assertEqual({'localhost': {'ansible_connection': 'local',
-                                        'ansible_host': 'localhost',
-                                        'ansible_python_interpreter': '/py'}},
+        self.assertEqual({'undercloud': {'ansible_connection': 'local',
+                                         'ansible_host': 'localhost',
+                                         'ansible_python_interpreter': '/py'}},
                          groups['undercloud']['hosts'])
         self.assertEqual({'ansible_connection': 'ssh',
                           'ansible_user': 'tripleo-admin',
@@ -54,7 +54,7 @@ class TestInventory(testtools.TestCase):
                           'overcloud', 'undercloud'], sorted(groups))
         self.assertEqual({'Controller': {}}, groups['overcloud']['children'])
         self.assertEqual({'overcloud': {}}, groups['allovercloud']['children'])
-        self.assertEqual(['localhost'], list(groups['Undercloud']['hosts']))
+        self.assertEqual(['undercloud'], list(groups['Undercloud']['hosts']))
         self.assertEqual({'tripleo_role_name': 'Controller'},
                          groups['Controller']['vars'])
         self.assertEqual({'plan': 'overcloud'}, built['all']['vars'])
@@ -86,9 +86,10 @@ class TestInventory(testtools.TestCase):
         built = inventory.build('/py', {
             'undercloud': {'u': '127.0.0.9'}, 'overcloud': {'o': '127.0.0.9'},
             'bad name': {'b': '127.0.0.9'},
-            'Compute': {'localhost': '127.0.0.9', 'n-0': '127.0.0.8'}})
+            'Compute': {'localhost': '127.0.0.9', 'undercloud': '127.0.0.9',
+                        'n-0': '127.0.0.8'}})
         groups = built['all']['children']
-        self.assertEqual({'localhost'}, set(groups['undercloud']['hosts']))
+        self.assertEqual({'undercloud'}, set(groups['undercloud']['hosts']))
         self.assertEqual({'n-0'}, set(groups['Compute']['hosts']))
         self.assertEqual({'Compute': {}}, groups['overcloud']['children'])
         self.assertEqual({'n-0': ('127.0.0.8', 22)},
@@ -104,9 +105,9 @@ class TestInventory(testtools.TestCase):
             remote['ansible_port']))
         # the key is the run's ssh-agent's: no playbook is told its path
         self.assertNotIn('/run/k', str(built))
-        # localhost stays local, on no port
+        # the undercloud stays local, on no port
         self.assertNotIn('ansible_port', built['all']['children'][
-            'undercloud']['hosts']['localhost'])
+            'undercloud']['hosts']['undercloud'])
         self.assertEqual(16022, inventory.addresses(built)['c-0.ctlplane'][1])
 
 
