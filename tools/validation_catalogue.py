@@ -95,11 +95,12 @@ REASONS = (
 
 def reason(status: str, message: str | None) -> str:
     """Why a validation of ``status`` with ``message`` did not reach a
-    meaningful verdict here ('' for PASSED; the check's own words for a
-    FAILED one no rule explains: a verdict about this host)."""
-    if status == 'PASSED':
-        return ''
+    meaningful verdict here (for PASSED, ``message``: ``vacuous``'s; the
+    check's own words for a FAILED one no rule explains: a verdict about
+    this host)."""
     text = message or ''
+    if status == 'PASSED':
+        return text
     for pattern, why in REASONS:
         if re.search(pattern, text):
             return why
@@ -135,8 +136,19 @@ def openstack(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return proc
 
 
+def vacuous(stats: dict) -> str:
+    """Why a PASSED result checked nothing (no host, every task
+    skipped), or ''."""
+    if not stats:
+        return 'no host of its play here (passed on nothing)'
+    if not any(s.get('ok') for s in stats.values()):
+        return 'every task skipped here (not this system\'s kind)'
+    return ''
+
+
 def run_one(plan: str, vid: str, timeout: int) -> tuple[str, str, float]:
-    """``(status, message, seconds)`` of a run of validation ``vid``."""
+    """``(status, message, seconds)`` of a run of validation ``vid``; a
+    PASSED one that checked nothing says so in its message."""
     proc = openstack('overcloud', 'validation', 'run', '--plan', plan,
                      '--wait', '--timeout', str(timeout), '-f', 'json', vid,
                      check=False)
@@ -147,6 +159,14 @@ def run_one(plan: str, vid: str, timeout: int) -> tuple[str, str, float]:
     status = (row.get('validations') or ['%s: %s' % (
         vid, row.get('status'))])[0].split(': ', 1)[1]
     message = row.get('message') or ''
+    if status == 'PASSED':
+        kept = openstack('object', 'save', 'tripleo-validations-results',
+                         '%s/%s.json' % (row.get('run'), vid), '--file', '-',
+                         check=False)
+        try:
+            message = vacuous(json.loads(kept.stdout).get('stats') or {})
+        except ValueError:
+            message = ''
     prefix = vid + ': '
     return status, message[len(prefix):] if message.startswith(
         prefix) else message, float(row.get('duration') or 0)

@@ -8,8 +8,12 @@ import validation_catalogue as vc
 
 class TestReason(testtools.TestCase):
 
-    def test_a_passed_one_needs_no_reason(self):
-        self.assertEqual('', vc.reason('PASSED', 'sudo: not found'))
+    def test_a_passed_one_says_only_whether_it_checked_nothing(self):
+        self.assertEqual('', vc.reason('PASSED', ''))
+        self.assertEqual('', vc.vacuous({'undercloud': {'ok': 2}}))
+        self.assertIn('no host', vc.vacuous({}))
+        self.assertIn('every task skipped', vc.vacuous(
+            {'undercloud': {'ok': 0, 'skipped': 3}}))
 
     def test_the_first_rule_that_matches(self):
         for message, why in (
