@@ -89,10 +89,13 @@ def wanted(listing):
 def prepare(store, project, cache, clock=time.time):
     """The directory of the container's support trees for a run of
     ``project``'s (``cache``: the executor's, ``default_cache``); the
-    objects not in its cache are fetched. CommandError naming what is
+    objects not in its cache are fetched. None when the container holds
+    none (nothing is written then). CommandError naming what is
     refused."""
     _, listing = store.container.listing(catalog.CONTAINER)
     found = wanted(listing or {})
+    if not found:
+        return None
     home = _private(os.path.join(cache, project if project and _PROJECT.match(
         project) else hashlib.sha256(str(project).encode()).hexdigest()))
     objects, trees = (_private(os.path.join(home, d))

@@ -56,6 +56,13 @@ class TestSupport(fakes.HttpTestCase):
         support.prepare(self.store, 'p2', self.cache)
         self.assertEqual(3, len(self.gets()))
 
+    def test_a_container_without_support_trees_needs_no_cache(self):
+        for name in list(self.installed.objects):
+            if not name.startswith(('validation-playbooks/', 'groups')):
+                del self.installed.objects[name]
+        self.assertIsNone(support.prepare(self.store, 'p1', self.cache))
+        self.assertEqual([], os.listdir(self.cache))
+
     def test_the_environment_points_ansible_at_the_tree(self):
         env = support.environment('/t')
         self.assertEqual(('/t/roles', '/t/library', '/t/module_utils'), (
