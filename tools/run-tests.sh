@@ -43,8 +43,12 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
         -r requirements.txt -r test-requirements.txt >&2
     "$venv/bin/pip" install -q --no-deps -e . >&2
     # tripleo-common, the reference the config-download tree is compared
-    # with (tests/unit/config): without its dependencies (test-requirements)
-    "$venv/bin/pip" install -q --no-deps -c constraints.txt tripleo-common >&2
+    # with (tests/unit/config), and the upstream validations catalogue
+    # (tests/functional/validations/test_catalogue.py: only their data
+    # files under share/ansible): without their dependencies
+    # (test-requirements)
+    "$venv/bin/pip" install -q --no-deps -c constraints.txt tripleo-common \
+        tripleo-validations validations-common >&2
     # pytest's sdist, for the Jenkins JUnit XSD it holds: the schema the
     # validations' JUnit XML is checked against (tests/unit/validations)
     if [ ! -f "$cache/pytest/pytest-8.3.3.tar.gz" ]; then

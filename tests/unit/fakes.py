@@ -551,10 +551,12 @@ def run_ours(store, request, action, heat=None):
         from tripleoplanclient.mistral import validation_answers
         # what a run is told: this Swift; a plan that validates; the
         # caller's project (Keystone's); no directory of the operator's
-        # to hide
+        # to hide; no server (no stack); no cache of the container's
+        # roles (none used)
         return validation_answers.answer(name, store, req, {
             'endpoints': {'object-store': SWIFT}, 'project': 'p1',
-            'plan_problems': [], 'hidden_paths': []}.__getitem__,
+            'plan_problems': [], 'hidden_paths': [], 'servers': {},
+            'support_cache': None}.__getitem__,
             str(uuid.uuid4()), sealer=sealer())
     raise AssertionError('no fake for action %s' % action)
 

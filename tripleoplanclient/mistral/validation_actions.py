@@ -155,6 +155,12 @@ class _Inputs:
         from tripleoplanclient.mistral import validation_config
         return validation_config.hidden_paths()
 
+    def support_cache(self):
+        """Where this executor keeps the roles and modules of the
+        validations containers (``validations.support``)."""
+        from tripleoplanclient.validations import support
+        return support.default_cache()
+
     def server_networks(self):
         """Where this plan's validations may reach servers
         (``node_access.server_networks``)."""
@@ -181,13 +187,20 @@ class _Inputs:
         return ['%s %s: %s' % (p['kind'], p['what'], p['problem'])
                 for p in found.get('problems') or []]
 
-    def servers(self):
+    def outputs(self):
+        """The plan's stack's outputs (none without a stack)."""
         from heatclient import exc as heat_exc
-
-        from tripleoplanclient.validations import inventory
         heat, _ = self._heat()
         try:
             stack = heat.stacks.get(self.req['plan'])
         except heat_exc.HTTPNotFound:
-            return {}
-        return inventory.servers(getattr(stack, 'outputs', None) or [])
+            return []
+        return getattr(stack, 'outputs', None) or []
+
+    def servers(self):
+        from tripleoplanclient.validations import inventory
+        return inventory.servers(self('outputs'))
+
+    def services(self):
+        from tripleoplanclient.validations import inventory
+        return inventory.services(self('outputs'))

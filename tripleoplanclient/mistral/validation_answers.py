@@ -15,10 +15,11 @@ def answer(name, store, req, inputs=None, run_id=None, later=None,
     from tripleoplanclient.validations import catalog
     from tripleoplanclient.validations import results
     from tripleoplanclient.validations import runs
-    from tripleoplanclient.validations import shipped
+    from tripleoplanclient.validations import sources
 
     if name == 'validation_install':
-        return catalog.install(store, shipped.files())
+        return catalog.install(store, sources.merge(
+            [('the shipped validations', sources.ours())]))
     if name == 'validation_list':
         groups, found = catalog.collect(store, req['plan'])
         if req['group'] is not None and req['group'] not in groups:

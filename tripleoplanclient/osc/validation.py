@@ -11,6 +11,7 @@ from osc_lib.command import command
 
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
+from tripleoplanclient.osc import validation_junit
 
 LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
                 'problem', 'description')
@@ -75,71 +76,59 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-def _add_junitxml(parser):
-    parser.add_argument(
-        '--junitxml', metavar='<file>',
-        help='Also write the run as JUnit XML to this file (replaced if '
-             'it exists): one testcase per validation and host, for CI.')
+class InstallValidations(base.Command, command.ShowOne):
+    _description = ('Install validations into the tripleo-validations '
+                    'container of your project, in tripleo-validations\' '
+                    'layout: the shipped ones, then each --from directory '
+                    'and --from-package distribution in the order given (a '
+                    'later one overrides an earlier one\'s objects; the '
+                    'groups.yaml files are merged). One listing, then only '
+                    'the new or changed objects, in one bulk request')
 
-
-def _junit_target(parsed_args):
-    """``--junitxml``'s file as an absolute path, refused before anything
-    is done when it cannot be written (None without the option)."""
-    import os
-
-    from osc_lib import exceptions
-    if parsed_args.junitxml is None:
-        return None
-    path = os.path.abspath(parsed_args.junitxml)
-    if getattr(parsed_args, 'wait', True) is False:
-        raise exceptions.CommandError(
-            '--junitxml needs the run\'s end: drop --no-wait, or write it '
-            'later with "openstack overcloud validation show <run> '
-            '--junitxml %s".' % parsed_args.junitxml)
-    if parsed_args.junitxml == '-':
-        raise exceptions.CommandError(
-            '--junitxml -: stdout is the run\'s row; give a file.')
-    folder = os.path.dirname(path)
-    if os.path.isdir(path) or not os.path.isdir(folder) or \
-            not os.access(folder, os.W_OK | os.X_OK):
-        raise exceptions.CommandError(
-            '--junitxml %s: give a file in a directory you may write to.'
-            % parsed_args.junitxml)
-    return path
-
-
-def _write_junitxml(cmd, path, run):
-    """Write ``run`` (with its results) as JUnit XML to ``path``: beside
-    it, then renamed; the path said on stderr."""
-    from osc_lib import exceptions
-
-    from tripleoplanclient.osc import plan
-    from tripleoplanclient.validations import junit
-    data = junit.build(run)
-    try:
-        plan.write_atomically(path, lambda f: f.write(data))
-    except OSError as exc:
-        raise exceptions.CommandError(
-            'Validation run %s ended %s but its JUnit XML could not be '
-            'written to %s: %s. Write it with "openstack overcloud '
-            'validation show %s --junitxml <file>".' % (
-                run['run'], run.get('status'), path, exc, run['run']))
-    cmd.progress('JUnit XML of validation run %s written to %s.'
-                 % (run['run'], path))
-
-
-class InstallValidations(ValidationCommand, command.ShowOne):
-    _description = ('Install the shipped validations into the '
-                    'tripleo-validations container of your project (only '
-                    'new or changed playbooks are sent)')
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--from', metavar='<directory>', dest='sources',
+            action='append', type=lambda v: ('directory', v),
+            help='A directory in tripleo-validations\' layout (groups.yaml, '
+                 'validation-playbooks/, roles/, library/, ...: a checkout, '
+                 'or <venv>/share/ansible). Repeatable.')
+        parser.add_argument(
+            '--from-package', metavar='<distribution>', dest='sources',
+            action='append', type=lambda v: ('package', v),
+            help='An installed distribution whose data files under '
+                 'share/ansible are in that layout (tripleo-validations, '
+                 'validations-common). Repeatable.')
+        return parser
 
     def take_action(self, parsed_args):
-        result = self.ask(parsed_args, 'validation_install')
-        self.progress('Validations: %d written, %d unchanged.' % (
-            len(result['written']), result['unchanged']))
-        return (('container', 'written', 'unchanged'),
-                ('tripleo-validations', _list(result['written']),
-                 result['unchanged']))
+        from tripleoplanclient.validations import catalog
+        from tripleoplanclient.validations import sources
+        trees = [('the shipped validations', sources.ours())]
+        for kind, value in parsed_args.sources or ():
+            trees.append(('--from %s' % value, sources.directory(value))
+                         if kind == 'directory' else
+                         ('--from-package %s' % value,
+                          sources.package(value)))
+        result = catalog.install(self.plan_store(), sources.merge(trees))
+        self.progress('Validations: %d written, %d unchanged, %d removed '
+                      '(installed at the top by an older version); %d '
+                      'validations.' % (
+                          len(result['written']), result['unchanged'],
+                          len(result['removed']), result['validations']))
+        if result['kept']:
+            self.progress(
+                '%d object(s) no source holds stay in %s (delete them '
+                'with "openstack object delete"): %s%s' % (
+                    len(result['kept']), catalog.CONTAINER,
+                    ', '.join(result['kept'][:10]),
+                    ', ...' if len(result['kept']) > 10 else ''))
+        columns = ('container', 'written', 'unchanged', 'removed', 'kept',
+                   'validations', 'sources')
+        return columns, (catalog.CONTAINER, _list(result['written']),
+                         result['unchanged'], _list(result['removed']),
+                         _list(result['kept']), result['validations'],
+                         [what for what, _ in trees])
 
 
 class ListValidations(ValidationCommand, command.Lister):
@@ -206,7 +195,7 @@ class RunValidations(_RunCommand):
                           'servers')
         base.add_wait_options(parser, 'Wait for the run to end',
                               'Print the run id once it started.')
-        _add_junitxml(parser)
+        validation_junit.add_option(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -215,7 +204,7 @@ class RunValidations(_RunCommand):
         from tripleoplanclient.osc import validation_parameters
         from tripleoplanclient.validations import parameters
         from tripleoplanclient.workflows import validations
-        junitxml = _junit_target(parsed_args)
+        junitxml = validation_junit.target(parsed_args)
         labels = ([parsed_args.group] if parsed_args.group else [],
                   parsed_args.categories, parsed_args.products)
         if bool(parsed_args.names) == any(labels):
@@ -288,7 +277,7 @@ class RunValidations(_RunCommand):
                     execution.id, parsed_args.timeout, execution.id))
         tell(run)
         if junitxml:
-            _write_junitxml(self, junitxml, self.ask(
+            validation_junit.write(self, junitxml, self.ask(
                 parsed_args, 'validation_results', run=run['run']))
         return self.row(run)
 
@@ -341,7 +330,7 @@ class ShowValidationRun(ValidationCommand, command.ShowOne):
                             help='Run id (see "validation results") or '
                                  'validation (see "validation list").')
         _add_plan(parser, 'add or override (a validation)')
-        _add_junitxml(parser)
+        validation_junit.add_option(parser)
         return parser
 
     def take_action(self, parsed_args):
@@ -356,10 +345,10 @@ class ShowValidationRun(ValidationCommand, command.ShowOne):
                     '(see "openstack overcloud validation results").'
                     % parsed_args.run)
             return validation_parameters.show_validation(self, parsed_args)
-        junitxml = _junit_target(parsed_args)
+        junitxml = validation_junit.target(parsed_args)
         run = self.ask(parsed_args, 'validation_results', run=parsed_args.run)
         if junitxml:
-            _write_junitxml(self, junitxml, run)
+            validation_junit.write(self, junitxml, run)
         found = _run_row(run)
         failures = ['%s: %s: %s: %s' % (r['validation'], f.get('host'),
                                         f.get('task'), f.get('msg'))

@@ -1,6 +1,9 @@
 """Where the validations are: the ``tripleo-validations`` container of
-the caller's project (the shipped playbooks, installed in one pass) and
-a plan's own ``custom-validations/``, which add or override by id.
+the caller's project, in tripleo-validations' own layout (``LAYOUT``:
+the playbooks in ``validation-playbooks/``, beside groups.yaml and the
+trees a run uses: roles, modules, plugins), written in one pass
+(``install``), and a plan's own ``custom-validations/``, which add or
+override by id.
 
 Works on a ``record.plan_store.PlanStore`` (as the caller).
 """
@@ -14,44 +17,118 @@ CONTAINER = 'tripleo-validations'
 USAGE = {'x-container-meta-usage-tripleo': 'validations'}
 CUSTOM = 'custom-validations/'
 GROUPS = 'groups.yaml'
+PLAYBOOKS = 'validation-playbooks/'
+# what a run mounts for ansible-playbook (``support``)
+SUPPORT = ('roles/', 'library/', 'module_utils/', 'lookup_plugins/',
+           'filter_plugins/', 'callback_plugins/')
+LAYOUT = (PLAYBOOKS,) + SUPPORT
 _INSTALL = 'run "openstack overcloud validation install"'
 
 
 def install(store, files):
-    """Write ``files`` (``{name: bytes}``, ``shipped.files()``) into the
-    container, creating it; only the new or changed ones are sent (the
-    listing's hashes). Objects the package does not ship stay.
-    ``{written: [name], unchanged: n}``."""
+    """Write ``files`` (``{name: bytes}`` in ``LAYOUT``,
+    ``sources.merge``'s) into the container, creating it: only the new
+    or changed ones are sent (the listing's hashes), in one bulk request
+    when the cluster has bulk upload. Older versions installed the
+    validations at the top (``<id>.yaml``): each of an id now in
+    ``PLAYBOOKS`` is removed. Other objects the sources do not hold stay
+    (``kept``: an operator's own), and so do the groups of the installed
+    groups.yaml (``files``' describe theirs): no validation loses its
+    groups to an install of fewer sources.
+    ``{written, removed, kept: [name], unchanged, validations: n}``."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         store.container.create_container(CONTAINER, headers=USAGE)
         listing = {}
+    if GROUPS in listing and GROUPS in files:
+        try:
+            there = metadata.read_groups(
+                store.container.get(CONTAINER, GROUPS) or b'{}')
+        except ValueError:
+            there = {}      # what is restored
+        files = dict(files, **{GROUPS: merged_groups(
+            [groups_text(there), files[GROUPS]])})
+    old = sorted(n for n in listing if '/' not in n and
+                 metadata.validation_id(n) and PLAYBOOKS + n in files)
     changed = {name: data for name, data in files.items()
                if (listing.get(name) or {}).get('hash') != content.md5(data)}
-    store.container.write(CONTAINER, changed)
-    return {'written': sorted(changed),
-            'unchanged': len(files) - len(changed)}
+    _send(store.container, changed)
+    store.container.delete_objects(CONTAINER, old)
+    return {'written': sorted(changed), 'removed': old,
+            'unchanged': len(files) - len(changed),
+            'kept': sorted(set(listing) - set(files) - set(old)),
+            'validations': sum(1 for n in files if _playbook(n))}
+
+
+def groups_text(groups):
+    """groups.yaml's bytes of ``{group: description}``."""
+    import yaml
+    return yaml.safe_dump({g: [{'description': d}]
+                           for g, d in groups.items()},
+                          default_flow_style=False, width=72).encode()
+
+
+def merged_groups(texts):
+    """One groups.yaml of ``texts`` (each a groups.yaml's bytes or
+    None; a later description wins); ValueError naming what is wrong in
+    one."""
+    groups = {}
+    for text in texts:
+        groups.update(metadata.read_groups(text or b'{}'))
+    return groups_text(groups)
+
+
+def _send(container, objects):
+    """``objects`` in one extract-archive request when they fit one (a
+    cluster without bulk upload answers without verdict: then PUTs)."""
+    from tripleoplanclient.plan import bulk
+    container.checked(CONTAINER, objects)
+    if len(objects) > 1 and len(objects) <= bulk.MAX_OBJECTS and \
+            sum(len(d) for d in objects.values()) <= bulk.MAX_BYTES:
+        failed = bulk.extract_archive(container.connection(), CONTAINER,
+                                      objects)
+        if not failed:
+            return
+        if not bulk.no_verdict(failed):
+            raise exceptions.CommandError(
+                'Swift rejected %d of the %d objects written to %s (%s); '
+                'run the install again.' % (len(failed), len(objects),
+                                            CONTAINER, '; '.join(
+                                                '%s: %s' % f
+                                                for f in failed[:5])))
+        container.without_bulk()
+    container.write(CONTAINER, objects)
+
+
+def _playbook(name):
+    """The validation id of object ``name`` in ``PLAYBOOKS`` (or at
+    the top, where older versions installed them), or None."""
+    rest = name[len(PLAYBOOKS):] if name.startswith(PLAYBOOKS) else name
+    return metadata.validation_id(rest) if '/' not in rest else None
 
 
 def collect(store, plan=None):
     """``(groups, {id: validation})`` of the installed validations and,
     with ``plan``, its ``custom-validations/`` (overriding by id). Each
-    validation is ``metadata.read``'s, with ``source`` (``installed`` or
-    ``plan``), ``object`` (container, name) and ``text`` (bytes)."""
+    validation is ``metadata.read``'s (the container's at its top too,
+    an operator's own where older versions installed them), with
+    ``source`` (``installed`` or ``plan``), ``object`` (container, name)
+    and ``text`` (bytes)."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         raise exceptions.CommandError(
             'No validations are installed in this project (no %s '
             'container): %s first.' % (CONTAINER, _INSTALL))
     texts = store.container.get_many(CONTAINER, [
-        n for n in listing if n == GROUPS or metadata.validation_id(n)])
+        n for n in listing if n == GROUPS or _playbook(n)])
     try:
         groups = metadata.read_groups(texts.pop(GROUPS, b'') or b'{}')
     except ValueError as exc:
         raise exceptions.CommandError('%s/%s: %s; %s to restore it.' % (
             CONTAINER, GROUPS, exc, _INSTALL))
-    sources = [(CONTAINER, name, 'installed', data)
-               for name, data in texts.items()]
+    # ``PLAYBOOKS``' after those at the top: theirs win
+    sources = [(CONTAINER, name, 'installed', data) for name, data in
+               sorted(texts.items(), key=lambda i: '/' in i[0])]
     if plan is not None:
         headers, found = store.container.listing(plan, prefix=CUSTOM)
         if found is None:

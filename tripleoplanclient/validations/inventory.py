@@ -1,11 +1,13 @@
 """The hosts a validation run targets, as an Ansible inventory (JSON).
 
-localhost always, run locally (``ansible_connection: local``); with a
-plan whose stack exists, the group ``overcloud`` with one child group
-per role, each server at its control plane address, from the stack's
-outputs (tripleo-heat-templates' ``RoleNetHostnameMap`` and
-``RoleNetIpMap``). The servers are reached over SSH, as the user and
-on the port the operator configured for Mistral (``SSH``; the key is
+the undercloud always, run locally (``ansible_connection: local``: the
+host ``undercloud`` of the groups ``undercloud`` and ``Undercloud``;
+``localhost`` is Ansible's own); with a plan whose stack
+exists, one group per role under ``overcloud`` (and ``allovercloud``),
+each server at its control plane address, from the stack's outputs
+(tripleo-heat-templates' ``RoleNetHostnameMap`` and ``RoleNetIpMap``).
+The servers are reached over SSH, as the user and on the port the
+operator configured for Mistral (``SSH``; the key is
 the run's ssh-agent's), within a short connect timeout: a task on a
 server runs on that server, and a server that does not answer is
 unreachable, not checked on the undercloud in its name. A check that
@@ -19,10 +21,19 @@ project and plan: ``networks``, ``split``).
 """
 
 import ipaddress
+import re
 
 # the SSH settings when Mistral's configuration gives none
 SSH = {'user': 'tripleo-admin', 'key': None, 'timeout': 10, 'port': 22}
 NETWORK = 'ctlplane'
+# the undercloud's host name, as tripleo-ansible-inventory names it
+UNDERCLOUD = 'undercloud'
+# a role's group name; never one of the groups every inventory has
+ROLE = re.compile(r'[A-Za-z][A-Za-z0-9_]{0,63}\Z')
+# service groups at most (THT has ~300 services)
+MAX_GROUPS = 2000
+RESERVED = ('all', 'ungrouped', 'undercloud', 'Undercloud', 'overcloud',
+            'allovercloud', 'localhost')
 
 
 def servers(outputs):
@@ -43,12 +54,40 @@ def servers(outputs):
     return found
 
 
-def build(python, roles=None, ssh=None):
-    """The inventory: localhost (modules run by ``python``), and
-    ``roles`` (``servers``) under ``overcloud``, reached over SSH with
-    ``ssh`` (``SSH``'s keys; the key is not the inventory's)."""
+def services(outputs):
+    """``{role: [service name]}`` from a stack's outputs
+    (tripleo-heat-templates' ``RoleData``: each role's
+    ``service_names``)."""
+    if isinstance(outputs, list):
+        outputs = {o.get('output_key'): o.get('output_value')
+                   for o in outputs if isinstance(o, dict)}
+    data = (outputs or {}).get('RoleData')
+    found = {}
+    for role, value in (data if isinstance(data, dict) else {}).items():
+        names = value.get('service_names') if isinstance(value, dict) \
+            else None
+        if isinstance(names, list):
+            found[role] = [n for n in names if isinstance(n, str)]
+    return found
+
+
+def build(python, roles=None, ssh=None, plan=None, role_services=None):
+    """The inventory in tripleo-ansible-inventory's groups (what
+    tripleo-validations' playbooks target): ``undercloud`` (and
+    ``Undercloud``) holds the host ``undercloud``, this machine, run
+    locally, modules run by ``python`` (a play on ``localhost`` gets
+    Ansible's own, the same); each role
+    of ``roles`` (``servers``) is a group of its servers, reached over
+    SSH with ``ssh`` (``SSH``'s keys; the key is not the inventory's),
+    all of them children of ``overcloud``, itself ``allovercloud``'s.
+    ``role_services`` (``services``) adds tripleo-ansible-inventory's
+    service groups: one per service (``nova_libvirt``, ``mysql``...),
+    whose children are the roles that run it. The variables upstream
+    roles read that no credential is: ``plan`` (the stack's name), each
+    server's ``tripleo_role_name``, ``ctlplane_ip`` and
+    ``ansible_host``."""
     ssh = dict(SSH, **(ssh or {}))
-    local = {'ansible_connection': 'local',
+    local = {'ansible_connection': 'local', 'ansible_host': 'localhost',
              'ansible_python_interpreter': python}
     remote = {'ansible_connection': 'ssh', 'ansible_user': ssh['user'],
               'ansible_port': int(ssh['port']),
@@ -57,22 +96,43 @@ def build(python, roles=None, ssh=None):
               # on a server, the login user's own (the run's scratch
               # directory, ANSIBLE_REMOTE_TEMP, is the undercloud's)
               'ansible_remote_tmp': '~/.ansible/tmp'}
-    children = {role: {'hosts': {name: {'ansible_host': address}
-                                 for name, address in hosts.items()}}
-                for role, hosts in (roles or {}).items()}
-    return {'all': {'hosts': {'localhost': local},
-                    'children': {'overcloud': {'vars': remote,
-                                               'children': children}}}}
+    groups = {'undercloud': {'hosts': {UNDERCLOUD: local}},
+              'Undercloud': {'hosts': {UNDERCLOUD: {}}}}
+    # the outputs are any member's to write: no role may pose as one of
+    # these groups, no server as the undercloud
+    for role, hosts in sorted((roles or {}).items()):
+        if role in groups or role in RESERVED or not ROLE.match(role):
+            continue
+        groups[role] = {'vars': {'tripleo_role_name': role}, 'hosts': {
+            name: {'ansible_host': address, 'ctlplane_ip': address}
+            for name, address in hosts.items() if name not in (
+                UNDERCLOUD, 'localhost')}}
+    roles = [r for r in groups if r not in ('undercloud', 'Undercloud')]
+    groups['overcloud'] = {'vars': remote,
+                           'children': {role: {} for role in roles}}
+    found = {}
+    for role in roles:
+        for service in (role_services or {}).get(role) or ():
+            if ROLE.match(service) and service not in RESERVED and \
+                    service not in groups:
+                found.setdefault(service, {'children': {}})['children'][
+                    role] = {}
+    groups.update(sorted(found.items())[:MAX_GROUPS])
+    groups['allovercloud'] = {'children': {'overcloud': {}}}
+    return {'all': {'vars': {'plan': plan} if plan else {},
+                    'children': groups}}
 
 
 def addresses(built):
     """``{hostname: (address, port)}`` of the servers of inventory
     ``built`` (``build``'s): where a run's SSH connections go."""
+    groups = built.get('all', {}).get('children') or {}
+    port = ((groups.get('overcloud') or {}).get('vars') or {}).get(
+        'ansible_port')
     found = {}
-    for group in (built.get('all', {}).get('children') or {}).values():
-        port = (group.get('vars') or {}).get('ansible_port')
-        for role in (group.get('children') or {}).values():
-            for name, host in (role.get('hosts') or {}).items():
+    for group in groups.values():
+        for name, host in (group.get('hosts') or {}).items():
+            if name != UNDERCLOUD:
                 found[name] = (host.get('ansible_host') or name,
                                int(host.get('ansible_port') or port or 22))
     return found

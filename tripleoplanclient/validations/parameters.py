@@ -160,10 +160,13 @@ def skipped(entry):
 
 def host_limit(limit, skip_hosts):
     """The ``--limit`` of a validation: the run's, without the hosts the
-    skiplist skips it on (Ansible reads ``!`` exclusions last)."""
+    skiplist skips it on (Ansible reads ``!`` exclusions last). Without
+    the run's own, every host but those: ``all`` and the ``localhost``
+    a play on it gets (Ansible's own, in no group of the inventory)."""
     if not skip_hosts:
         return limit
-    return ','.join([limit or 'all'] + ['!' + h for h in skip_hosts])
+    return ','.join([limit or 'all,localhost'] +
+                    ['!' + h for h in skip_hosts])
 
 
 def labels(groups=(), categories=(), products=()):

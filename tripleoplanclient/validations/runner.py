@@ -32,6 +32,7 @@ from tripleoplanclient.validations import child
 from tripleoplanclient.validations import inventory as inventories
 from tripleoplanclient.validations import sandbox
 from tripleoplanclient.validations import shipped
+from tripleoplanclient.validations import support
 
 MARKER = 'TRIPLEOPLAN_VALIDATION_RUN'
 # what starts the callback's result lines on stdout
@@ -49,10 +50,11 @@ def ansible_playbook():
         'ansible-playbook')
 
 
-def environment(run_id, project=None, agent=False):
+def environment(run_id, project=None, agent=False, support_tree=None):
     """The child's whole environment (paths as the sandbox sees them).
     ``MARKER`` names the run and the project it runs for: ``owns``
-    trusts nothing else."""
+    trusts nothing else. ``support_tree``: the container's roles,
+    modules and plugins (``support``)."""
     home = sandbox.HOME
     env = child.environment(shipped.CALLBACKS, 'tripleoplan_json', agent)
     env.update({
@@ -60,6 +62,8 @@ def environment(run_id, project=None, agent=False):
         'ANSIBLE_COLLECTIONS_PATH': os.path.join(home, 'collections'),
         MARKER: _marker(run_id, project),
     })
+    if support_tree:
+        env.update(support.environment(support_tree))
     return env
 
 
@@ -70,7 +74,7 @@ def _marker(run_id, project):
 def run(text, extra_vars, inventory, timeout, run_id, started=None,
         stop_requested=None, look_every=2.0, clock=time.monotonic,
         ssh_key=None, targets=(), refused=None, project=None, hidden=(),
-        limit=None):
+        limit=None, support_tree=None):
     """Run playbook ``text`` (bytes); its result: ``status`` (PASSED,
     FAILED, TIMEOUT, STOPPED, ERROR), ``duration``, ``rc``,
     ``failed_hosts``, ``plays``, ``stats``, ``failures``, ``message``.
@@ -81,7 +85,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
     ``{(host, port): why}`` the proxy says of those it may not;
     ``project``: the caller's (Keystone's) project, in ``MARKER``;
     ``hidden``: directories the sandbox hides besides those it always
-    does (``sandbox.secret_places``);
+    does (``sandbox.secret_places``); ``support_tree``: the container's
+    roles, modules and plugins (``support.prepare``), mounted read-only;
     ``started(pgid)``: told the child's process group once it runs;
     ``stop_requested()``: asked every ``look_every`` seconds, True ends
     the run as STOPPED;
@@ -99,7 +104,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
             'configuration) cannot be read by Mistral\'s executor: fix the '
             'path or its permissions. Nothing was run.' % ssh_key))
     readable = [shipped.CALLBACKS, os.path.dirname(shipped.RELAY),
-                os.path.dirname(os.path.realpath(program))]
+                os.path.dirname(os.path.realpath(program))] + (
+                    [support_tree] if support_tree else [])
     refused_sandbox = sandbox.check(readable)
     if refused_sandbox is not None:
         return run_result('ERROR', 0, message=refused_sandbox)
@@ -128,7 +134,8 @@ def run(text, extra_vars, inventory, timeout, run_id, started=None,
              '-e', '@' + inside + 'vars.json'] +
             (['--limit', limit] if limit else []) +
             [inside + 'playbook.yaml'],
-            inputs, environment(run_id, project, bool(ssh_key)), timeout,
+            inputs, environment(run_id, project, bool(ssh_key),
+                                support_tree), timeout,
             _last_result, readable=readable, ssh_key=ssh_key,
             targets=targets, refused=refused, hidden=hidden,
             started=started, stop_requested=stop_requested,

@@ -19,6 +19,7 @@ from tripleoplanclient.validations import inventory
 from tripleoplanclient.validations import parameters
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
+from tripleoplanclient.validations import support
 
 
 def start(store, req, run_id):
@@ -70,13 +71,16 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
 
     ``inputs(name)``: ``endpoints`` (``{service type: url}``),
     ``plan_problems`` ([text]), ``servers`` (``inventory.servers``),
+    ``services`` (``inventory.services``),
     ``server_networks`` (where the operator lets the plan's validations
     reach servers: ``inventory.networks``), ``ssh`` (how to log in to
     them, ``inventory.SSH``'s keys; None for the defaults),
-    ``project`` (the caller's, as Keystone validated it) or
+    ``project`` (the caller's, as Keystone validated it),
     ``hidden_paths`` (directories the sandbox hides besides those it
-    always does; None for none); a CommandError there is that
-    validation's ERROR.
+    always does; None for none) or ``support_cache`` (where the
+    executor keeps the container's roles and modules, ``support``;
+    None: a run uses none); a CommandError there is that validation's
+    ERROR.
     """
     progress = progress or (lambda line: None)
     deadline = clock() + timeout
@@ -85,6 +89,7 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     hidden = inputs('hidden_paths') or ()
     secrets = parameters.secret_values(extra_vars)
     skiplist = run.get('skiplist') or {}
+    tree = _support(store, project, inputs('support_cache'))
 
     def stop_requested():
         return results.stop_requested(store, run['run'])
@@ -107,7 +112,8 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
         else:
             outcome = parameters.scrub(_one(
                 store, run, summary, validation, endpoints, inputs, left,
-                stop_requested, project, hidden, extra_vars or {}), secrets)
+                stop_requested, project, hidden, extra_vars or {}, tree),
+                secrets)
             if outcome['status'] in ('STOPPED', 'TIMEOUT'):
                 run['status'] = outcome['status']
         progress('Validation %s: %s' % (validation['id'], outcome['status']))
@@ -129,21 +135,44 @@ def execute(store, run, chosen, inputs, timeout, clock=time.monotonic,
     return run
 
 
+def _support(store, project, cache):
+    """``(directory, problem)`` of the container's support trees for
+    the run: one listing, the objects its cache lacks fetched."""
+    if not cache:
+        return None, None
+    try:
+        return support.prepare(store, project, cache), None
+    except (exceptions.CommandError, OSError) as exc:
+        return None, 'the roles and modules of %s: %s' % (
+            catalog.CONTAINER, exc)
+
+
 def _one(store, run, summary, validation, endpoints, inputs, left,
-         stop_requested, project, hidden, given):
+         stop_requested, project, hidden, given, tree):
     extra = dict(given, tripleoplan_endpoints=endpoints,
                  tripleoplan_plan=run['plan'])
-    roles, networks, ssh = None, [], dict(inventory.SSH)
+    roles, networks, ssh, services = None, [], dict(inventory.SSH), None
     try:
         if 'plan_problems' in validation['requires']:
             extra['tripleoplan_plan_problems'] = _needs_plan(
                 run, validation, inputs, 'plan_problems')
+        if tree[1]:
+            raise exceptions.CommandError(tree[1])
         if 'inventory' in validation['requires']:
             roles = _needs_plan(run, validation, inputs, 'servers')
             if not roles:
                 raise exceptions.CommandError(
                     'plan %s has no deployed servers (no stack of that name, '
                     'or its outputs list none)' % run['plan'])
+        elif run['plan']:
+            # tripleo-validations' playbooks name no requirement: with a
+            # plan, its servers (if it has any) are theirs to target
+            try:
+                roles = inputs('servers')
+            except exceptions.CommandError:
+                roles = None
+        if roles:
+            services = inputs('services')
             networks = inputs('server_networks') or []
             # asked only of a run that targets servers
             ssh.update(inputs('ssh') or {})
@@ -157,14 +186,16 @@ def _one(store, run, summary, validation, endpoints, inputs, left,
 
     limit = parameters.host_limit(run.get('limit'), (
         run.get('skiplist') or {}).get(validation['id'], {}).get('hosts'))
-    hosts = inventory.build(sys.executable, roles, ssh)
+    hosts = inventory.build(sys.executable, roles, ssh, run['plan'],
+                            services)
     servers, refused = inventory.split(hosts, networks, run['plan'])
     outcome = runner.run(
         validation['text'], extra, hosts, left, run['run'],
         started=started, stop_requested=stop_requested,
         ssh_key=ssh['key'] if servers else None,
         targets=reachable(endpoints, servers), refused=refused,
-        project=project, hidden=hidden, limit=limit)
+        project=project, hidden=hidden, limit=limit,
+        support_tree=tree[0])
     if limit and not outcome['stats'] and (
             outcome['status'] == 'PASSED' or 'no hosts to target' in (
                 outcome['message'] or '')):

@@ -35,7 +35,8 @@ class TestRunWrites(fakes.HttpTestCase):
             'validation_run', swift_as('caller-token'), {
                 'plan': None, 'names': ['one', 'two'], 'group': None,
                 'timeout': 60}, {'endpoints': {}, 'project': 'p',
-                                 'hidden_paths': []}.__getitem__,
+                                 'hidden_paths': [],
+                                 'support_cache': None}.__getitem__,
             'run-9',
             later=swift_as('trust-token'))
         self.assertEqual('PASSED', run['status'])
@@ -47,3 +48,20 @@ class TestRunWrites(fakes.HttpTestCase):
         self.assertEqual({'trust-token'}, {t for _, t in writes[1:]})
         self.assertIn('run-9/two.json', [n for n, _ in writes[1:]])
         self.assertIn('run-9/run.json', kept.objects)
+
+
+class TestInstallForOtherCallers(fakes.HttpTestCase):
+    """The validation_install action (a GUI's): the shipped playbooks
+    only, in the container's layout, the installed groups kept."""
+
+    def test_the_shipped_playbooks_and_the_installed_groups(self):
+        installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
+        installed.store('groups.yaml', b'upstream: [{description: U}]\n')
+        found = validation_answers.answer('validation_install',
+                                          swift_as('t'), {})
+        self.assertEqual(8, found['validations'])
+        self.assertIn('validation-playbooks/check-disk-space.yaml',
+                      installed.objects)
+        groups, _ = catalog.collect(swift_as('t'))
+        self.assertEqual('U', groups['upstream'])
+        self.assertIn('pre-deployment', groups)

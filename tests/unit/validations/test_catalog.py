@@ -6,6 +6,7 @@ from osc_lib import exceptions
 from tests.unit import fakes
 from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import shipped
+from tripleoplanclient.validations import sources
 
 FAILING = b"""- hosts: localhost
   vars:
@@ -24,31 +25,87 @@ class TestCatalog(fakes.HttpTestCase):
         self.store = fakes.plan_store(workers=1)
         self.swift_info(bulk=False)
 
-    def puts(self):
-        return [n for op, n in self.installed.requests if op == 'PUT']
-
     def test_install_sends_only_what_changed(self):
-        files = shipped.files()
-        self.assertEqual({'written': sorted(files), 'unchanged': 0},
-                         catalog.install(self.store, files))
-        self.assertEqual(sorted(files), sorted(self.puts()))
+        files = sources.merge([('shipped', sources.ours())])
+        found = catalog.install(self.store, files)
+        self.assertEqual((sorted(files), 0, [], 8), (
+            found['written'], found['unchanged'], found['kept'],
+            found['validations']))
+        # one listing, one archive
+        self.assertEqual(['LIST', 'ARCHIVE'],
+                         [op for op, _ in self.installed.requests])
+        self.assertEqual(sorted(files), sorted(self.installed.objects))
+        self.assertIn('validation-playbooks/check-disk-space.yaml', files)
         self.installed.requests[:] = []
         self.installed.store('mine.yaml', FAILING)
-        self.assertEqual({'written': [], 'unchanged': len(files)},
-                         catalog.install(self.store, files))
-        self.assertEqual([], self.puts())
-        self.installed.store('check-disk-space.yaml', b'changed')
-        self.assertEqual(['check-disk-space.yaml'], catalog.install(
-            self.store, files)['written'])
-        # what the operator added stays
+        found = catalog.install(self.store, files)
+        self.assertEqual(([], len(files)), (found['written'],
+                                            found['unchanged']))
+        self.assertEqual([('LIST', ''), ('GET', 'groups.yaml')],
+                         self.installed.requests)
+        self.installed.store('validation-playbooks/check-disk-space.yaml',
+                             b'changed')
+        self.assertEqual(['validation-playbooks/check-disk-space.yaml'],
+                         catalog.install(self.store, files)['written'])
+        # what the operator added stays, and is said to
         self.assertIn('mine.yaml', self.installed.objects)
+        self.assertEqual(['mine.yaml'],
+                         catalog.install(self.store, files)['kept'])
+
+    def test_install_removes_what_older_versions_put_at_the_top(self):
+        old = shipped.files()
+        for name, data in old.items():
+            self.installed.store(name, data)
+        self.installed.store('mine.yaml', FAILING)
+        found = catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.assertEqual(sorted(n for n in old if n != catalog.GROUPS),
+                         found['removed'])
+        self.assertEqual(['mine.yaml'], found['kept'])
+        self.assertEqual(
+            {catalog.GROUPS, 'mine.yaml'},
+            {n for n in self.installed.objects if '/' not in n})
+        # the operator's own at the top is still a validation
+        _, listed = catalog.collect(self.store)
+        self.assertEqual(('installed', 'Mine'), (listed['mine']['source'],
+                                                 listed['mine']['name']))
+
+    def test_the_installed_groups_stay(self):
+        catalog.install(self.store, sources.merge([
+            ('shipped', sources.ours()),
+            ('upstream', {'groups.yaml': b'upstream: [{description: U}]\n',
+                          'validation-playbooks/up.yaml': FAILING.replace(
+                              b'[prep]', b'[upstream]')})]))
+        found = catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.assertEqual([], found['written'])
+        self.assertEqual(['validation-playbooks/up.yaml'], found['kept'])
+        groups, listed = catalog.collect(self.store)
+        self.assertEqual('U', groups['upstream'])
+        self.assertIsNone(listed['up']['problem'])
+        # a broken groups.yaml is restored
+        self.installed.store('groups.yaml', b'[1]')
+        catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.assertIn('prep', catalog.collect(self.store)[0])
+
+    def test_without_bulk_upload_each_object_is_put(self):
+        plain = fakes.FakeSwift(self.m, plan=catalog.CONTAINER, bulk=False)
+        files = sources.merge([('shipped', sources.ours())])
+        catalog.install(self.store, files)
+        self.assertEqual(sorted(files), sorted(
+            n for op, n in plain.requests if op == 'PUT'))
+        self.assertEqual(sorted(files), sorted(plain.objects))
 
     def test_a_plan_adds_and_overrides(self):
-        catalog.install(self.store, shipped.files())
+        catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
         self.plan.store('custom-validations/check-disk-space.yaml', FAILING)
         self.plan.store('custom-validations/broken.yaml', b'- x: [\n')
         self.plan.store('custom-validations/deeper/x.yaml', FAILING)
         self.plan.store('overcloud.yaml', b'{}')
+        # at the top, where older versions installed it: overridden
+        self.installed.store('check-cpu-count.yaml', FAILING)
         groups, found = catalog.collect(self.store, 'p')
         self.assertIn('prep', groups)
         self.assertEqual(('plan', 'Mine', ['p', 'custom-validations/'
@@ -63,7 +120,8 @@ class TestCatalog(fakes.HttpTestCase):
         self.assertEqual('installed', alone['check-disk-space']['source'])
 
     def test_select_names_or_a_group(self):
-        catalog.install(self.store, shipped.files())
+        catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
         _, found = catalog.collect(self.store)
         self.assertEqual(['dns-resolution', 'check-cpu-count'], [
             v['id'] for v in catalog.select(

@@ -24,21 +24,76 @@ class TestInventory(testtools.TestCase):
 
     def test_localhost_is_local_and_the_servers_are_reached_over_ssh(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS))
-        self.assertEqual({'localhost': {'ansible_connection': 'local',
-                                        'ansible_python_interpreter': '/py'}},
-                         built['all']['hosts'])
+        groups = built['all']['children']
+        self.assertEqual({'undercloud': {'ansible_connection': 'local',
+                                         'ansible_host': 'localhost',
+                                         'ansible_python_interpreter': '/py'}},
+                         groups['undercloud']['hosts'])
         self.assertEqual({'ansible_connection': 'ssh',
                           'ansible_user': 'tripleo-admin',
                           'ansible_port': 22,
                           'ansible_ssh_timeout': 10,
                           'ansible_python_interpreter': 'auto_silent',
                           'ansible_remote_tmp': '~/.ansible/tmp'},
-                         built['all']['children']['overcloud']['vars'])
+                         groups['overcloud']['vars'])
         self.assertEqual(
-            {'c-0.ctlplane': {'ansible_host': '192.168.24.10'},
-             'c-1.ctlplane': {'ansible_host': 'c-1.ctlplane'}},
-            built['all']['children']['overcloud']['children'][
-                'Controller']['hosts'])
+            {'c-0.ctlplane': {'ansible_host': '192.168.24.10',
+                              'ctlplane_ip': '192.168.24.10'},
+             'c-1.ctlplane': {'ansible_host': 'c-1.ctlplane',
+                              'ctlplane_ip': 'c-1.ctlplane'}},
+            groups['Controller']['hosts'])
+        self.assertEqual({'c-0.ctlplane': ('192.168.24.10', 22),
+                          'c-1.ctlplane': ('c-1.ctlplane', 22)},
+                         inventory.addresses(built))
+
+    def test_the_groups_upstream_playbooks_target(self):
+        built = inventory.build('/py', inventory.servers(OUTPUTS),
+                                plan='overcloud')
+        groups = built['all']['children']
+        self.assertEqual(['Controller', 'Undercloud', 'allovercloud',
+                          'overcloud', 'undercloud'], sorted(groups))
+        self.assertEqual({'Controller': {}}, groups['overcloud']['children'])
+        self.assertEqual({'overcloud': {}}, groups['allovercloud']['children'])
+        self.assertEqual(['undercloud'], list(groups['Undercloud']['hosts']))
+        self.assertEqual({'tripleo_role_name': 'Controller'},
+                         groups['Controller']['vars'])
+        self.assertEqual({'plan': 'overcloud'}, built['all']['vars'])
+        self.assertEqual({}, inventory.build('/py')['all']['vars'])
+
+    def test_service_groups_from_the_role_data(self):
+        outputs = OUTPUTS + [{'output_key': 'RoleData', 'output_value': {
+            'Controller': {'service_names': [
+                'mysql', 'haproxy', 'overcloud', 'Controller', 'bad name',
+                7]},
+            'Compute': {'service_names': ['nova_libvirt']},
+            'Odd': 'not a mapping'}}]
+        self.assertEqual({'Controller': ['mysql', 'haproxy', 'overcloud',
+                                         'Controller', 'bad name'],
+                          'Compute': ['nova_libvirt']},
+                         inventory.services(outputs))
+        groups = inventory.build('/py', inventory.servers(outputs),
+                                 role_services=inventory.services(
+                                     outputs))['all']['children']
+        self.assertEqual({'children': {'Controller': {}}}, groups['mysql'])
+        self.assertIn('haproxy', groups)
+        # no server of Compute: no role group, no service group of it
+        self.assertNotIn('nova_libvirt', groups)
+        self.assertNotIn('bad name', groups)
+        self.assertEqual({'Controller': {}}, groups['overcloud']['children'])
+        self.assertEqual({}, inventory.services([]))
+
+    def test_no_role_or_server_poses_as_the_undercloud(self):
+        built = inventory.build('/py', {
+            'undercloud': {'u': '127.0.0.9'}, 'overcloud': {'o': '127.0.0.9'},
+            'bad name': {'b': '127.0.0.9'},
+            'Compute': {'localhost': '127.0.0.9', 'undercloud': '127.0.0.9',
+                        'n-0': '127.0.0.8'}})
+        groups = built['all']['children']
+        self.assertEqual({'undercloud'}, set(groups['undercloud']['hosts']))
+        self.assertEqual({'n-0'}, set(groups['Compute']['hosts']))
+        self.assertEqual({'Compute': {}}, groups['overcloud']['children'])
+        self.assertEqual({'n-0': ('127.0.0.8', 22)},
+                         inventory.addresses(built))
 
     def test_the_configured_user_timeout_and_port_never_the_key(self):
         built = inventory.build('/py', inventory.servers(OUTPUTS), {
@@ -50,8 +105,10 @@ class TestInventory(testtools.TestCase):
             remote['ansible_port']))
         # the key is the run's ssh-agent's: no playbook is told its path
         self.assertNotIn('/run/k', str(built))
-        # localhost stays local, on no port
-        self.assertNotIn('ansible_port', built['all']['hosts']['localhost'])
+        # the undercloud stays local, on no port
+        self.assertNotIn('ansible_port', built['all']['children'][
+            'undercloud']['hosts']['undercloud'])
+        self.assertEqual(16022, inventory.addresses(built)['c-0.ctlplane'][1])
 
 
 class TestServersTheOperatorAllows(testtools.TestCase):

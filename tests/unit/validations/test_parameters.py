@@ -113,7 +113,7 @@ check-disk:
     def test_skipped_hosts_are_excluded_from_the_limit(self):
         self.assertEqual('h1', parameters.host_limit('h1', None))
         self.assertIsNone(parameters.host_limit(None, []))
-        self.assertEqual('all,!h2,!h3',
+        self.assertEqual('all,localhost,!h2,!h3',
                          parameters.host_limit(None, ['h2', 'h3']))
         self.assertEqual('overcloud:&Compute,!h2',
                          parameters.host_limit('overcloud:&Compute', ['h2']))

@@ -283,3 +283,55 @@ class TestResultsPages(fakes.HttpTestCase):
         self.assertEqual((10, False), (len(found), more))
         found, more = results.runs(self.store, plan='p', limit=5)
         self.assertEqual((5, False), (len(found), more))
+
+
+MODULE = b'''from ansible.module_utils.basic import AnsibleModule
+
+
+def main():
+    module = AnsibleModule(argument_spec={'word': {'type': 'str'}})
+    module.exit_json(changed=False, said='up: %s' % module.params['word'])
+
+
+main()
+'''
+
+
+class TestRunsWithTheContainersRoles(fakes.HttpTestCase):
+    """A validation in tripleo-validations' form: its role and module
+    from the container, mounted read-only in the sandbox."""
+
+    def setUp(self):
+        super().setUp()
+        if runner.ansible_playbook() is None or shutil.which('bwrap') is None:
+            self.skipTest('ansible-core or bubblewrap is not installed')
+        self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
+        fakes.FakeSwift(self.m, plan=results.CONTAINER)
+        self.store = fakes.plan_store(workers=1)
+        self.swift_info(bulk=False)
+        cache = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, cache)
+        self.inputs = {'endpoints': {}, 'support_cache': cache}
+        self.installed.store('groups.yaml', GROUPS)
+        for vid, role in (('up', 'up'), ('lost', 'nope')):
+            self.installed.store('validation-playbooks/%s.yaml' % vid, (
+                '- hosts: undercloud\n  gather_facts: false\n  vars:\n'
+                '    metadata: {name: U, description: d, groups: [prep]}\n'
+                '  roles: [%s]\n' % role).encode())
+        self.installed.store('roles/up/tasks/main.yml', (
+            b'- upmod: {word: hi}\n  register: found\n'
+            b'- assert: {that: "found.said == \'up: hi\'"}\n'
+            b'- name: The tree is read-only\n'
+            b'  file: {path: "{{ role_path }}/written", state: touch}\n'
+            b'  register: wrote\n  failed_when: wrote is succeeded\n'))
+        self.installed.store('library/upmod.py', MODULE)
+
+    def test_the_role_and_module_of_the_container_are_used(self):
+        run, chosen = runs.start(self.store, request(names=['up', 'lost']),
+                                 'r1')
+        done = runs.execute(self.store, run, chosen, self.inputs.get, 120)
+        self.assertEqual(['PASSED', 'ERROR'],
+                         [v['status'] for v in done['validations']],
+                         done['validations'])
+        self.assertIn("the role 'nope' was not found",
+                      done['validations'][1]['message'])

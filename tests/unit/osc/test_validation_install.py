@@ -1,0 +1,81 @@
+"""``overcloud validation install`` from the client: the shipped
+playbooks, then each --from / --from-package in the order given, in
+one pass into the project's container."""
+
+import argparse
+import io
+import json
+import os
+import shutil
+import tempfile
+
+from osc_lib import exceptions
+
+from tests.unit import fakes
+from tripleoplanclient.osc import validation
+from tripleoplanclient.validations import catalog
+
+PLAY = b"""- hosts: undercloud
+  vars:
+    metadata: {name: %s, description: d, groups: [upstream]}
+  roles: [up]
+"""
+
+
+class TestInstall(fakes.HttpTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
+        self.installed.store('ok.yaml', b'an older version\'s own')
+        self.trees = []
+        for name in ('first', 'second'):
+            root = tempfile.mkdtemp()
+            self.addCleanup(shutil.rmtree, root)
+            os.makedirs(os.path.join(root, 'validation-playbooks'))
+            with open(os.path.join(root, 'groups.yaml'), 'wb') as f:
+                f.write(b'upstream: [{description: %s}]\n' % name.encode())
+            with open(os.path.join(root, 'validation-playbooks',
+                                   'up.yaml'), 'wb') as f:
+                f.write(PLAY % name.encode())
+            self.trees.append(root)
+
+    def run_command(self, *argv):
+        app = fakes.make_app(fakes.ENDPOINTS)
+        app.stdout = io.StringIO()
+        cmd = validation.InstallValidations(app, argparse.Namespace(
+            verbose_level=1))
+        code = cmd.run(cmd.get_parser('openstack').parse_args(
+            list(argv) + ['-f', 'json']))
+        return code, json.loads(app.stdout.getvalue() or 'null'), \
+            app.stderr.getvalue()
+
+    def test_the_sources_in_their_order_in_one_pass(self):
+        code, row, err = self.run_command('--from', self.trees[1],
+                                          '--from', self.trees[0])
+        self.assertEqual(0, code, err)
+        self.assertEqual(['the shipped validations',
+                          '--from %s' % self.trees[1],
+                          '--from %s' % self.trees[0]], row['sources'])
+        self.assertEqual(9, row['validations'])
+        self.assertEqual(['ok.yaml'], row['kept'])
+        self.assertIn('stay in tripleo-validations', err)
+        # one listing, one archive
+        self.assertEqual(['LIST', 'ARCHIVE'], [
+            op for op, _ in self.installed.requests])
+        # the later source's playbook and group description
+        self.assertIn(b'name: first', self.installed.objects[
+            'validation-playbooks/up.yaml'][0])
+        self.assertIn(b'description: first',
+                      self.installed.objects['groups.yaml'][0])
+        code, row, _ = self.run_command('--from', self.trees[1],
+                                        '--from', self.trees[0])
+        self.assertEqual(([], 10), (row['written'], row['unchanged']))
+
+    def test_a_bad_source_writes_nothing(self):
+        with self.assertRaisesRegex(
+                exceptions.CommandError,
+                '--from-package no-such-dist-x: no such distribution'):
+            self.run_command('--from', self.trees[0], '--from-package',
+                             'no-such-dist-x')
+        self.assertEqual([], self.installed.requests)
