@@ -1,17 +1,11 @@
-"""``openstack overcloud validation show parameter | group list``, ``show
-<validation>`` and what ``validation run`` is given beside its
-validations: extra vars, a host limit, categories, products, a skiplist
-(validations-libs' options).
+"""What ``validation run`` is given beside its validations (extra vars,
+a host limit, categories, products, a skiplist: validations-libs'
+options), and ``validation show <validation>``; the commands that show
+a validation's parameters and the groups are ``validation_details``'.
 
 Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
 """
-
-import os
-
-from osc_lib.command import command
-
-from tripleoplanclient.osc import validation
 
 SHOW_COLUMNS = ('id', 'name', 'description', 'groups', 'categories',
                 'products', 'source', 'problem', 'parameters')
@@ -90,19 +84,19 @@ def _list(value):
     return format_columns.ListColumn(value or [])
 
 
-def _add_plan(parser):
+def add_plan(parser):
     parser.add_argument('--plan', metavar='<plan>',
                         help='Plan whose custom-validations/ add or '
                              'override.')
 
 
-def _shown(params):
+def shown(params):
     """Parameters as they are printed: secrets masked."""
     from tripleoplanclient.validations import parameters
     return parameters.masked(params)
 
 
-def _described(cmd, parsed_args, names):
+def described(cmd, parsed_args, names):
     """The rows of validations ``names`` with their parameters."""
     return cmd.ask(parsed_args, 'validation_list', plan=parsed_args.plan,
                    names=names)['validations']
@@ -110,83 +104,9 @@ def _described(cmd, parsed_args, names):
 
 def show_validation(cmd, parsed_args):
     """``validation show <name>``: its metadata and parameters."""
-    found = _described(cmd, parsed_args, [parsed_args.run])[0]
-    found['parameters'] = _shown(found['parameters'])
+    found = described(cmd, parsed_args, [parsed_args.run])[0]
+    found['parameters'] = shown(found['parameters'])
     return SHOW_COLUMNS, tuple(
         _list(found[c]) if c in ('groups', 'categories', 'products')
         else found[c]
         for c in SHOW_COLUMNS)
-
-
-class ShowValidationParameters(validation.ValidationCommand, command.Lister):
-    _description = ('Show the parameters of validations (their first '
-                    'play\'s vars and their roles\' defaults), or write '
-                    'them as a vars file for --extra-vars-file')
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('names', metavar='<name>', nargs='+',
-                            help='Validations (see "validation list").')
-        parser.add_argument(
-            '--download', metavar='<file>',
-            help='Write their parameters and defaults to this new file '
-                 '(YAML, one mapping; refused if it exists), for '
-                 '"validation run --extra-vars-file".')
-        _add_plan(parser)
-        return parser
-
-    def take_action(self, parsed_args):
-        from osc_lib import exceptions
-        if parsed_args.download and os.path.lexists(parsed_args.download):
-            raise exceptions.CommandError(
-                '%s exists: remove it or give another --download file; '
-                'nothing was written.' % parsed_args.download)
-        found = _described(self, parsed_args, parsed_args.names)
-        if parsed_args.download:
-            merged = {}
-            for v in found:
-                for name, value in v['parameters'].items():
-                    merged.setdefault(name, value)
-            _write(parsed_args.download, merged)
-            self.progress('Wrote %d parameter(s) of %s to %s.' % (
-                len(merged), ', '.join(v['id'] for v in found),
-                parsed_args.download))
-        return ('validation', 'parameter', 'default'), [
-            (v['id'], name, value) for v in found
-            for name, value in sorted(_shown(v['parameters']).items())]
-
-
-def _write(path, data):
-    """``data`` as YAML in a new file only its owner reads (defaults may
-    be secrets)."""
-    from osc_lib import exceptions
-    import yaml
-    text = yaml.safe_dump(data, default_flow_style=False, sort_keys=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise exceptions.CommandError('--download %s: %s; nothing was '
-                                      'written.' % (path, exc.strerror))
-    with os.fdopen(fd, 'w') as f:
-        f.write(text)
-
-
-class ListValidationGroups(validation.ValidationCommand, command.Lister):
-    _description = ('List the validation groups: each one\'s description '
-                    'and how many validations it has')
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        _add_plan(parser)
-        return parser
-
-    def take_action(self, parsed_args):
-        found = self.ask(parsed_args, 'validation_list',
-                         plan=parsed_args.plan)
-        counts = {}
-        for v in found['validations']:
-            for group in v['groups']:
-                counts[group] = counts.get(group, 0) + 1
-        return ('group', 'description', 'validations'), [
-            (name, text, counts.get(name, 0))
-            for name, text in sorted(found['groups'].items())]

@@ -16,7 +16,7 @@ import yaml
 
 from tests.unit import fakes
 from tripleoplanclient.osc import validation
-from tripleoplanclient.osc import validation_parameters
+from tripleoplanclient.osc import validation_details
 from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
 from tripleoplanclient.validations import runner
@@ -169,7 +169,7 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
     def test_show_parameter_downloads_a_vars_file_for_a_run(self):
         path = os.path.join(self.tmp, 'params.yaml')
         code, rows, err = self.run_command(
-            validation_parameters.ShowValidationParameters, 'ram', 'disk',
+            validation_details.ShowValidationParameters, 'ram', 'disk',
             '--download', path)
         self.assertEqual(0, code)
         self.assertEqual([['ram', 'min_ram', 4],
@@ -187,7 +187,7 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
         # refused over an existing file, which stays
         with self.assertRaisesRegex(exceptions.CommandError,
                                     'params.yaml exists'):
-            self.run_command(validation_parameters.ShowValidationParameters,
+            self.run_command(validation_details.ShowValidationParameters,
                              'ram', '--download', path)
         with open(path) as f:
             self.assertEqual(written, yaml.safe_load(f))
@@ -202,7 +202,7 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
 
     def test_group_list_and_list_filters(self):
         code, rows, _ = self.run_command(
-            validation_parameters.ListValidationGroups)
+            validation_details.ListValidationGroups)
         self.assertEqual([('post', 'After a deploy', 1),
                           ('prep', 'The undercloud', 1)],
                          [(r['group'], r['description'], r['validations'])
