@@ -30,7 +30,17 @@ class _ValidationAction(base.PlanAction):
         store = base.plan_store(context, req['swift_url'])
         return validation_answers.answer(
             self.request_name, store, req, _Inputs(context, req, store),
-            base.workflow_execution(context) or str(uuid.uuid4()))
+            base.workflow_execution(context) or str(uuid.uuid4()),
+            cache=_cache(req))
+
+
+def _cache(req):
+    """The executor's objects of a container of the caller's Swift
+    account (``mistral.objects``): a list and the run after it read each
+    playbook once."""
+    from tripleoplanclient.mistral import objects
+    return lambda container: objects.CACHE.scoped(req['swift_url'],
+                                                  container)
 
 
 class InstallValidations(_ValidationAction):
@@ -77,7 +87,7 @@ class RunValidations(_ValidationAction):
                 self.request_name, store, req,
                 _Inputs(context, req, later, session),
                 execution or str(uuid.uuid4()), later=later,
-                sealer=auth.Sealer(caller))
+                sealer=auth.Sealer(caller), cache=_cache(req))
         finally:
             auth.close_trust(caller, trust, session=session)
 

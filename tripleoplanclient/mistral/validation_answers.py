@@ -7,11 +7,13 @@ from tripleoplanclient.common import exceptions
 
 
 def answer(name, store, req, inputs=None, run_id=None, later=None,
-           sealer=None):
+           sealer=None, cache=None):
     """What the action of request ``name`` answers; a run writes its
     start on ``store`` and the rest on ``later`` (the same, or the
     caller's trust: the run may outlive the caller's token) and opens
-    its sealed extra vars with ``sealer`` (``auth.Sealer``)."""
+    its sealed extra vars with ``sealer`` (``auth.Sealer``).
+    ``cache(container)``: the executor's objects of that container
+    (``catalog.collect``)."""
     from tripleoplanclient.validations import catalog
     from tripleoplanclient.validations import results
     from tripleoplanclient.validations import runs
@@ -21,7 +23,7 @@ def answer(name, store, req, inputs=None, run_id=None, later=None,
         return catalog.install(store, sources.merge(
             [('the shipped validations', sources.ours())]))
     if name == 'validation_list':
-        groups, found = catalog.collect(store, req['plan'])
+        groups, found = catalog.collect(store, req['plan'], cache)
         if req['group'] is not None and req['group'] not in groups:
             raise exceptions.CommandError(
                 'No validation group %s; the groups are %s.' % (
@@ -46,7 +48,7 @@ def answer(name, store, req, inputs=None, run_id=None, later=None,
             req = dict(req, extra_vars=dict(req['extra_vars'] or {},
                                             **sealer.unseal(
                                                 req['sealed_vars'])))
-        run, chosen = runs.start(store, req, run_id)
+        run, chosen = runs.start(store, req, run_id, cache)
         return runs.execute(later or store, run, chosen, inputs,
                             req['timeout'], extra_vars=req.get('extra_vars'))
     if name == 'validation_stop':

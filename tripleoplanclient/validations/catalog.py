@@ -107,20 +107,22 @@ def _playbook(name):
     return metadata.validation_id(rest) if '/' not in rest else None
 
 
-def collect(store, plan=None):
+def collect(store, plan=None, cache=None):
     """``(groups, {id: validation})`` of the installed validations and,
     with ``plan``, its ``custom-validations/`` (overriding by id). Each
     validation is ``metadata.read``'s (the container's at its top too,
     an operator's own where older versions installed them), with
     ``source`` (``installed`` or ``plan``), ``object`` (container, name)
-    and ``text`` (bytes)."""
+    and ``text`` (bytes). ``cache(container)``: where the bytes of that
+    container's objects are kept by MD5 (Mistral's executor: a list and
+    the run that follows it read each playbook once)."""
     _, listing = store.container.listing(CONTAINER)
     if listing is None:
         raise exceptions.CommandError(
             'No validations are installed in this project (no %s '
             'container): %s first.' % (CONTAINER, _INSTALL))
-    texts = store.container.get_many(CONTAINER, [
-        n for n in listing if n == GROUPS or _playbook(n)])
+    texts = _read(store, CONTAINER, listing, [
+        n for n in listing if n == GROUPS or _playbook(n)], cache)
     try:
         groups = metadata.read_groups(texts.pop(GROUPS, b'') or b'{}')
     except ValueError as exc:
@@ -138,7 +140,7 @@ def collect(store, plan=None):
         own = [n for n in found if metadata.validation_id(n) and
                '/' not in n[len(CUSTOM):]]
         sources += [(plan, name, 'plan', data) for name, data in
-                    sorted(store.container.get_many(plan, own).items())]
+                    sorted(_read(store, plan, found, own, cache).items())]
     out = {}
     for container, name, source, data in sources:
         vid = metadata.validation_id(name)
@@ -146,6 +148,23 @@ def collect(store, plan=None):
         found.update(source=source, object=[container, name], text=data)
         out[vid] = found
     return groups, out
+
+
+def _read(store, container, listing, names, cache):
+    """``{name: bytes}`` of objects ``names`` of ``container``: from
+    ``cache(container)`` by the ``listing``'s MD5 when it holds them, the
+    others from Swift (kept when their bytes are those the listing
+    says)."""
+    if cache is None:
+        return store.container.get_many(container, names)
+    kept = cache(container)
+    found = {n: kept.get(listing[n]['hash']) for n in names}
+    missing = [n for n, data in found.items() if data is None]
+    for name, data in store.container.get_many(container, missing).items():
+        found[name] = data
+        if content.md5(data) == listing[name]['hash']:
+            kept.put(data)
+    return found
 
 
 def select(validations, names=None, group=None):

@@ -22,8 +22,9 @@ from tripleoplanclient.validations import runner
 from tripleoplanclient.validations import support
 
 
-def start(store, req, run_id):
-    """Select the validations and write the run (RUNNING); ``(run,
+def start(store, req, run_id, cache=None):
+    """Select the validations (read through ``cache``:
+    ``catalog.collect``) and write the run (RUNNING); ``(run,
     chosen)``. CommandError (nothing written) for an unknown validation,
     group or plan, or a bad extra var, limit or skiplist. The run keeps
     what it was given, its secret extra vars masked."""
@@ -36,7 +37,7 @@ def start(store, req, run_id):
                 isinstance(n, str) for n in names or []):
             raise exceptions.CommandError(
                 'Bad validation_run request: %s must list names.' % key)
-    _, found = catalog.collect(store, req['plan'])
+    _, found = catalog.collect(store, req['plan'], cache)
     if req['names'] or not (categories or products):
         chosen = catalog.select(found, req['names'], req['group'])
     else:

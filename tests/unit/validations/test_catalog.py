@@ -4,6 +4,7 @@ on stateful fake Swift containers."""
 from osc_lib import exceptions
 
 from tests.unit import fakes
+from tripleoplanclient.mistral import objects
 from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import shipped
 from tripleoplanclient.validations import sources
@@ -118,6 +119,36 @@ class TestCatalog(fakes.HttpTestCase):
         self.assertNotIn('x', found)
         _, alone = catalog.collect(self.store)
         self.assertEqual('installed', alone['check-disk-space']['source'])
+
+    def test_through_a_cache_each_playbook_is_read_once(self):
+        # a list then the run that follows it (Mistral's executor)
+        catalog.install(self.store, sources.merge(
+            [('shipped', sources.ours())]))
+        self.plan.store('custom-validations/mine.yaml', FAILING)
+        kept = objects.ContentCache()
+
+        def cache(container):
+            return kept.scoped(fakes.SWIFT, container)
+
+        self.installed.requests[:] = []
+        self.plan.requests[:] = []
+        first = catalog.collect(self.store, 'p', cache)
+        gets = [n for op, n in self.installed.requests if op == 'GET']
+        self.assertEqual(9, len(gets))          # groups.yaml + 8
+        self.installed.requests[:] = []
+        self.plan.requests[:] = []
+        self.assertEqual(first, catalog.collect(self.store, 'p', cache))
+        self.assertEqual([('LIST', '')], self.installed.requests)
+        self.assertEqual(['LIST'], [op for op, _ in self.plan.requests])
+        # a changed object is read again (its listing's MD5 changed)
+        self.installed.store('validation-playbooks/check-cpu-count.yaml',
+                             FAILING)
+        self.installed.requests[:] = []
+        _, found = catalog.collect(self.store, 'p', cache)
+        changed = 'validation-playbooks/check-cpu-count.yaml'
+        self.assertEqual([('LIST', ''), ('GET', changed)],
+                         self.installed.requests)
+        self.assertEqual(FAILING, found['check-cpu-count']['text'])
 
     def test_select_names_or_a_group(self):
         catalog.install(self.store, sources.merge(
