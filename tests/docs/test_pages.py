@@ -19,11 +19,16 @@ from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import library
 from tripleoplanclient.osc import node_delete
 from tripleoplanclient.osc import node_discover
+from tripleoplanclient.osc import node_import
+from tripleoplanclient.osc import node_provision
 from tripleoplanclient.osc import node_states
 from tripleoplanclient.osc import overcloud_delete
 from tripleoplanclient.osc import plan
 from tripleoplanclient.osc import plan_step
 from tripleoplanclient.osc import profiles
+from tripleoplanclient.osc import validation
+from tripleoplanclient.osc import validation_details
+from tripleoplanclient.osc import validation_parameters
 from tripleoplanclient import protocol
 from tripleoplanclient.stack import preview
 
@@ -267,7 +272,45 @@ class TestDocumentedColumns(testtools.TestCase):
         '``node discover``': node_discover.COLUMNS,
         '``node delete``': node_delete.COLUMNS,
         '``overcloud delete``': overcloud_delete.COLUMNS,
+        '``node import``': node_import.COLUMNS,
+        '``node provision``, ``node unprovision``': node_provision.COLUMNS,
+        '``validation install``': validation.INSTALL_COLUMNS,
+        '``validation list``': validation.LIST_COLUMNS,
+        '``validation run``, ``validation stop``': validation.RUN_COLUMNS,
+        '``validation show`` (a run)': validation.SHOW_RUN_COLUMNS,
+        '``validation show`` (a validation)':
+            validation_parameters.SHOW_COLUMNS,
+        '``validation show parameter``': validation_details.PARAMETER_COLUMNS,
+        '``validation group list``': validation_details.GROUP_COLUMNS,
+        '``validation results``': validation.RESULT_COLUMNS,
     }
+    # printing nothing on stdout, as the page says
+    SILENT = ('plan delete',)
+
+    def test_every_command_has_its_row(self):
+        # each registered command is in the table (a stage, prepare or
+        # converge, under its command's label) or said to print nothing
+        text = read(os.path.join(DOC, 'guide', 'scripting.rst'))
+        documented = set(self.SILENT)
+        for label in re.findall(r'\n   \* - (.+)\n     - ', text):
+            before = ''
+            for name in re.findall(r'``([a-z][a-z |-]*)``',
+                                   label.split(' (')[0]):
+                for part in name.split('|'):
+                    part = part.strip()
+                    if ' ' not in part and ' ' in before:
+                        part = before.rsplit(' ', 1)[0] + ' ' + part
+                    documented.add(part)
+                    before = part
+        for silent in self.SILENT:
+            self.assertIn('``%s`` prints nothing on stdout' % silent, text)
+        missing = []
+        for name in commands():
+            short = re.sub(' (prepare|converge)$', '', name)
+            if short not in documented and \
+                    short.replace('overcloud ', '', 1) not in documented:
+                missing.append(name)
+        self.assertEqual([], sorted(missing))
 
     def test_scripting_table_matches_the_commands(self):
         text = read(os.path.join(DOC, 'guide', 'scripting.rst'))

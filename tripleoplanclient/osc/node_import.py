@@ -57,7 +57,12 @@ class ImportNode(node_states.NodesCommand):
         return parser
 
     def _early(self, parsed_args, status):
-        command.Lister.produce_output(self, parsed_args, self.columns, [])
+        """One row when it ended before its rows: the status and what was
+        known (the pre hook's run that refused it)."""
+        row = dict(dict.fromkeys(self.columns), **self.fields)
+        row['status'] = status
+        command.Lister.produce_output(self, parsed_args, self.columns, [
+            tuple(row[c] for c in self.columns)])
         return exit_status.EXIT_STATUS[status]
 
     def read(self, path):

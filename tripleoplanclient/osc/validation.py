@@ -17,6 +17,10 @@ LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
                 'problem', 'description')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
+# ``show <run>``: the run's row and its times and failures
+SHOW_RUN_COLUMNS = RUN_COLUMNS + ('started', 'ended', 'failures')
+INSTALL_COLUMNS = ('container', 'written', 'unchanged', 'removed', 'kept',
+                   'validations', 'sources')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
 # a run's status -> exit status, beyond exit_status's (FAILED 1, TIMEOUT 4)
@@ -123,12 +127,10 @@ class InstallValidations(base.Command, command.ShowOne):
                     len(result['kept']), catalog.CONTAINER,
                     ', '.join(result['kept'][:10]),
                     ', ...' if len(result['kept']) > 10 else ''))
-        columns = ('container', 'written', 'unchanged', 'removed', 'kept',
-                   'validations', 'sources')
-        return columns, (catalog.CONTAINER, _list(result['written']),
-                         result['unchanged'], _list(result['removed']),
-                         _list(result['kept']), result['validations'],
-                         [what for what, _ in trees])
+        return INSTALL_COLUMNS, (
+            catalog.CONTAINER, _list(result['written']), result['unchanged'],
+            _list(result['removed']), _list(result['kept']),
+            result['validations'], [what for what, _ in trees])
 
 
 class ListValidations(ValidationCommand, command.Lister):
@@ -354,10 +356,9 @@ class ShowValidationRun(ValidationCommand, command.ShowOne):
                                         f.get('task'), f.get('msg'))
                     for r in run.get('results') or [] if r
                     for f in r.get('failures') or []]
-        columns = RUN_COLUMNS + ('started', 'ended', 'failures')
         found.update(started=run.get('started'), ended=run.get('ended'),
                      failures=_list(failures))
-        return columns, tuple(found[c] for c in columns)
+        return SHOW_RUN_COLUMNS, tuple(found[c] for c in SHOW_RUN_COLUMNS)
 
 
 class ListValidationResults(ValidationCommand, command.Lister):

@@ -13,6 +13,9 @@ from osc_lib.command import command
 from tripleoplanclient.osc import validation
 from tripleoplanclient.osc import validation_parameters
 
+PARAMETER_COLUMNS = ('validation', 'parameter', 'default')
+GROUP_COLUMNS = ('group', 'description', 'validations')
+
 
 class ShowValidationParameters(validation.ValidationCommand, command.Lister):
     _description = ('Show the parameters of validations (their first '
@@ -48,7 +51,7 @@ class ShowValidationParameters(validation.ValidationCommand, command.Lister):
             self.progress('Wrote %d parameter(s) of %s to %s.' % (
                 len(merged), ', '.join(v['id'] for v in found),
                 parsed_args.download))
-        return ('validation', 'parameter', 'default'), [
+        return PARAMETER_COLUMNS, [
             (v['id'], name, value) for v in found
             for name, value in sorted(validation_parameters.shown(
                 v['parameters']).items())]
@@ -85,6 +88,6 @@ class ListValidationGroups(validation.ValidationCommand, command.Lister):
         for v in found['validations']:
             for group in v['groups']:
                 counts[group] = counts.get(group, 0) + 1
-        return ('group', 'description', 'validations'), [
+        return GROUP_COLUMNS, [
             (name, text, counts.get(name, 0))
             for name, text in sorted(found['groups'].items())]

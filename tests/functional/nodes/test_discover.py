@@ -97,7 +97,7 @@ class NodeDiscoverTest(base.FunctionalTest, ironic_base.IronicCase):
         self.assertIn('took none of the 1 credentials', rows[0]['error'])
         code, rows, err = self.discover('--range', '127.0.0.0/21',
                                         '--credentials', 'admin:x')
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, ['REFUSED']), (code, [r['status'] for r in rows]))
         self.assertIn('more than the 1024 (a /22)', err)
 
     def assert_password_nowhere(self):

@@ -140,7 +140,7 @@ class NodeImportTest(base.FunctionalTest):
         mark = self.ironic_mark()
         rows, err = self.node_import(self.write_nodes(bad, 'bad.json'),
                                      fail=True)
-        self.assertEqual([], rows)
+        self.assertEqual(['REFUSED'], [r['status'] for r in rows])
         for said in (r"nodes\[0\] \(tpc-imp-\w+-0\): unknown field "
                      r"'pm_typo'",
                      r"nodes\[1\] .*MAC %s is also nodes\[0\]" % self.macs[0],

@@ -197,7 +197,11 @@ class TestNodeImport(base.FunctionalTest, ironic_base.IronicCase):
         code, rows, err = run(self.env, 'overcloud', 'node', 'import',
                               self.nodes_file(), '--run-validations')
         self.swift.request('DELETE', path)
-        self.assertEqual((3, []), (code, rows), err)
+        self.assertEqual((3, ['REFUSED']), (code, [r['status'] for r in rows]),
+                         err)
+        self.assertEqual([['pre', 'pre-introspection', 'FAILED']], [
+            [v['hook'], v['group'], v['status']]
+            for v in rows[0]['validations']])
         self.assertIn('Not registering the nodes: 1 pre-introspection '
                       'validation(s) did not pass', err)
         self.assertIn('%s FAILED: localhost' % vid, err)

@@ -244,7 +244,12 @@ class TestHooks(fakes.HttpTestCase):
         code, rows, err = self.run_command(
             node_import.ImportNode, path, '--run-validations',
             endpoints=endpoints)
-        self.assertEqual((exit_status.REFUSED, []), (code, rows), err)
+        self.assertEqual((exit_status.REFUSED, ['REFUSED']),
+                         (code, [r['status'] for r in rows]), err)
+        # the one row names the run that refused it
+        self.assertEqual([('pre', 'pre-introspection', 'FAILED')], [
+            (v['hook'], v['group'], v['status'])
+            for v in rows[0]['validations']])
         self.assertIn('Not registering the nodes: 1 pre-introspection '
                       'validation(s) did not pass', err)
         self.assertIn('ironic-answers FAILED', err)

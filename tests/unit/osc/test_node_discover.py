@@ -102,7 +102,8 @@ class TestDiscoverCommand(fake_ironic.TestCase):
             if '--credentials' not in argv:
                 argv = argv + ['--credentials', 'admin:x']
             code, rows, err = self.run_command(*argv)
-            self.assertEqual((3, []), (code, rows), err)
+            self.assertEqual((3, ['REFUSED']),
+                             (code, [r['status'] for r in rows]), err)
             self.assertIn(said, err)
         self.assertEqual([], self.mistral.runs)
 

@@ -30,6 +30,11 @@ CATALOG = [{'type': 'baremetal', 'endpoints': [
     {'interface': 'public', 'url': fake_ironic.URL}]}]
 
 
+REFUSED_ROW = {'name': None, 'uuid': None, 'action': None,
+               'provision_state': None, 'status': 'REFUSED', 'note': None,
+               'error': None, 'validations': None}
+
+
 class RegisteringMistral(fakes.FakeMistral):
     """Runs node_register's body (as its action does: ``node_access``,
     then ``node_registration``) on the fake Ironic, with the execution
@@ -148,7 +153,7 @@ class TestImport(fakes.HttpTestCase):
         bad = {'nodes': [dict(NODES['nodes'][0], mac=['x']),
                          dict(NODES['nodes'][1], colour='red')]}
         code, rows, err = self.run_import(bad)
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn("nodes[0] (n0): MAC 'x' is not a MAC address", err)
         self.assertIn("nodes[1] (n1): unknown field 'colour'", err)
         self.assertEqual([], self.m.request_history)
@@ -157,7 +162,7 @@ class TestImport(fakes.HttpTestCase):
         self.ironic.add_node(name='n0')
         self.ironic.add_node(name='other', ports=['52:54:00:00:01:00'])
         code, rows, err = self.run_import(NODES)
-        self.assertEqual((3, []), (code, rows))
+        self.assertEqual((3, [REFUSED_ROW]), (code, rows))
         self.assertIn('nodes[0] (n0) matches 2 nodes in Ironic', err)
         self.assertEqual([], self.ironic.writes())
 
@@ -199,7 +204,8 @@ class TestImport(fakes.HttpTestCase):
                     json={'faultstring': 'This rpc call "start_action" took '
                                          'longer than configured 60 seconds.'})
         code, rows, err = self.run_import(NODES)
-        self.assertEqual((4, []), (code, rows))
+        self.assertEqual((4, [dict(REFUSED_ROW, status='TIMEOUT')]),
+                         (code, rows))
         self.assertIn('No answer from the node registration in Mistral '
                       '(Mistral\'s rpc_response_timeout passed): it may have '
                       'registered nodes', err)
