@@ -4,10 +4,13 @@
 login of our own checks what a run left there; a playbook hunts the
 key a run must never see."""
 
+import json
 import os
 import socket
 import subprocess
 import unittest
+
+from tests.functional import base
 
 
 def greets(address, port):
@@ -66,3 +69,45 @@ def key_hunt(key, play_vars=''):
             'PRIVATE KEY" /run /tmp /var/tmp /etc /srv\n        2>/dev/null\n'
             '      register: any_key\n      failed_when: any_key.rc == 0\n'
             % (play_vars, line[:half], line[half:]))
+
+
+def run_validations(env, *args):
+    """``(exit status, row, stderr)`` of ``validation run args``
+    (waiting, ``-f json``)."""
+    proc = subprocess.run(
+        ['openstack', 'overcloud', 'validation', 'run', '--wait', '-f',
+         'json'] + list(args), env=env, capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, timeout=900)
+    assert 'Traceback' not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+
+class DeployedPlanTest(base.PlanTest):
+    """A plan deployed in Heat whose stack's outputs name the loopback's
+    sshd servers (the class's templates), validations installed first
+    (``install_validations``); the stack deleted after."""
+
+    @classmethod
+    def install_validations(cls):
+        cls.cli('overcloud', 'validation', 'install')
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        try:
+            cls.install_validations()
+            cls.cli('overcloud', 'deploy', '--stack', cls.plan, '-y')
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
+                        cls.plan], env=cls.env, capture_output=True,
+                       timeout=600)
+        super().tearDownClass()
+
+    def run_validations(self, *args):
+        """A run of ``args`` with this plan."""
+        return run_validations(self.env, '--plan', self.plan, *args)

@@ -45,16 +45,6 @@ def share():
     return os.path.join(sys.prefix, 'share', 'ansible')
 
 
-def run_validations(env, *args):
-    """``(exit status, row, stderr)`` of ``validation run args``."""
-    proc = subprocess.run(
-        ['openstack', 'overcloud', 'validation', 'run', '--wait', '-f',
-         'json'] + list(args), env=env, capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, timeout=900)
-    assert 'Traceback' not in proc.stderr, proc.stderr
-    return proc.returncode, json.loads(proc.stdout), proc.stderr
-
-
 def upstream_ids(package):
     """The playbook ids ``package``'s record installs."""
     from importlib import metadata
@@ -99,7 +89,7 @@ class TestCatalogue(base.FunctionalTest):
 
     def run_validations(self, *names):
         """``(exit status, row, stderr)`` of a run of ``names``."""
-        return run_validations(self.own, *names)
+        return servers.run_validations(self.own, *names)
 
     def test_the_65_are_listed_with_their_labels(self):
         ids = upstream_ids(PACKAGES[0])
@@ -199,7 +189,7 @@ outputs:
 ON_SERVERS = ('check-kernel-version', 'check-rsyslog')
 
 
-class TestCatalogueOnServers(base.PlanTest):
+class TestCatalogueOnServers(servers.DeployedPlanTest):
 
     PREFIX = 'catalogue'
 
@@ -214,29 +204,19 @@ class TestCatalogueOnServers(base.PlanTest):
             with open(os.path.join(tree, PLAYBOOKS, vid + '.yaml')) as f:
                 cls.TEMPLATES['custom-validations/%s.yaml' % vid] = f.read()
         super().setUpClass()
-        try:
-            # the upstream roles and modules only (no playbook, no group
-            # of theirs: the other tests' lists stay as they are)
-            support = os.path.join(cls.tmp, 'support')
-            for top in ('roles', 'library'):
-                shutil.copytree(os.path.join(tree, top),
-                                os.path.join(support, top), symlinks=False)
-            cls.cli('overcloud', 'validation', 'install', '--from', support)
-            cls.cli('overcloud', 'deploy', '--stack', cls.plan, '-y')
-        except BaseException:
-            cls.tearDownClass()
-            raise
 
     @classmethod
-    def tearDownClass(cls):
-        subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
-                        cls.plan], env=cls.env, capture_output=True,
-                       timeout=600)
-        super().tearDownClass()
+    def install_validations(cls):
+        # the upstream roles and modules only (no playbook, no group of
+        # theirs: the other tests' lists stay as they are)
+        support = os.path.join(cls.tmp, 'support')
+        for top in ('roles', 'library'):
+            shutil.copytree(os.path.join(share(), top),
+                            os.path.join(support, top), symlinks=False)
+        cls.cli('overcloud', 'validation', 'install', '--from', support)
 
     def test_upstream_playbooks_target_the_undercloud_and_the_servers(self):
-        _, run, err = run_validations(self.env, '--plan', self.plan,
-                                      *ON_SERVERS)
+        _, run, err = self.run_validations(*ON_SERVERS)
         kept = {vid: json.loads(self.swift.get(
             'tripleo-validations-results', '%s/%s.json' % (run['run'], vid)))
             for vid in ON_SERVERS}

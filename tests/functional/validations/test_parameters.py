@@ -9,7 +9,6 @@ back, ``--limit`` runs on one server of two (the loopback's sshd at
 
 import json
 import os
-import subprocess
 import uuid
 
 import yaml
@@ -36,7 +35,7 @@ def playbook(name, tasks, hosts='localhost', play_vars='', more=''):
             '  tasks:\n%s' % (hosts, name, CATEGORY, more, play_vars, tasks))
 
 
-class TestValidationParameters(base.PlanTest):
+class TestValidationParameters(servers.DeployedPlanTest):
 
     PREFIX = 'parameters'
     TEMPLATES = {
@@ -60,28 +59,6 @@ class TestValidationParameters(base.PlanTest):
         env = base.loopback_env()
         servers.required_port(env, ('127.0.0.1', '127.0.0.2'))
         super().setUpClass()
-        try:
-            cls.cli('overcloud', 'validation', 'install')
-            cls.cli('overcloud', 'deploy', '--stack', cls.plan, '-y')
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
-                        cls.plan], env=cls.env, capture_output=True,
-                       timeout=600)
-        super().tearDownClass()
-
-    def run_validations(self, *args):
-        proc = subprocess.run(
-            ['openstack', 'overcloud', 'validation', 'run', '--plan',
-             self.plan, '--wait', '-f', 'json'] + list(args),
-            env=self.env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=600)
-        self.assertNotIn('Traceback', proc.stderr)
-        return proc.returncode, json.loads(proc.stdout), proc.stderr
 
     def kept(self, run_id, name):
         return json.loads(self.swift.get('tripleo-validations-results',

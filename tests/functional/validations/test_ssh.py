@@ -47,7 +47,7 @@ def on_the_server(name, tasks, play_vars=''):
             % (name, play_vars, tasks))
 
 
-class TestValidationsOverSsh(base.PlanTest):
+class TestValidationsOverSsh(servers.DeployedPlanTest):
 
     PREFIX = 'valssh'
 
@@ -101,28 +101,6 @@ class TestValidationsOverSsh(base.PlanTest):
                     'keys.\n      groups: [post-deployment]\n')),
         }
         super().setUpClass()
-        try:
-            cls.cli('overcloud', 'validation', 'install')
-            cls.cli('overcloud', 'deploy', '--stack', cls.plan, '-y')
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        subprocess.run(['openstack', 'stack', 'delete', '-y', '--wait',
-                        cls.plan], env=cls.env, capture_output=True,
-                       timeout=600)
-        super().tearDownClass()
-
-    def run_validations(self, *names):
-        proc = subprocess.run(
-            ['openstack', 'overcloud', 'validation', 'run', '--plan',
-             self.plan, '--wait', '-f', 'json'] + list(names),
-            env=self.env, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=600)
-        self.assertNotIn('Traceback', proc.stderr)
-        return proc.returncode, json.loads(proc.stdout), proc.stderr
 
     def sshd_says(self, offset):
         with open(self.sshd_log, 'rb') as f:
