@@ -220,6 +220,24 @@ class HttpTestCase(unittest.TestCase):
         # actions' requests come while it answers the client's.
         return FakeMistral(self.m, plan_store(workers=1))
 
+    def validation_services(self):
+        """``our_services`` with the validations' containers: the
+        installed validations (``self.installed``) and the runs' results
+        (``self.kept``), and the run command's write probe (the PUT of
+        the results container, ``self.probe``); skipped without
+        ansible-core. Returns the FakeMistral."""
+        from tripleoplanclient.validations import catalog
+        from tripleoplanclient.validations import results
+        from tripleoplanclient.validations import runner
+        if runner.ansible_playbook() is None:
+            self.skipTest('ansible-core is not installed')
+        mistral = self.our_services()
+        self.installed = FakeSwift(self.m, plan=catalog.CONTAINER)
+        self.kept = FakeSwift(self.m, plan=results.CONTAINER)
+        self.probe = self.m.put('%s/%s' % (SWIFT, results.CONTAINER),
+                                status_code=202)
+        return mistral
+
     def temp_dir(self):
         """A directory of the test's own, removed after it."""
         path = tempfile.mkdtemp()

@@ -10,9 +10,7 @@ from osc_lib import exceptions
 
 from tests.unit import fakes
 from tripleoplanclient.osc import validation
-from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
-from tripleoplanclient.validations import runner
 from tripleoplanclient.workflows import executions
 from tripleoplanclient.workflows import validations as client
 
@@ -30,14 +28,7 @@ class TestValidationCommands(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        if runner.ansible_playbook() is None:
-            self.skipTest('ansible-core is not installed')
-        self.mistral = self.our_services()
-        self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
-        self.kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
-        # the run command's write probe: PUT of the results container
-        self.probe = self.m.put('%s/%s' % (fakes.SWIFT, results.CONTAINER),
-                                status_code=202)
+        self.mistral = self.validation_services()
         self.installed.store('groups.yaml', GROUPS)
         self.installed.store('ok.yaml', playbook(
             'assert: {that: "tripleoplan_endpoints | length == 1"}',

@@ -17,9 +17,7 @@ import yaml
 from tests.unit import fakes
 from tripleoplanclient.osc import validation
 from tripleoplanclient.osc import validation_details
-from tripleoplanclient.validations import catalog
 from tripleoplanclient.validations import results
-from tripleoplanclient.validations import runner
 
 GROUPS = (b'prep: [{description: The undercloud}]\n'
           b'post: [{description: After a deploy}]\n')
@@ -36,13 +34,7 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
 
     def setUp(self):
         super().setUp()
-        if runner.ansible_playbook() is None:
-            self.skipTest('ansible-core is not installed')
-        self.mistral = self.our_services()
-        self.installed = fakes.FakeSwift(self.m, plan=catalog.CONTAINER)
-        self.kept = fakes.FakeSwift(self.m, plan=results.CONTAINER)
-        self.m.put('%s/%s' % (fakes.SWIFT, results.CONTAINER),
-                   status_code=202)
+        self.mistral = self.validation_services()
         self.installed.store('groups.yaml', GROUPS)
         self.installed.store('ram.yaml', playbook(
             'assert: {that: "min_ram | int >= 8"}',
