@@ -304,7 +304,8 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         self.assertRegex(err, r"role Compute defaults: unknown field\(s\) "
                               r"flavor")
         self.assertIn('has 2 problem(s); nothing was provisioned', err)
-        self.assertEqual((3, []), (code, json.loads(out)))
+        self.assertEqual((3, ['REFUSED']),
+                         (code, [r['state'] for r in json.loads(out)]))
         self.assertEqual((before, steps, []), (
             self.ours(), self.history(), self.allocations()))
 
