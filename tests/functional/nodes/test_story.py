@@ -222,7 +222,7 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
                      r"has 5 problems; nothing was registered"):
             self.assertRegex(err, said)
         self.assertEqual(3, code, err)
-        self.assertEqual([], json.loads(out))
+        self.assertEqual(['REFUSED'], [r['status'] for r in json.loads(out)])
         self.assertEqual(({}, {}), self.ours())
 
         # 2. Fixed: three manageable nodes of our resource class, each
@@ -316,7 +316,7 @@ class NodesStoryTest(base.FunctionalTest, ironic_base.IronicCase):
         self.assertEqual(3, code, err)
         self.assertIn('role Compute: 2 more available node(s) needed with '
                       'resource_class %s, profile compute' % self.rc, err)
-        self.assertEqual([], json.loads(out))
+        self.assertEqual(['REFUSED'], [r['state'] for r in json.loads(out)])
         self.assertEqual((before, steps, []), (
             self.ours(), self.history(), self.allocations()))
 
