@@ -8,11 +8,11 @@
 # (PostgreSQL, Keystone, Swift, RabbitMQ, Mistral with our actions, Heat;
 # Ironic for the functional run that has the node tests, sshd for its
 # validations on a deployed server), install our workbook, run unit +
-# functional tests (the THT story
-# with 120 s tokens, and beside it the failures test and the record's
-# concurrency and past-step tests on a second Swift with three replicas
-# and one object server stopped, then on the loopback Swift; one deploy
-# story without Keystone), stop them; then pep8.
+# functional tests (the THT story with 120 s tokens, and beside it the
+# failures test, the record's concurrency and past-step tests and the
+# plan-level tests; then the record's tests again on a second Swift with
+# three replicas and one object server stopped; one deploy story without
+# Keystone), stop them; then pep8, and each phase's time.
 #   tools/run-tests.sh            everything (as root: sshd, the namespace)
 #   tools/run-tests.sh unit       unit tests and pep8 only: no apt, no
 #                                 services, one venv (python3 and pip);
@@ -75,9 +75,19 @@ if [ "${RUN_TESTS_PHASE:-install}" = install ]; then
         bash tools/build-docs.sh >&2 || docs=1
         isolate=(python3 tools/netns.py --)
     fi
-    RUN_TESTS_PHASE=tests RUN_TESTS_DOCS=$docs exec "${isolate[@]}" \
+    RUN_TESTS_PHASE=tests RUN_TESTS_DOCS=$docs \
+        RUN_TESTS_INSTALL_SECONDS=$SECONDS exec "${isolate[@]}" \
         bash "$0" "$what"
 fi
+# Each phase's wall time, for the summary at the end (CI has 45 minutes:
+# know where they go).
+phases=("$(printf '%-46s %5d s' 'install, docs' \
+    "${RUN_TESTS_INSTALL_SECONDS:-0}")")
+mark=$SECONDS
+phase() {  # name: the seconds since the last phase ended
+    phases+=("$(printf '%-46s %5d s' "$1" $((SECONDS - mark)))")
+    mark=$SECONDS
+}
 export PATH=$venv/bin:$PATH
 # Here only lo: proved before any test runs (the unit mode without a
 # namespace says so instead).
@@ -114,6 +124,7 @@ for tests in unit tools docs; do
     OS_TEST_PATH=./tests/$tests stestr run || status=1
     count
 done
+phase 'unit, tools and docs tests'
 
 if [ "$what" = all ]; then
     trap 'python3 tools/loopback stop >&2 || true' EXIT
@@ -143,13 +154,18 @@ if [ "$what" = all ]; then
     # tests/functional/validations/test_ssh.sshd_port).
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=3600 \
         start ironic sshd
+    phase 'services started (with Ironic, sshd)'
     # Two workers, the test classes shared out by their measured seconds
     # (tools/functional_workers.py, tests/functional/class_seconds.txt):
     # a clean clone has no timing history, and stestr then deals classes
     # out in name order (CI's workers once took 20.6 and 14.6 min).
     workers=$(mktemp --suffix .yaml)
     share=(--concurrency 2)
-    later="stack\.test_deploy_tht|$record"  # run in the THT phase
+    # Plan-level tests (Swift and Mistral, no Ironic, no server) run
+    # beside the story too: it leaves a core idle most of its time.
+    plans='plan\.test_(commands|errors|show|library)\.'
+    plans+='|hardening\.test_(names|render|hidden|paths|input)\.'
+    later="stack\.test_deploy_tht|$record|$plans"  # run in the THT phase
     if OS_TEST_PATH=./tests/functional stestr list \
             --exclude-regex "$later" 2>/dev/null |
             python3 tools/functional_workers.py 2 >"$workers"; then
@@ -158,6 +174,7 @@ if [ "$what" = all ]; then
     FUNCTIONAL_REQUIRE_IRONIC=1 FUNCTIONAL_REQUIRE_SSHD=1 \
         functional "${share[@]}" --exclude-regex "$later"
     rm -f "$workers"
+    phase 'functional tests (2 workers)'
     python3 tools/loopback stop ironic >&2
 
     # The tripleo-heat-templates story with tokens that expire after 120 s
@@ -165,10 +182,11 @@ if [ "$what" = all ]; then
     # deploy, update and upgrade of minutes outlive every token.
     LOOPBACK_KEYSTONE=1 LOOPBACK_KEYSTONE_TOKEN_EXPIRATION=120 start
 
-    # Beside the story (one test of ~17 min), one after the other, in a
-    # stestr repository of their own (.loopback-r3/.stestr, one run with
-    # --combine): the failures test (~2 min), then the record's tests on
-    # the loopback Swift (~4 min). They share Keystone, Mistral and Heat
+    # Beside the story (one test of ~15 min), one after the other, in a
+    # stestr repository of their own (.loopback-r3/.stestr, runs joined
+    # with --combine): the failures test (~2 min), the record's tests on
+    # the loopback Swift (~3 min), the plan-level tests ($plans, ~6 min
+    # alone). They share Keystone, Mistral and Heat
     # with the story (their own plans and stacks, nothing counted across
     # tests) and run with its 120 s tokens. After the story, the record's
     # tests again on a second Swift with three replicas and one object
@@ -192,25 +210,31 @@ if [ "$what" = all ]; then
                         "${beside_repo[@]}" run --concurrency 1)
         "${run[@]}" 'stack\.test_deploy_tht_failures\.' || rc=1
         "${run[@]}" --combine "$record" || rc=1
+        "${run[@]}" --combine "$plans" || rc=1
         return $rc
     }
     beside_log=$PWD/.loopback-r3/functional.log
     beside >"$beside_log" 2>&1 &
     beside_pid=$!
     functional --concurrency 1 'stack\.test_deploy_tht\.'
+    phase 'THT story (120 s tokens)'
     wait "$beside_pid" || status=1
-    echo "--- beside the story: failures test, the record's tests"
+    phase 'beside it: what was left after the story'
+    echo "--- beside the story: failures, record and plan-level tests"
     cat "$beside_log"
     count "${beside_repo[@]}"
     FUNCTIONAL_SWIFT_URL=$r3_swift functional "$record"
+    phase "the record's tests on three replicas"
 
     # Without Keystone (Swift without auth, Heat noauth, Mistral auth
     # off): the same services restarted so, and one deploy story.
     LOOPBACK_KEYSTONE=0 start
     functional 'stack\.test_deploy\.TestDeployStory'
+    phase 'a deploy story without Keystone'
 fi
 
 flake8 tripleoplanclient tests tools || status=1
+phase flake8
 if [ "${RUN_TESTS_DOCS:-0}" != 0 ]; then
     echo "=== the documentation build failed (its output is above)"
 fi
@@ -219,5 +243,8 @@ if [ -s "$failures" ]; then
     cat "$failures"
 fi
 rm -f "$failures"
+echo "=== phases"
+printf '%s\n' "${phases[@]}"
+printf '%-46s %5d s\n' total $((${RUN_TESTS_INSTALL_SECONDS:-0} + SECONDS))
 echo "tests: $passed passed, $failed failed"
 exit $status
