@@ -215,7 +215,9 @@ class TestWhoRecorded(SourcesTestCase):
 
     def test_a_mark_names_no_secret(self):
         entry = self.recorded(files_mod.user_path(self.images))
-        self.assertEqual({'source', 'md5', 'machine', 'tag'}, set(entry))
+        self.assertEqual({'source', 'md5', 'machine', 'tag', 'name'},
+                         set(entry))
+        self.assertEqual(self.images, entry['name'])
         with open(origin.key_path(), 'rb') as f:
             key = f.read().strip()
         stored = b''.join(d for d, _ in self.swift.objects.values())
