@@ -168,7 +168,9 @@ ROW = Fields({'id': str, 'step': int, 'action': str, 'outcome': OUTCOME,
               'environments': [PATH], 'time': TEXT, 'user': TEXT},
              {'project': str,
               'stack': (None, STACK),
-              'render': (None, RENDER), 'lifecycle': (None, PATH)})
+              'render': (None, RENDER), 'lifecycle': (None, PATH),
+              # its environments' given names, its step's directory
+              'names': Map(PATH, NAME), 'directory': NAME})
 STEP = Fields({'version': int, 'id': str, 'action': str, 'change': CHANGE,
                'outcome': OUTCOME, 'seen': int, 'state': STATE, 'time': str,
                'user': str},
