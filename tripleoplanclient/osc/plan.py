@@ -255,10 +255,13 @@ class DiffPlan(base.Command, command.ShowOne):
                           len(result['files_removed']),
                           len(result['files_changed']),
                           len(result['parameters_changed'])))
-        for column in ('environments_added', 'environments_removed',
-                       'files_added', 'files_removed', 'files_changed'):
+        for column in ('environments_added', 'environments_removed'):
+            result[column] = plan_step.environment_columns(
+                result[column], result['environment_names'])[0]
+        for column in ('files_added', 'files_removed', 'files_changed'):
             result[column] = format_columns.ListColumn(result[column])
-        for column in ('from', 'to', 'parameters_changed'):
+        for column in ('from', 'to', 'parameters_changed',
+                       'environment_names'):
             result[column] = format_columns.DictColumn(result[column])
         return diff.COLUMNS, tuple(result[c] for c in diff.COLUMNS)
 

@@ -124,3 +124,17 @@ class TestNamesShown(fakes.PlanTestCase):
                          rows[-1]['environment_names'])
         self.assertIn('environments/ha.yaml, user-files/old.yaml',
                       self.output(plan_commands.ShowPlanHistory, 'p'))
+
+    def test_plan_diff_names_what_it_added(self):
+        self.write('tmp.Xy12/more.yaml', b'parameter_defaults: {B: 1}\n')
+        self.output(plan_commands.AmendPlan, 'p', '--no-render', '-e',
+                    'more.yaml')
+        more = files_mod.user_path(os.path.join(self.work, 'more.yaml'))
+        diff = json.loads(self.output(plan_commands.DiffPlan, 'p', '-f',
+                                      'json'))
+        self.assertEqual([more], diff['environments_added'])
+        self.assertEqual({more: 'more.yaml'}, diff['environment_names'])
+        table = self.output(plan_commands.DiffPlan, 'p', '-f', 'table',
+                            '-c', 'environments_added')
+        self.assertIn('more.yaml', table)
+        self.assertNotIn('user-files', table)
