@@ -64,7 +64,6 @@ class ShowPlanStep(base.Command, command.Lister):
         from tripleoplanclient.record import configs
         from tripleoplanclient.record import hook_runs
         from tripleoplanclient.record import past
-
         from tripleoplanclient.record import sources
 
         plan = layout.check_name(parsed_args.plan)

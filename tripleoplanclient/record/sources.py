@@ -16,7 +16,9 @@ plan path is the one this client gives that source
 (``user-files/<source>``, no reserved path) and its mark says this
 Keystone user recorded it from this account on this machine
 (``plan.origin``). Any other recorded source is not opened, nor looked
-for: it is told (``unread``) and its stored copy stands.
+for: it is told (``unread``) and its stored copy stands. So is a source
+gone from this machine (``GONE``). ``states`` tells what each recorded
+source is now (show-step).
 """
 
 import collections
@@ -65,10 +67,9 @@ def reread(state, files):
 
     Files the command names itself (``-e`` again) are left to it. A source
     missing here (told as GONE), or left alone, keeps its stored copy;
-    then uploads are
-    not read either, as one of them may be a file that environment
-    references (stored with rewritten references, so never comparable
-    with its source).
+    then uploads are not read either, as one of them may be a file that
+    environment references (stored with rewritten references, so never
+    comparable with its source).
     """
     from tripleoplanclient.plan import files as files_mod
 
@@ -160,8 +161,12 @@ def states(state, origin):
     for path, source in sorted(sources.items()):
         if path in found:
             continue
-        if path not in fresh.objects and complete:
-            fresh.add_file_at(source, path)
+        try:
+            if path not in fresh.objects and complete:
+                fresh.add_file_at(source, path)
+        except exceptions.CommandError:
+            found[path] = CHANGED       # no longer readable
+            continue
         data = fresh.objects.get(path)
         found[path] = PRESENT if data is None or content.md5(data) == \
             state['files'][path]['md5'] else CHANGED

@@ -64,8 +64,11 @@ class TestGivenNames(deploy_base.DeployTest):
                       'my-settings.yaml', err)
 
         out, err = self.openstack('overcloud', 'update', '--stack',
-                                  self.plan, '-y', '-f', 'json')
-        self.assertEqual('UPDATE_COMPLETE', json.loads(out)['stack_status'])
+                                  self.plan, '-y', '-c', 'stack_status',
+                                  '-c', 'environments')
+        self.assertIn('UPDATE_COMPLETE', out)
+        self.assertIn('environments/lifecycle/update-prepare.yaml, '
+                      'registry.yaml, my-settings.yaml', out)
         self.assertIn("1 recorded source(s) gone from this machine; the "
                       "plan's stored copies are used:\n  my-settings.yaml "
                       "(%s)" % stored, err)

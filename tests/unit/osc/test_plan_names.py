@@ -138,3 +138,17 @@ class TestNamesShown(fakes.PlanTestCase):
                             '-c', 'environments_added')
         self.assertIn('more.yaml', table)
         self.assertNotIn('user-files', table)
+
+    def test_show_step_opens_no_source_it_did_not_record(self):
+        other = self.write('elsewhere/secret.yaml', b'x: 1\n')
+        path = files_mod.user_path(other)
+        head = self.store.reader.head('p')
+        self.store.writer.write_step('p', log.make_step('amend', {
+            'files': {path: {'source': other, 'md5': '0' * 32}},
+            'tree': {path: '0' * 32}}), head)
+        rows = json.loads(self.output(plan_step.ShowPlanStep, 'p', '2',
+                                      '-f', 'json'))
+        self.assertEqual(['not checked'], [r['source_state'] for r in rows
+                                           if r['path'] == path])
+        self.assertIn('1 recorded source(s) not checked', self.stderr)
+        self.assertIn('recorded without a mark', self.stderr)
