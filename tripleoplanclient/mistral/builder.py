@@ -2,8 +2,10 @@
 
 A request that records a step names what its client wrote already
 (``tree``: path -> MD5, None: deleted), the user files among them
-(``files``: path -> {source, md5, marks}), the environment files to add
-and remove, the inputs, and a templates change. Here those fields are
+(``files``: path -> {source, md5, marks, name}), the environment files to
+add
+and remove, the inputs, a templates change, and the directory the
+relative names are relative to. Here those fields are
 checked (untrusted input: nothing is recorded when one is bad), Swift is
 asked that it holds what the request says was written, the step is
 decided against the plan's newest record (``steps.Change``) and
@@ -66,24 +68,48 @@ def inputs(plan, req):
 
 
 def manifest(plan, req, tree):
-    """The request's user files (``{path: {source, md5}}``), each one of
-    the written objects of ``tree`` with the same MD5."""
+    """The request's user files (``{path: {source, md5, name}}``), each
+    one of the written objects of ``tree`` with the same MD5 (``name``,
+    as the user gave it, is optional)."""
     found = req['files'] or {}
     bad = sorted(str(p) for p, e in (found.items() if isinstance(
         found, dict) else [(found, None)])
         if not isinstance(e, dict) or not isinstance(e.get('source'), str)
-        or tree.get(p) is None or tree.get(p) != e.get('md5'))
+        or tree.get(p) is None or tree.get(p) != e.get('md5')
+        or ('name' in e and schema.name_problem(e['name'])))
     if bad:
         raise exceptions.CommandError(
             'Bad request for plan %s: files %s must each be {source, md5} '
-            'of an object in tree. Nothing was recorded.'
-            % (plan, ', '.join(bad[:10])))
-    # A source's mark (record.origin) goes on record as the client made it:
-    # only that client can tell whether it is its own.
-    return {p: dict({k: e[k] for k in ('machine', 'tag')
+            'of an object in tree, with any name a text of at most %d '
+            'bytes without control characters. Nothing was recorded.'
+            % (plan, ', '.join(bad[:10]), schema.MAX_NAME_BYTES))
+    # A source's mark (record.origin) and its name go on record as the
+    # client made them: only that client can tell whether it is its own.
+    return {p: dict({k: e[k] for k in ('machine', 'tag', 'name')
                      if isinstance(e.get(k), str)},
                     source=e['source'], md5=e['md5'])
             for p, e in found.items()}
+
+
+def directory(plan, req):
+    """The request's ``directory`` (where its client ran), checked."""
+    found = req['directory']
+    if found is not None and (schema.name_problem(found)
+                              or not found.startswith('/')):
+        raise exceptions.CommandError(
+            'Bad request for plan %s: directory must be an absolute path '
+            'of at most %d bytes without control characters. Nothing was '
+            'recorded.' % (plan, schema.MAX_NAME_BYTES))
+    return found
+
+
+def where(directory, files):
+    """The step's ``directory`` detail: recorded once per step, when one
+    of its ``files`` (record entries) is named relative to it."""
+    if directory and any(not e.get('name', '/').startswith('/')
+                         for e in files.values()):
+        return {'directory': directory}
+    return {}
 
 
 def landed(store, plan, tree, listing=None):
@@ -137,7 +163,9 @@ def change(store, plan, req, head, deletions=False, landed_check=True):
         written, {p: e['source'] for p, e in files.items()}, add,
         inputs(plan, req), marks={
             p: {k: v for k, v in e.items() if k in ('machine', 'tag')}
-            for p, e in files.items()}), remove, view=view,
+            for p, e in files.items()},
+        names={p: e['name'] for p, e in files.items() if 'name' in e},
+        directory=directory(plan, req)), remove, view=view,
         deleted=[p for p, m in tree.items() if m is None])
     if deletions:
         for field, spec, what in (
@@ -174,9 +202,11 @@ class Described:
     the plan_create and plan_amend actions build their step from)."""
 
     def __init__(self, md5s, sources=None, environments=(), inputs=None,
-                 marks=None):
+                 marks=None, names=None, directory=None):
         self._md5s = dict(md5s)
         self.sources = dict(sources or {})
+        self.names = dict(names or {})
+        self.directory = directory
         self.environments = list(environments)
         self.inputs = dict(inputs or {})
         self._marks = dict(marks or {})
@@ -202,6 +232,7 @@ def step(change, action, **details):
         recorded['templates'] = change.templates
     if change.release:
         recorded['release'] = change.release
+    details.update(where(change.files.directory, recorded['files']))
     return log.make_step(action, recorded, change.added,
                          change.changed, change.deleted, **details)
 

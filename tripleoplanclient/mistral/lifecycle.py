@@ -83,6 +83,7 @@ def create(store, req, cache, execution=None):
             'Plan %s: its container holds no files; write the templates '
             'first.' % plan)
     manifest = builder.manifest(plan, req, full)
+    where = builder.where(builder.directory(plan, req), manifest)
     builder.landed(store, plan, full, listing)
     if not layout.is_plan(headers):
         store.container.create_container(plan)  # marks the container a plan
@@ -118,7 +119,8 @@ def create(store, req, cache, execution=None):
                    'templates': req['templates'],
                    'release': release,
                    'tree_base': base},
-        command_line.command(req, 'tripleoplan.plan_create'), sorted(full))
+        command_line.command(req, 'tripleoplan.plan_create'), sorted(full),
+        **where)
     render = renderer(store, cache, execution) if req['render'] else None
     builder.render_step(render, plan, step, inputs,
                         tree_mod.View.of_full(full))

@@ -237,6 +237,9 @@ def answer(plan, step, summary=None):
         'outcome': dict(step['outcome']),
         'stack': dict(step.get('stack') or {}),
         'environments': list(step['state']['environments']),
+        # {plan path: name as given} of its environments (Heat's list)
+        'names': log.given_names(step['state'], log.heat_environments(
+            dict(step, environments=step['state']['environments']))),
         'render': {k: v for k, v in (step.get('render') or {}).items()
                    if k in ('state', 'outputs', 'written', 'removed',
                             'info', 'execution')}}

@@ -287,8 +287,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
     def row(plan, step):
         """The RESULT_COLUMNS of a step (also the plan create step a
         deploy begins with, while it is all that is known)."""
-        from osc_lib.cli import format_columns
-
+        from tripleoplanclient.osc import plan_step
         from tripleoplanclient.record import log
         outcome = step['outcome']
         stack = step.get('stack') or {}
@@ -297,7 +296,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         return (
             plan, step['id'], step['action'], stack.get('operation'),
             outcome.get('stack_id'), outcome.get('stack_status'),
-            format_columns.ListColumn(envs),
+            # a table names the user's files as given
+            plan_step.environment_columns(envs, step.get('names'))[0],
             # Whether this command rendered, in its own step or in the
             # create step it began with.
             (step.get('render') or {}).get('state') == 'SUCCESS' or

@@ -116,9 +116,7 @@ class _SetCommand(exit_status.ResultCommand, _LibraryCommand, command.ShowOne):
         else:
             self.progress('Plan %s: step %s recorded (%s).' % (
                 result['plan'], result['id'], result['action']))
-        return plan_cmd.STEP_COLUMNS, tuple(
-            _list(result[c]) if c == 'environments' else result[c]
-            for c in plan_cmd.STEP_COLUMNS)
+        return plan_cmd.summary_result(result)
 
 
 class SetCapabilities(_SetCommand):

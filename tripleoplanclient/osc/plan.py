@@ -15,11 +15,13 @@ from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan_step
 
+# environments: plan paths (in a table, as the user named the files);
+# environment_names: as named.
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
-                'changed', 'removed', 'status')
+                'changed', 'removed', 'status', 'environment_names')
 HISTORY_COLUMNS = ('step', 'id', 'time', 'action', 'user', 'project',
                    'templates', 'environments', 'outcome', 'config',
-                   'validations')
+                   'validations', 'environment_names')
 EXPORT_COLUMNS = ('plan', 'step', 'id', 'file', 'objects', 'bytes')
 # Seconds to wait for Mistral's answer to a list or a delete.
 MISTRAL_WAIT = 600
@@ -44,10 +46,11 @@ def summary_result(result):
     at the same time (its number in the history is its place in Swift's
     order, see show-history).
     """
-    from osc_lib.cli import format_columns
-    return STEP_COLUMNS, tuple(
-        format_columns.ListColumn(result[c] or []) if c == 'environments'
-        else result[c] for c in STEP_COLUMNS)
+    values = dict(result)
+    values['environments'], values['environment_names'] = \
+        plan_step.environment_columns(result['environments'], dict(zip(
+            result['environments'], result['environment_names'])))
+    return STEP_COLUMNS, tuple(values[c] for c in STEP_COLUMNS)
 
 
 def _failed(cmd, plan, result):
@@ -160,27 +163,15 @@ class ShowPlanHistory(base.Command, command.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        from osc_lib.cli import format_columns
-
-        from tripleoplanclient.osc import hooks
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.record import configs
         from tripleoplanclient.record import hook_runs
-        from tripleoplanclient.record import log
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
         rows, _ = store.reader.history(plan)
         self.mend(store, plan, rows)
         hook_runs.merge(store.container, plan, rows)
-        return HISTORY_COLUMNS, (
-            (r['step'], r['id'], r['time'], r['action'], r.get('user'),
-             r.get('project'), r.get('templates'),
-             format_columns.ListColumn(log.heat_environments(r)),
-             format_columns.DictColumn(r['outcome']),
-             format_columns.DictColumn(configs.shown(r.get('config'))),
-             hooks.column(r.get('validations')))
-            for r in rows)
+        return HISTORY_COLUMNS, (_history_row(r) for r in rows)
 
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
@@ -196,6 +187,22 @@ class ShowPlanHistory(base.Command, command.Lister):
                 heat, plan, self.clients.endpoint('orchestration')))
         except exceptions.CommandError as exc:
             self.progress('Step outcome not checked with Heat: %s' % exc)
+
+
+def _history_row(row):
+    from osc_lib.cli import format_columns
+
+    from tripleoplanclient.osc import hooks
+    from tripleoplanclient.record import configs
+    from tripleoplanclient.record import log
+
+    environments, names = plan_step.environment_columns(
+        log.heat_environments(row), row.get('names'))
+    return (row['step'], row['id'], row['time'], row['action'],
+            row.get('user'), row.get('project'), row.get('templates'),
+            environments, format_columns.DictColumn(row['outcome']),
+            format_columns.DictColumn(configs.shown(row.get('config'))),
+            hooks.column(row.get('validations')), names)
 
 
 class DiffPlan(base.Command, command.ShowOne):
@@ -248,10 +255,13 @@ class DiffPlan(base.Command, command.ShowOne):
                           len(result['files_removed']),
                           len(result['files_changed']),
                           len(result['parameters_changed'])))
-        for column in ('environments_added', 'environments_removed',
-                       'files_added', 'files_removed', 'files_changed'):
+        for column in ('environments_added', 'environments_removed'):
+            result[column] = plan_step.environment_columns(
+                result[column], result['environment_names'])[0]
+        for column in ('files_added', 'files_removed', 'files_changed'):
             result[column] = format_columns.ListColumn(result[column])
-        for column in ('from', 'to', 'parameters_changed'):
+        for column in ('from', 'to', 'parameters_changed',
+                       'environment_names'):
             result[column] = format_columns.DictColumn(result[column])
         return diff.COLUMNS, tuple(result[c] for c in diff.COLUMNS)
 

@@ -12,10 +12,13 @@ osc-lib modules only at module level (see ``base``).
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
+from tripleoplanclient.osc import plan_step
 
 # Fixed, whatever the plan or the options: scripts pick them with -c.
+# environments: plan paths (in a table, as the user named the files).
 COLUMNS = ('plan', 'templates', 'templates_source', 'environments',
-           'inputs', 'steps', 'last_step', 'open_step', 'stack')
+           'inputs', 'steps', 'last_step', 'open_step', 'stack',
+           'environment_names')
 STEP_FIELDS = ('step', 'id', 'action', 'time', 'user', 'status')
 STACK_FIELDS = ('name', 'id', 'status', 'updated')
 
@@ -47,23 +50,27 @@ class ShowPlan(base.Command, command.ShowOne):
 
         from tripleoplanclient.plan import layout
         from tripleoplanclient.plan import templates as templates_mod
+        from tripleoplanclient.record import log
         from tripleoplanclient.record import open_step
 
         plan = layout.check_name(parsed_args.plan)
         head = self.plan_store(read_only=True).reader.head(plan)
         rows = list(head.rows or head.imported or ())
         state = head.state
+        environments = plan_step.environment_columns(
+            state['environments'], log.given_names(
+                state, state['environments']))
         values = {
             'plan': plan,
             'templates': templates_mod.name(state.get('release')),
             'templates_source': state.get('templates'),
-            'environments': format_columns.ListColumn(
-                state.get('environments') or []),
+            'environments': environments[0],
             'inputs': format_columns.DictColumn(state.get('inputs') or {}),
             'steps': len(rows),
             'last_step': _dict_or_none(_step(rows[-1] if rows else None)),
             'open_step': _dict_or_none(_step(open_step.find(rows))),
             'stack': format_columns.DictColumn(self.stack(plan, rows)),
+            'environment_names': environments[1],
         }
         return COLUMNS, tuple(values[c] for c in COLUMNS)
 

@@ -10,11 +10,40 @@ osc-lib modules only at module level (see ``base``).
 
 import argparse
 
+from cliff import columns
 from osc_lib.command import command
 
 from tripleoplanclient.osc import base
 
-COLUMNS = ('path', 'md5', 'environment', 'source')
+# name: the file as the user gave it; source_state: whether its recorded
+# source is still there as recorded (record.sources.states).
+COLUMNS = ('path', 'md5', 'environment', 'source', 'name', 'source_state')
+
+
+class EnvironmentsColumn(columns.FormattableColumn):
+    """An environment list: as people know its files in a table (the
+    names they gave), as plan paths for scripts (json, yaml, value...:
+    what "plan restore" and "-e" take)."""
+
+    def __init__(self, paths, shown):
+        super().__init__(list(shown))
+        self._paths = list(paths)
+
+    def human_readable(self):
+        return ', '.join(self._value)
+
+    def machine_readable(self):
+        return list(self._paths)
+
+
+def environment_columns(paths, names):
+    """The ``environments`` and ``environment_names`` values of a list of
+    plan paths, ``names`` their given names (``{path: name}``)."""
+    from osc_lib.cli import format_columns
+
+    shown = [(names or {}).get(p) or p for p in paths]
+    return (EnvironmentsColumn(paths, shown),
+            format_columns.ListColumn(shown))
 
 
 class ShowPlanStep(base.Command, command.Lister):
@@ -35,11 +64,15 @@ class ShowPlanStep(base.Command, command.Lister):
         from tripleoplanclient.record import configs
         from tripleoplanclient.record import hook_runs
         from tripleoplanclient.record import past
+        from tripleoplanclient.record import sources
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
         at = past.at(store, plan, parsed_args.step)
         files = past.files(store, at)
+        states, unread = sources.states(at.state, self.origin(plan))
+        files = [row + ((at.state['files'].get(row[0]) or {}).get('name'),
+                        states.get(row[0])) for row in files]
         self.progress('Plan %s after step %d (%s, %s): %d files, %d '
                       'environment files.' % (
                           plan, at.row['step'], at.row['id'],
@@ -57,6 +90,15 @@ class ShowPlanStep(base.Command, command.Lister):
             self.progress('Configuration of step %d: %s' % (
                 at.row['step'], ', '.join('%s=%s' % (k, shown[k])
                                           for k in sorted(shown))))
+        gone = [sources.shown(at.state['files'][p].get('name') or
+                              at.state['files'][p]['source'])
+                for p, s in sorted(states.items()) if s == sources.GONE]
+        if gone:
+            self.progress('%d recorded source(s) gone from this machine '
+                          '(the plan keeps its copies): %s.' % (
+                              len(gone), ', '.join(gone)))
+        for line in sources.told(unread, 'checked'):
+            self.progress(line)
         return COLUMNS, files
 
 

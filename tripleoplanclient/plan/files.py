@@ -3,7 +3,9 @@
 Files inside ``--templates`` keep their path relative to it. Every other
 file the user gives or references is stored under ``user-files/`` at its
 absolute local path, and the stored copies' references are rewritten to
-relative plan paths, so the plan in Swift is self-contained.
+relative plan paths, so the plan in Swift is self-contained. Each such
+file is also named as the user gave it (``given_name``): what people are
+shown, where the plan path would carry a temporary directory.
 """
 
 import copy
@@ -106,6 +108,29 @@ def _rewrite_text(text, old_new, expected):
                           sort_keys=False)
 
 
+def given_name(typed):
+    """The name of a file given as ``typed`` (an option's argument, or a
+    reference resolved against its file's name): normalized, relative when
+    typed so (to the command's directory), None when no record may show
+    it (``schema.name_problem``)."""
+    from tripleoplanclient.plan import schema
+
+    name = os.path.normpath(typed).replace(os.sep, '/')
+    return None if schema.name_problem(name) else name
+
+
+def _directory():
+    """The working directory as a record may show it, or None (removed
+    under the process, or no such name)."""
+    from tripleoplanclient.plan import schema
+
+    try:
+        found = os.getcwd()
+    except OSError:
+        return None
+    return None if schema.name_problem(found) else found
+
+
 def user_path(local):
     """The plan path of the local file ``local`` (absolute, normalized)
     when it lies outside the templates tree (not checked)."""
@@ -124,6 +149,10 @@ class PlanFiles:
         self.objects = {}        # plan path -> bytes to store
         self.sources = {}        # plan path -> local path (user files only)
         self.environments = []   # plan paths, in the order given
+        # plan path -> the name the user gave (user files only)
+        self.names = {}
+        # Where the command runs: what the relative names are relative to.
+        self.directory = _directory()
         self.inputs = {}         # rendering inputs: kind -> plan path
         self.release = None      # the tree's (add_templates): templates.py
         # Who reads the sources, where (plan.origin.Origin): their marks go
@@ -221,7 +250,8 @@ class PlanFiles:
             # environments/network-isolation.yaml): nothing to upload.
             plan_path = self.plan_path(local, 'Environment file %s' % path)
         else:
-            plan_path = self._add_file(local, 'Environment file', 'env')
+            plan_path = self._add_file(local, 'Environment file', 'env',
+                                       path)
         if plan_path not in self.environments:
             self.environments.append(plan_path)
         return plan_path
@@ -239,7 +269,8 @@ class PlanFiles:
 
     def add_input(self, kind, path, option):
         """Add a rendering input (roles, networks or plan environment)."""
-        plan_path = self._add_file(os.path.abspath(path), option, 'data')
+        plan_path = self._add_file(os.path.abspath(path), option, 'data',
+                                   path)
         data = content.load_yaml(_read(path, option), path)
         want = dict if kind == 'plan_environment' else list
         if not isinstance(data, want):
@@ -261,19 +292,27 @@ class PlanFiles:
         # record's, never plan-environment.yaml (the generated passwords).
         plan_path = layout.check_plan_path(
             target if sep else self.plan_path(local, what), what)
-        return self.add_file_at(local, plan_path, bool(sep))
+        return self.add_file_at(local, plan_path, bool(sep), local)
 
-    def add_file_at(self, local, plan_path, named=True):
+    def add_file_at(self, local, plan_path, named=True, typed=None):
         """Store the local file ``local`` as it is at ``plan_path`` (checked
-        by the caller); ``named``: the user chose that path."""
-        local = os.path.abspath(local)
-        self.objects[plan_path] = _read(local, '--upload-file')
-        if not self._in_templates(local) or named:
-            self.sources[plan_path] = local
+        by the caller); ``named``: the user chose that path; ``typed``:
+        ``local`` as the user gave it."""
+        self.objects[plan_path] = _read(os.path.abspath(local),
+                                        '--upload-file')
+        if not self._in_templates(os.path.abspath(local)) or named:
+            self._source(plan_path, os.path.abspath(local), typed)
         return plan_path
 
-    def _add_file(self, local, what, kind):
-        """Read a user-given file (and what it references) into the plan.
+    def _source(self, plan_path, local, typed):
+        self.sources[plan_path] = local
+        name = given_name(typed) if typed else None
+        if name and name != plan_path:
+            self.names[plan_path] = name
+
+    def _add_file(self, local, what, kind, typed):
+        """Read a user-given file (and what it references) into the plan;
+        ``typed``: its name as given (or reached from a given one).
 
         A file inside the templates tree is only checked: the tree itself
         is synced by add_templates, never piecemeal.
@@ -292,9 +331,10 @@ class PlanFiles:
             if kind == 'env':
                 self._check_environment(parsed, local)
             if not inside:
-                data = self._follow(local, plan_path, data, parsed, kind)
+                data = self._follow(local, plan_path, data, parsed, kind,
+                                    typed)
         if not inside:
-            self.sources[plan_path] = local
+            self._source(plan_path, local, typed)
             self.objects[plan_path] = data
         return plan_path
 
@@ -314,8 +354,9 @@ class PlanFiles:
                 '%s.' % (local, ', '.join(map(str, unknown)),
                          ', '.join(sorted(heat_environment.SECTIONS))))
 
-    def _follow(self, local, plan_path, data, parsed, kind):
-        """Add what a user file references; return its bytes for the plan."""
+    def _follow(self, local, plan_path, data, parsed, kind, typed):
+        """Add what a user file references (named from ``typed``, the
+        file's own name); return its bytes for the plan."""
         if not isinstance(parsed, dict):
             return data
         base = os.path.dirname(local)
@@ -334,8 +375,12 @@ class PlanFiles:
                     '%s references %s (%s), which does not exist. Create it '
                     'or fix the reference.' % (local, ref, target))
             if os.path.exists(target):
+                relative = parse.unquote(ref[len('file://'):]) \
+                    if ref.startswith('file://') else ref
                 self._add_file(target, 'File referenced by %s' % local,
-                               ref_kind if ref_kind == 'template' else 'file')
+                               ref_kind if ref_kind == 'template' else 'file',
+                               target if os.path.isabs(relative) else
+                               os.path.join(os.path.dirname(typed), relative))
             target_path = self.plan_path(
                 target, 'File %s referenced by %s' % (ref, local))
             if not url.match(ref) and not ref.startswith('/') and (

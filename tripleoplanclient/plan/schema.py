@@ -8,7 +8,8 @@ TypeError three modules away.
 
 A spec is a type (``str``, ``int``, ``bool``; ``int`` refuses booleans),
 ``None``, ``DATA``, ``PATH`` (a plain relative plan path), ``TREE_PATH``
-(one outside the record), ``MD5`` (a content name), a tuple of
+(one outside the record), ``MD5`` (a content name), ``NAME`` (a local
+path as its user gave it: ``name_problem``), a tuple of
 alternatives, a one-item list (a list of those), ``Map`` or ``Fields``.
 """
 
@@ -23,6 +24,9 @@ PATH = object()
 # MD5s are only compared; a kept copy is requested only when listed.)
 TREE_PATH = object()
 MD5 = object()
+NAME = object()
+# A local path (Linux's PATH_MAX), as a user gave it or a directory.
+MAX_NAME_BYTES = 4096
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -80,6 +84,10 @@ def _check(value, spec, where):
             spec is TREE_PATH and layout.name_problem(value, record=False))
         if problem:
             raise Damaged('%s: %s' % (where, problem))
+    elif spec is NAME:
+        problem = name_problem(value)
+        if problem:
+            raise Damaged('%s: %s' % (where, problem))
     elif spec is MD5:
         if not layout.is_md5(value):
             raise Damaged('%s is not an MD5' % where)
@@ -111,9 +119,24 @@ def _check(value, spec, where):
         raise Damaged('%s is not a %s' % (where, spec.__name__))
 
 
+def name_problem(value):
+    """Why ``value`` is no local path a record may show, or None: text
+    of at most MAX_NAME_BYTES, no control character (a terminal would
+    act on an escape sequence)."""
+    if not isinstance(value, str) or not value:
+        return 'it is not a non-empty text'
+    if len(value.encode('utf-8', 'surrogatepass')) > MAX_NAME_BYTES:
+        return 'it is longer than %d bytes' % MAX_NAME_BYTES
+    if not value.isprintable():
+        return 'it holds a control character'
+    return None
+
+
 TEXT = (str, None)
-# machine, tag: where and by whom the source was read (plan.origin).
-FILE = Fields({'md5': str}, {'source': TEXT, 'machine': str, 'tag': str})
+# machine, tag: where and by whom the source was read (plan.origin);
+# name: the source as the user gave it (plan.files.given_name).
+FILE = Fields({'md5': str}, {'source': TEXT, 'machine': str, 'tag': str,
+                             'name': NAME})
 RECORDED_TREE = Fields({'base': (MD5, None),
                         'changes': Map(TREE_PATH, (str, None))})
 TREE = (None, RECORDED_TREE)
@@ -145,11 +168,15 @@ ROW = Fields({'id': str, 'step': int, 'action': str, 'outcome': OUTCOME,
               'environments': [PATH], 'time': TEXT, 'user': TEXT},
              {'project': str,
               'stack': (None, STACK),
-              'render': (None, RENDER), 'lifecycle': (None, PATH)})
+              'render': (None, RENDER), 'lifecycle': (None, PATH),
+              # its environments' given names, its step's directory
+              'names': Map(PATH, NAME), 'directory': NAME})
 STEP = Fields({'version': int, 'id': str, 'action': str, 'change': CHANGE,
                'outcome': OUTCOME, 'seen': int, 'state': STATE, 'time': str,
                'user': str},
               {'project': str, 'base': TEXT,
+               # where the step's command ran: its relative names' base
+               'directory': NAME,
                'render': (None, RENDER), 'stack': (None, STACK),
                'imported': [ROW], 'lifecycle': (None, PATH)})
 # The cache before its rows' environment lists are looked up in "paths".

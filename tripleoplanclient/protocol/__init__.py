@@ -24,7 +24,7 @@ from tripleoplanclient.protocol.overlay import MAX_OVERLAY_BYTES  # noqa: F401
 
 # Bumped whenever a request or a result changes incompatibly; the client
 # refuses a workbook, and the actions a request, of another protocol.
-PROTOCOL = 16
+PROTOCOL = 17
 WORKBOOK = 'tripleoplan.v1'
 TAG = 'tripleoplan-protocol-%d' % PROTOCOL
 VERSION_ACTION = 'tripleoplan.version'
@@ -181,18 +181,24 @@ UNCHANGED = 'UNCHANGED'
 def result(plan, step, state):
     """What the client shows of a step: its id, action, counts and
     outcome (or UNCHANGED: ``step`` None) and the plan's environment list
-    after it (``state``: the record's state when nothing was written)."""
+    after it (``state``: the record's state when nothing was written),
+    plan paths, then as their users named them (``name`` of a recorded
+    user file; a plan path when it has none)."""
+    state = state if step is None else step['state']
+    names = [(state['files'].get(p) or {}).get('name') or p
+             for p in state['environments']]
     if step is None:
         return {'plan': plan, 'id': None, 'action': None,
                 'environments': list(state['environments']),
                 'added': 0, 'changed': 0, 'removed': 0,
-                'status': UNCHANGED}
+                'status': UNCHANGED, 'environment_names': names}
     return {'plan': plan, 'id': step['id'], 'action': step['action'],
-            'environments': list(step['state']['environments']),
+            'environments': list(state['environments']),
             'added': step['objects']['added'],
             'changed': step['objects']['changed'],
             'removed': step['objects']['removed'],
-            'status': step['outcome']['status']}
+            'status': step['outcome']['status'],
+            'environment_names': names}
 
 
 def render_entry(summary):

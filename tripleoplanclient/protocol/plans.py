@@ -43,6 +43,7 @@ WORKFLOWS = {
          'timeout': 240,            # minutes, Heat's stack timeout
          'validate': True,          # library.refuse_to_deploy first
          'command': None,
+         'directory': None,         # as plan_create's
          # Worked out by the action from the step it records (a request
          # that sets them is refused); the follow task reads its own.
          'environments': None,      # plan paths, in Heat's merge order
@@ -60,7 +61,8 @@ WORKFLOWS = {
          'swift_url': None,
          'environments': None,      # plan paths, in Heat's merge order
          'files': None,             # {path: {source, md5, machine,
-                                    #  tag}}: user files (record.origin)
+                                    #  tag, name}}: user files
+                                    #  (record.origin; name: as given)
          'tree': None,              # {path: md5} written; None: listing
          'inputs': None,            # {roles_data, network_data,
                                     #  plan_environment}: plan paths
@@ -71,7 +73,9 @@ WORKFLOWS = {
          # None: the action reads the templates to find them
          'passwords': None,
          'render': True,            # False: the step's render is SKIPPED
-         'command': None}),
+         'command': None,
+         # where the client ran: its relative names' base (a local path)
+         'directory': None}),
     'plan_amend': (
         'tripleoplan.plan_amend',
         "Record a change of the plan's environment list, inputs and "
@@ -84,7 +88,8 @@ WORKFLOWS = {
          'tree': None,              # {path: md5} of the objects written
          'inputs': None,
          'render': True,
-         'command': None}),
+         'command': None,
+         'directory': None}),       # as plan_create's
     'plan_restore': (
         'tripleoplan.plan_restore',
         "Make the plan what it was after a past step (copies inside "

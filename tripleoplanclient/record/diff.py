@@ -25,11 +25,13 @@ from tripleoplanclient.plan import hidden_parameters
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import passwords
 from tripleoplanclient.plan import tree as tree_mod
+from tripleoplanclient.record import log
 from tripleoplanclient.record import past
 
 COLUMNS = ('plan', 'from', 'to', 'environments_added',
            'environments_removed', 'environments_reordered', 'files_added',
-           'files_removed', 'files_changed', 'parameters_changed', 'diff')
+           'files_removed', 'files_changed', 'parameters_changed', 'diff',
+           'environment_names')
 # Lines of context around each change, as diff -u.
 CONTEXT = 3
 # Secret values this long or longer are masked wherever they appear in a
@@ -386,12 +388,14 @@ def compare(store, plan, first=None, second=None, with_diff=True,
             lines.extend(unified(path, old.data.get(path),
                                  new.data.get(path), mask))
     before, after = old.state['environments'], new.state['environments']
+    gained = [e for e in after if e not in before]
+    lost = [e for e in before if e not in after]
     return {
         'plan': plan,
         'from': _summary(old_row),
         'to': _summary(new_row),
-        'environments_added': [e for e in after if e not in before],
-        'environments_removed': [e for e in before if e not in after],
+        'environments_added': gained,
+        'environments_removed': lost,
         'environments_reordered': [e for e in before if e in after]
         != [e for e in after if e in before],
         'files_added': added,
@@ -399,4 +403,7 @@ def compare(store, plan, first=None, second=None, with_diff=True,
         'files_changed': changed,
         'parameters_changed': changes,
         'diff': ''.join(line + '\n' for line in lines),
+        # {plan path: name as given} of those added or removed
+        'environment_names': dict(log.given_names(old.state, lost),
+                                  **log.given_names(new.state, gained)),
     }

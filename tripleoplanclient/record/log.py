@@ -297,7 +297,24 @@ def row(step, number):
     out['environments'] = list(step['state']['environments'])
     # The templates release the plan was at after the step.
     out['templates'] = templates_mod.name(step['state'].get('release'))
+    names = given_names(step['state'], heat_environments(out))
+    if names:
+        out['names'] = names
     return out
+
+
+def given_names(state, paths):
+    """``{plan path: name as the user gave it}`` of those ``paths`` that
+    have one in ``state`` (a step before names were recorded: none)."""
+    files = state['files']
+    return {p: files[p]['name'] for p in paths
+            if (files.get(p) or {}).get('name')}
+
+
+def shown_names(paths, names):
+    """``paths`` as people are shown them: each by its given name
+    (``names``, a row's or ``given_names``), else its plan path."""
+    return [(names or {}).get(p) or p for p in paths]
 
 
 def heat_environments(row):

@@ -17,10 +17,11 @@ from tripleoplanclient.record import log
 
 
 def manifest(files, md5s, paths):
-    """Record entries (local source, MD5, its mark: plan.origin) of the
-    user files of ``files`` among ``paths``."""
+    """Record entries (local source, MD5, its mark: plan.origin, the name
+    the user gave it) of the user files of ``files`` among ``paths``."""
     marks = files.marks()
-    return {p: dict(marks.get(p) or {}, source=files.sources[p], md5=md5s[p])
+    return {p: dict(marks.get(p) or {}, source=files.sources[p], md5=md5s[p],
+                    **({'name': files.names[p]} if p in files.names else {}))
             for p in paths if p in files.sources}
 
 
@@ -135,7 +136,8 @@ def create_request(files):
             'inputs': dict(files.inputs),
             'templates': files.templates,
             'release': files.release,
-            'passwords': passwords.needed(files.objects)}
+            'passwords': passwords.needed(files.objects),
+            'directory': files.directory}
 
 
 def after(head, step):
@@ -276,4 +278,5 @@ def amend_request(change, render=True):
             'files': manifest(change.files, change.md5s, change.noted),
             'tree': {p: change.md5s[p] for p in change.noted},
             'inputs': dict(change.inputs),
-            'render': render}
+            'render': render,
+            'directory': change.files.directory}

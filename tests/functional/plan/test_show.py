@@ -4,7 +4,8 @@ small templates of tests/functional/deploy_base."""
 from tests.functional import deploy_base
 
 COLUMNS = ['plan', 'templates', 'templates_source', 'environments',
-           'inputs', 'steps', 'last_step', 'open_step', 'stack']
+           'inputs', 'steps', 'last_step', 'open_step', 'stack',
+           'environment_names']
 
 
 class TestPlanShow(deploy_base.DeployTest):

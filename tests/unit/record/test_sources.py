@@ -215,7 +215,9 @@ class TestWhoRecorded(SourcesTestCase):
 
     def test_a_mark_names_no_secret(self):
         entry = self.recorded(files_mod.user_path(self.images))
-        self.assertEqual({'source', 'md5', 'machine', 'tag'}, set(entry))
+        self.assertEqual({'source', 'md5', 'machine', 'tag', 'name'},
+                         set(entry))
+        self.assertEqual(self.images, entry['name'])
         with open(origin.key_path(), 'rb') as f:
             key = f.read().strip()
         stored = b''.join(d for d, _ in self.swift.objects.values())
@@ -231,3 +233,32 @@ class TestWhoRecorded(SourcesTestCase):
         self.assertTrue(yaml.safe_load(self.swift.objects[
             sorted(n for n in self.swift.objects
                    if n.startswith(log.LOG_PREFIX))[-1]][0]))
+
+
+class TestGone(SourcesTestCase):
+
+    def test_a_gone_source_is_told_and_its_stored_copy_stands(self):
+        path = files_mod.user_path(self.images)
+        stored = self.swift.objects[path][0]
+        os.remove(self.images)
+        prepared = self.prepare()
+        self.assertEqual([], prepared.resent)
+        self.assertEqual([(path, sources.GONE)],
+                         [(u.path, u.reason) for u in prepared.unread])
+        self.assertEqual(stored, self.swift.objects[path][0])
+        self.assertEqual(
+            ["1 recorded source(s) gone from this machine; the plan's "
+             "stored copies are used:", '  %s (%s)' % (self.images, path)],
+            sources.told(prepared.unread))
+
+    def test_an_upload_is_not_read_while_its_environment_is_gone(self):
+        # it may be a file the environment references: not comparable
+        upload = self.write('mine/data.txt', b'one\n')
+        self.run_as(OPERATOR, plan_commands.AmendPlan, 'p', '--no-render',
+                    '--upload-file', upload)
+        self.write('mine/data.txt', b'two\n')
+        os.remove(self.images)
+        prepared = self.prepare()
+        self.assertEqual([], prepared.resent)
+        self.assertEqual([files_mod.user_path(self.images)],
+                         [u.path for u in prepared.unread])
