@@ -14,6 +14,7 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan_step
+from tripleoplanclient.osc import plan_tables
 
 STEP_COLUMNS = ('plan', 'id', 'action', 'environments', 'added',
                 'changed', 'removed', 'status')
@@ -152,6 +153,7 @@ class AmendPlan(exit_status.ResultCommand, command.ShowOne):
 class ShowPlanHistory(base.Command, command.Lister):
     _description = ('Show the life cycle story of a deployment plan (the '
                     'files after one step: "overcloud plan show-step")')
+    has_long = True
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -160,27 +162,15 @@ class ShowPlanHistory(base.Command, command.Lister):
         return parser
 
     def take_action(self, parsed_args):
-        from osc_lib.cli import format_columns
-
-        from tripleoplanclient.osc import hooks
         from tripleoplanclient.plan import layout
-        from tripleoplanclient.record import configs
         from tripleoplanclient.record import hook_runs
-        from tripleoplanclient.record import log
 
         plan = layout.check_name(parsed_args.plan)
         store = self.plan_store()
         rows, _ = store.reader.history(plan)
         self.mend(store, plan, rows)
         hook_runs.merge(store.container, plan, rows)
-        return HISTORY_COLUMNS, (
-            (r['step'], r['id'], r['time'], r['action'], r.get('user'),
-             r.get('project'), r.get('templates'),
-             format_columns.ListColumn(log.heat_environments(r)),
-             format_columns.DictColumn(r['outcome']),
-             format_columns.DictColumn(configs.shown(r.get('config'))),
-             hooks.column(r.get('validations')))
-            for r in rows)
+        return HISTORY_COLUMNS, plan_tables.history(rows, parsed_args)
 
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
@@ -202,6 +192,7 @@ class DiffPlan(base.Command, command.ShowOne):
     _description = ('Show what changed in a deployment plan between two '
                     'steps: environment list, files and parameters '
                     '(secrets masked)')
+    has_long = True
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -224,8 +215,6 @@ class DiffPlan(base.Command, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from osc_lib.cli import format_columns
-
         from tripleoplanclient.plan import hidden_parameters
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import diff
@@ -248,12 +237,7 @@ class DiffPlan(base.Command, command.ShowOne):
                           len(result['files_removed']),
                           len(result['files_changed']),
                           len(result['parameters_changed'])))
-        for column in ('environments_added', 'environments_removed',
-                       'files_added', 'files_removed', 'files_changed'):
-            result[column] = format_columns.ListColumn(result[column])
-        for column in ('from', 'to', 'parameters_changed'):
-            result[column] = format_columns.DictColumn(result[column])
-        return diff.COLUMNS, tuple(result[c] for c in diff.COLUMNS)
+        return diff.COLUMNS, plan_tables.diff(result, parsed_args)
 
 
 class ListPlans(base.Command, command.Lister):

@@ -1,0 +1,167 @@
+"""How a command's values print in each format: tables for people, the
+line formats for shell scripts, JSON and YAML whole.
+
+A table is as wide as the terminal and each cell is cut to what a person
+reads (``cell``); a command that summarizes long values (``Summary``:
+show-history, plan diff...) takes ``--long`` to print them whole. Scripts
+read ``-f json`` or ``-f yaml``: every value whole, as the command made
+it; ``value``, ``shell`` and ``csv`` print each whole too, as plain text
+(``plain``).
+
+Loaded on every ``openstack`` run: standard library and cliff only.
+"""
+
+import os
+import shutil
+
+from cliff import columns
+
+from tripleoplanclient.common.printable import printable
+
+# the formats whose own escaping keeps a value's exact data safe
+MACHINE_FORMATS = ('json', 'yaml')
+# read by shell scripts: values as plain text (``plain``)
+LINE_FORMATS = ('value', 'shell', 'csv')
+# The width of a table without a terminal (a pipe, a log file), where
+# cliff's would be as wide as its longest value
+WIDTH = 120
+# The most a table's cell shows of one value: longer ones are cut
+MOST_LINES = 15
+MOST_CHARS = 800
+
+
+def add_long_option(parser):
+    parser.add_argument(
+        '--long', action='store_true',
+        help='Show every value whole in the table (by default long lists '
+             'and texts are summarized; -f json and -f yaml always carry '
+             'them whole).')
+
+
+def shown(parsed_args, has_long):
+    """The function that makes each value what ``parsed_args``'s format
+    prints (None: the value as it is). ``has_long``: whether the
+    command takes ``--long`` (a cut says what shows it whole)."""
+    formatter = getattr(parsed_args, 'formatter', None)
+    if formatter in MACHINE_FORMATS:
+        return None
+    if formatter in LINE_FORMATS:
+        return plain_value
+    if formatter != 'table' or getattr(parsed_args, 'long', False):
+        return printable_value
+    whole = '--long' if has_long else '-f json'
+    return lambda value: cell(printable_value(value), whole)
+
+
+def width(parsed_args):
+    """The width a table fits in: cliff's ``--max-width`` or
+    CLIFF_MAX_TERM_WIDTH when given (below 1: no limit), else COLUMNS or
+    the terminal's, else ``WIDTH``."""
+    given = parsed_args.max_width
+    if given is None:
+        given = os.environ.get('CLIFF_MAX_TERM_WIDTH')
+    if given is not None:
+        return int(given)
+    return shutil.get_terminal_size((WIDTH, 24)).columns
+
+
+class Summary(columns.FormattableColumn):
+    """``whole`` (a value, or a FormattableColumn) that a table shows as
+    ``text``; every other format gets the whole value."""
+
+    def __init__(self, whole, text):
+        super().__init__(text)
+        self._whole = whole
+
+    def human_readable(self):
+        return self._value
+
+    def machine_readable(self):
+        if isinstance(self._whole, columns.FormattableColumn):
+            return self._whole.machine_readable()
+        return self._whole
+
+
+def summary(whole, text, parsed_args):
+    """``whole`` shown as ``text`` in a table, unless ``--long``."""
+    return whole if parsed_args.long else Summary(whole, text)
+
+
+def cut(text, whole):
+    """``text`` as a cell shows it: at most ``MOST_LINES`` lines and
+    ``MOST_CHARS`` characters, then what was left out and that ``whole``
+    (an option) shows it."""
+    lines = text.split('\n')
+    kept = '\n'.join(lines[:MOST_LINES])[:MOST_CHARS]
+    if kept == text:
+        return text
+    left = text[len(kept):]
+    more = left.count('\n') if len(lines) > MOST_LINES else 0
+    return '%s\n[... %s more; %s shows all]' % (
+        kept.rstrip('\n'),
+        '%d lines' % more if more else '%d characters' % len(left), whole)
+
+
+def cell(value, whole):
+    """``value`` (a text or FormattableColumn) cut to what a cell shows
+    (``cut``); anything else (a number) as it is."""
+    if isinstance(value, columns.FormattableColumn):
+        text = value.human_readable()
+        kept = cut(text, whole) if isinstance(text, str) else text
+        return value if kept == text else Summary(value, kept)
+    if isinstance(value, str):
+        return cut(value, whole)
+    return value
+
+
+class PrintableColumn(columns.FormattableColumn):
+    """A formatted column (osc-lib's ListColumn, DictColumn...) as the
+    human formats print it, its control characters quoted."""
+
+    def __init__(self, column):
+        super().__init__(column._value)
+        self._column = column
+
+    def human_readable(self):
+        value = self._column._value
+        if isinstance(value, (list, tuple)) and all(
+                isinstance(v, str) for v in value):
+            # in its order: osc-lib's ListColumn sorts, and the order of
+            # a plan's environments (Heat's merge order) is the point
+            return printable(', '.join(value), lines=True)
+        return printable(self._column.human_readable(), lines=True)
+
+    def machine_readable(self):
+        # value, csv and shell print str() of it: a list's or dict's
+        # repr quotes its strings' control characters, a str does not
+        return printable(self._column.machine_readable(), lines=True)
+
+
+def printable_value(value):
+    if isinstance(value, columns.FormattableColumn):
+        return PrintableColumn(value)
+    return printable(value, lines=True)
+
+
+def plain_value(value):
+    if isinstance(value, columns.FormattableColumn):
+        value = value.machine_readable()
+    return printable(plain(value), lines=True)
+
+
+def plain(value):
+    """A value as a script reads it: nothing for None, a list's items
+    separated by spaces (``for f in $(... -f value -c environments)``), a
+    mapping as compact JSON, anything else as text. A list or a mapping
+    is one line (an item of several lines as a JSON string)."""
+    import json
+    if value is None:
+        return ''
+    if isinstance(value, (list, tuple)):
+        return ' '.join(
+            json.dumps(v, separators=(',', ':'), default=str)
+            if isinstance(v, dict) or (isinstance(v, str) and '\n' in v)
+            else plain(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, separators=(',', ':'), default=str)
+    return str(value)
