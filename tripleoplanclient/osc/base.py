@@ -106,9 +106,11 @@ class Command(command.Command):
         as wide as the terminal (``formats.width``)."""
         if getattr(parsed_args, 'formatter', None) == 'table':
             parsed_args.max_width = formats.width(parsed_args)
-        shown = formats.shown(parsed_args, self.has_long)
+        listed = isinstance(self, lister.Lister)
+        shown = formats.shown(parsed_args, self.has_long, formats.IN_LIST
+                              if listed else formats.IN_ONE)
         if shown is not None:
-            if isinstance(self, lister.Lister):
+            if listed:
                 data = (tuple(shown(v) for v in row) for row in data)
             else:
                 data = tuple(shown(v) for v in data)

@@ -25,9 +25,10 @@ LINE_FORMATS = ('value', 'shell', 'csv')
 # The width of a table without a terminal (a pipe, a log file), where
 # cliff's would be as wide as its longest value
 WIDTH = 120
-# The most a table's cell shows of one value: longer ones are cut
-MOST_LINES = 15
-MOST_CHARS = 800
+# The most a table's cell shows of one value, in lines and characters:
+# longer ones are cut. A list's row shares the width with its neighbours.
+IN_ONE = (20, 1600)
+IN_LIST = (8, 400)
 
 
 def add_long_option(parser):
@@ -38,10 +39,11 @@ def add_long_option(parser):
              'them whole).')
 
 
-def shown(parsed_args, has_long):
+def shown(parsed_args, has_long, most=IN_ONE):
     """The function that makes each value what ``parsed_args``'s format
     prints (None: the value as it is). ``has_long``: whether the
-    command takes ``--long`` (a cut says what shows it whole)."""
+    command takes ``--long`` (a cut says what shows it whole); ``most``:
+    a table cell's most lines and characters."""
     formatter = getattr(parsed_args, 'formatter', None)
     if formatter in MACHINE_FORMATS:
         return None
@@ -50,7 +52,7 @@ def shown(parsed_args, has_long):
     if formatter != 'table' or getattr(parsed_args, 'long', False):
         return printable_value
     whole = '--long' if has_long else '-f json'
-    return lambda value: cell(printable_value(value), whole)
+    return lambda value: cell(printable_value(value), whole, most)
 
 
 def width(parsed_args):
@@ -87,30 +89,30 @@ def summary(whole, text, parsed_args):
     return whole if parsed_args.long else Summary(whole, text)
 
 
-def cut(text, whole):
-    """``text`` as a cell shows it: at most ``MOST_LINES`` lines and
-    ``MOST_CHARS`` characters, then what was left out and that ``whole``
-    (an option) shows it."""
+def cut(text, whole, most=IN_ONE):
+    """``text`` as a cell shows it: at most ``most`` lines and
+    characters, then what was left out and that ``whole`` (an option)
+    shows it."""
     lines = text.split('\n')
-    kept = '\n'.join(lines[:MOST_LINES])[:MOST_CHARS]
+    kept = '\n'.join(lines[:most[0]])[:most[1]]
     if kept == text:
         return text
     left = text[len(kept):]
-    more = left.count('\n') if len(lines) > MOST_LINES else 0
-    return '%s\n[... %s more; %s shows all]' % (
-        kept.rstrip('\n'),
-        '%d lines' % more if more else '%d characters' % len(left), whole)
+    more = left.count('\n') if len(lines) > most[0] else 0
+    return '%s\n[... %d more %s; %s shows all]' % (
+        kept.rstrip('\n'), more or len(left),
+        'lines' if more else 'characters', whole)
 
 
-def cell(value, whole):
+def cell(value, whole, most=IN_ONE):
     """``value`` (a text or FormattableColumn) cut to what a cell shows
     (``cut``); anything else (a number) as it is."""
     if isinstance(value, columns.FormattableColumn):
         text = value.human_readable()
-        kept = cut(text, whole) if isinstance(text, str) else text
+        kept = cut(text, whole, most) if isinstance(text, str) else text
         return value if kept == text else Summary(value, kept)
     if isinstance(value, str):
-        return cut(value, whole)
+        return cut(value, whole, most)
     return value
 
 
