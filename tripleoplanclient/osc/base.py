@@ -114,6 +114,8 @@ class Command(command.Command):
                 data = (tuple(shown(v) for v in row) for row in data)
             else:
                 data = tuple(shown(v) for v in data)
+        if listed and parsed_args.formatter == 'table':
+            data = formats.fit(column_names, data, parsed_args.max_width)
         return super().produce_output(parsed_args, column_names, data)
 
     @property

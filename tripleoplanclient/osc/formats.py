@@ -67,6 +67,60 @@ def width(parsed_args):
     return shutil.get_terminal_size((WIDTH, 24)).columns
 
 
+def fit(names, rows, width):
+    """A list's ``rows`` (values as ``shown`` made them) with their texts
+    wrapped so that the table is at most ``width`` wide: each column as
+    wide as its header at least, the narrow ones whole, the widest
+    sharing what is left (cliff would give every wide column the same
+    share). Unchanged when the table fits, or cannot (cliff then does
+    what it can)."""
+    rows = [list(row) for row in rows]
+    texts = [[_text(v) for v in row] for row in rows]
+    natural = [max([len(name)] + [len(line) for row in texts
+                                  for line in row[i].split('\n')])
+               for i, name in enumerate(names)]
+    usable = width - 1 - 3 * len(names)
+    floors = [min(n, max(len(name), 4)) for n, name in zip(natural, names)]
+    if width < 1 or sum(natural) <= usable or sum(floors) > usable:
+        return rows
+    given = list(floors)
+    left = usable - sum(floors)
+    wanting = sorted(range(len(names)), key=lambda i: natural[i])
+    for place, i in enumerate(wanting):
+        share = left // (len(wanting) - place)
+        more = min(natural[i] - floors[i], share)
+        given[i] += more
+        left -= more
+    for row, text in zip(rows, texts):
+        for i, value in enumerate(row):
+            if isinstance(value, str) or isinstance(
+                    value, columns.FormattableColumn):
+                wrapped = '\n'.join(_wrap(line, given[i])
+                                     for line in text[i].split('\n'))
+                if wrapped != text[i]:
+                    row[i] = Summary(value, wrapped)
+    return rows
+
+
+def _text(value):
+    if isinstance(value, columns.FormattableColumn):
+        value = value.human_readable()
+    return '' if value is None else str(value)
+
+
+def _wrap(line, width):
+    """``line`` in pieces of at most ``width``, broken after a path's
+    ``/``, a space, ``-``, ``_`` or ``,`` where one is near the end."""
+    pieces = []
+    while len(line) > width:
+        cut_at = max(line.rfind(c, 0, width) for c in '/ -_,') + 1
+        if cut_at < width // 2:
+            cut_at = width
+        pieces.append(line[:cut_at].rstrip(' '))
+        line = line[cut_at:]
+    return '\n'.join(pieces + [line])
+
+
 class Summary(columns.FormattableColumn):
     """``whole`` (a value, or a FormattableColumn) that a table shows as
     ``text``; every other format gets the whole value."""

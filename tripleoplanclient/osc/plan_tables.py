@@ -26,13 +26,17 @@ def history(rows, parsed_args):
     before = None
     for r in rows:
         environments = log.heat_environments(r)
-        yield (r['step'], r['id'], r['time'], r['action'], r.get('user'),
-               r.get('project'), r.get('templates'),
+        yield (r['step'], r['id'],
+               # the date above the time: a narrower column
+               formats.summary(r['time'], r['time'].replace('T', '\n', 1),
+                               parsed_args),
+               r['action'], r.get('user'), r.get('project'),
+               r.get('templates'),
                formats.summary(format_columns.ListColumn(environments),
                                summaries.changes(before, environments),
                                parsed_args),
                formats.summary(format_columns.DictColumn(r['outcome']),
-                               summaries.mapping(r['outcome']), parsed_args),
+                               summaries.outcome(r['outcome']), parsed_args),
                format_columns.DictColumn(configs.shown(r.get('config'))),
                hooks.column(r.get('validations')))
         before = environments

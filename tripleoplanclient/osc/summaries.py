@@ -8,8 +8,9 @@ Imported when a command runs: standard library only.
 import json
 import re
 
-# The items of a list a summary shows before "... and N more"
-MOST_ITEMS = 8
+# The items of a list a summary shows before "... and N more": with
+# its count, within a list's cell (formats.IN_LIST)
+MOST_ITEMS = 6
 _HUNK = re.compile(r'@@ -\d+(,(\d+))? \+\d+(,(\d+))? @@')
 
 
@@ -79,6 +80,16 @@ def mapping(value, most=60):
     return '\n'.join(items(
         '%s: %s' % (k, _short(v, most) if most else _text(v))
         for k, v in (value or {}).items()))
+
+
+def outcome(found):
+    """A step's outcome as a cell shows it: its status, the stack's, and
+    why when it did not succeed."""
+    found = found or {}
+    return '\n'.join(str(found[k]) for k in ('status', 'stack_status')
+                     if found.get(k)) + (
+        '\n' + _short(found['reason'], 60) if found.get('reason') and
+        found.get('status') != 'SUCCESS' else '')
 
 
 def _text(value):
