@@ -93,10 +93,9 @@ def fit(names, rows, width):
         left -= more
     for row, text in zip(rows, texts):
         for i, value in enumerate(row):
-            if isinstance(value, str) or isinstance(
-                    value, columns.FormattableColumn):
-                wrapped = '\n'.join(_wrap(line, given[i])
-                                     for line in text[i].split('\n'))
+            if isinstance(value, (str, columns.FormattableColumn)):
+                lines = text[i].split('\n')
+                wrapped = '\n'.join(_wrap(line, given[i]) for line in lines)
                 if wrapped != text[i]:
                     row[i] = Summary(value, wrapped)
     return rows
