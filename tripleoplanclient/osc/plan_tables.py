@@ -58,7 +58,8 @@ def diff(result, parsed_args):
             return formats.summary(format_columns.DictColumn(found),
                                    summaries.parameters(found), parsed_args)
         if column in ('from', 'to'):
-            return format_columns.DictColumn(found)
+            return formats.summary(format_columns.DictColumn(found),
+                                   summaries.step(found), parsed_args)
         if column == 'diff' and found:
             return formats.summary(found, summaries.diffstat(found),
                                    parsed_args)

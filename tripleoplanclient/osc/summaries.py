@@ -82,6 +82,13 @@ def mapping(value, most=60):
         for k, v in (value or {}).items()))
 
 
+def step(found):
+    """A step's summary (``{step, id, action, time, status}``) in a
+    line."""
+    return 'step %s: %s %s at %s (%s)' % tuple(
+        found.get(k) for k in ('step', 'action', 'status', 'time', 'id'))
+
+
 def outcome(found):
     """A step's outcome as a cell shows it: its status, the stack's, and
     why when it did not succeed."""
@@ -110,9 +117,10 @@ def parameters(changed):
     for name, entry in changed.items():
         if entry.get('change') == 'changed':
             what = value_change(entry.get('old'), entry.get('new'))
+        elif 'new' in entry:
+            what = 'added (%s)' % _short(entry['new'])
         else:
-            what = '%s %s' % (entry.get('change'), _short(
-                entry.get('new' if 'new' in entry else 'old')))
+            what = 'removed (was %s)' % _short(entry.get('old'))
         lines.append('%s: %s' % (name, what))
     return '\n'.join(items(lines))
 

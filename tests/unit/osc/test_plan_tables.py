@@ -242,6 +242,8 @@ class TestDiffTable(fakes.HttpTestCase):
         self.assertIn('+1 -1 deployment/service-060.yaml', table)
         self.assertIn('... and 234 more', table)       # 240 files in diff
         self.assertNotIn('pool-5.ntp.example', table)
+        self.assertIn('step 8: upgrade SUCCESS at 2026-11-29T11:00:00Z (b)',
+                      table)
 
     def test_long_and_json_carry_everything(self):
         self.assertEqual(self.result, json.loads(self.output('-f', 'json')))

@@ -77,8 +77,15 @@ class TestParameters(unittest.TestCase):
         self.assertEqual([
             'Debug: false -> true',
             'ExtraConfig: + c; - b; ~ a',
-            'Banner: added ' + 'x' * 37 + '...',
-            'Gone: removed 1'], shown.split('\n'))
+            'Banner: added (' + 'x' * 37 + '...)',
+            'Gone: removed (was 1)'], shown.split('\n'))
+
+    def test_a_step_in_a_line(self):
+        self.assertEqual(
+            'step 5: deploy SUCCESS at 2026-11-29T10:00:00Z (a1)',
+            summaries.step({'step': 5, 'id': 'a1', 'action': 'deploy',
+                            'time': '2026-11-29T10:00:00Z',
+                            'status': 'SUCCESS'}))
 
     def test_mapping_keeps_its_order_and_cuts_values(self):
         self.assertEqual('status: FAILED\nreason: ' + 'r' * 57 + '...',
