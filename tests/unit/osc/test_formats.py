@@ -114,6 +114,24 @@ class TestTables(fakes.HttpTestCase):
         self.assertLessEqual(self.widest(table), formats.WIDTH)
         self.assertEqual(LONG_TEXT, json.loads(self.output(
             _One, '-f', 'json'))['diff'])
+        # a list or a mapping as JSON, not Python's repr
+        self.assertIn('["c-0\\nstill c-0", "c-1"]', table)
+        self.assertIn('{"a": "one\\ntwo", "b": [1, 2]}', table)
+
+    def test_a_column_a_little_over_its_share_stays_whole(self):
+        md5 = 'f238bffa5a20b81d9c20d39471029380'
+        path = 'user-files/tmp/h42/demo/work/my-settings-%d.yaml'
+
+        class Files(base.Command, lister.Lister):
+            def take_action(self, parsed_args):
+                return ('path', 'md5', 'environment', 'source'), [
+                    (path % i, md5, i, '/' + path % i) for i in range(3)]
+
+        table = self.output(Files)
+        self.assertLessEqual(self.widest(table), formats.WIDTH)
+        self.assertEqual(3, table.count(md5))
+        # the paths broken after a /
+        self.assertIn('| user-files/tmp/h42/demo/work/', table)
 
     def test_value_prints_a_list_or_a_mapping_on_one_line(self):
         out = self.output(_One, '-f', 'value', '-c', 'hosts', '-c',
