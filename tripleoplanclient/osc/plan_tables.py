@@ -26,10 +26,10 @@ def history(rows, parsed_args):
     before = None
     for r in rows:
         environments = log.heat_environments(r)
+        # the date above the time: a narrower column
+        when = str(r['time']).replace('T', '\n', 1)
         yield (r['step'], r['id'],
-               # the date above the time: a narrower column
-               formats.summary(r['time'], r['time'].replace('T', '\n', 1),
-                               parsed_args),
+               formats.summary(r['time'], when, parsed_args),
                r['action'], r.get('user'), r.get('project'),
                r.get('templates'),
                formats.summary(format_columns.ListColumn(environments),
