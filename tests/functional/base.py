@@ -7,6 +7,7 @@ are not running.  Ironic's tests skip without Ironic (see ironic_url).
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -23,6 +24,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         'fixtures')
 _THT = {}
+
+
+def started_execution(line):
+    """The id of the Mistral execution a progress line says started
+    ("Deploying overcloud: started in Mistral (execution <id>)"), else
+    None: the one parser of that line."""
+    found = re.search(r': started in Mistral \(execution ([0-9a-f-]+)\)',
+                      line)
+    return found.group(1) if found else None
 
 
 def default_sigint():
@@ -291,9 +301,10 @@ class FunctionalTest(unittest.TestCase):
 
     def killed_once_started(self, *args, until=None):
         """Run ``openstack args`` and kill it (SIGKILL, its whole process
-        group) once it says its Mistral execution started (or prints a
-        line holding ``until``): the files are written and Mistral has the
-        request, the client never sees the answer. Returns its stderr
+        group) once it says its Mistral execution started
+        (``started_execution``), or prints a line holding ``until``: the
+        files are written and Mistral has the request, the client never
+        sees the answer. Returns its stderr
         lines up to then."""
         proc = subprocess.Popen(
             ['openstack'] + [str(a) for a in args],
@@ -303,12 +314,12 @@ class FunctionalTest(unittest.TestCase):
         lines = []
         for line in proc.stderr:
             lines.append(line)
-            if (until in line) if until else (
-                    'Mistral execution' in line and 'started' in line):
+            if (until in line) if until else started_execution(line):
                 break
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        self.assertTrue(lines and (until or 'started') in lines[-1], lines)
+        self.assertTrue(lines and ((until in lines[-1]) if until else
+                                   started_execution(lines[-1])), lines)
         self.assertEqual(-signal.SIGKILL, proc.returncode)
         return lines
 

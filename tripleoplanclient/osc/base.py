@@ -12,18 +12,13 @@ import getpass
 import math
 import sys
 
-from cliff import columns
 from cliff import lister
 from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.common.printable import printable
 from tripleoplanclient.osc import defaults as defaults_mod
-
-# the formats whose own escaping keeps a value's exact data safe
-MACHINE_FORMATS = ('json', 'yaml')
-# read by shell scripts: values as plain text (``_plain``)
-LINE_FORMATS = ('value', 'shell', 'csv')
+from tripleoplanclient.osc import formats
 
 
 class Command(command.Command):
@@ -90,20 +85,44 @@ class Command(command.Command):
                               + '\n')
         self.app.stderr.flush()
 
+    # Whether the command takes --long (formats.add_long_option): its
+    # table summarizes long values
+    has_long = False
+    # Columns a table leaves out (unless --long or -c asks for them):
+    # what another column of the table already shows a person.
+    table_leaves_out = ()
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        if parser.get_default('max_width') is not None:
+            # not given: the table follows the terminal (formats.width)
+            parser.set_defaults(max_width=None)
+        if self.has_long:
+            formats.add_long_option(parser)
+        return parser
+
     def produce_output(self, parsed_args, column_names, data):
-        """cliff's, for the commands that print a row or a list: in every
-        format but the machine ones (MACHINE_FORMATS), each value's
-        control characters quoted (a table's cell keeps its lines); in
-        the line formats (LINE_FORMATS) each value as plain text, never a
-        Python repr (a text of several lines, a diff, keeps them)."""
-        formatter = getattr(parsed_args, 'formatter', None)
-        if formatter not in MACHINE_FORMATS:
-            shown = _plain_value if formatter in LINE_FORMATS \
-                else _printable_value
-            if isinstance(self, lister.Lister):
+        """cliff's, for the commands that print a row or a list, each
+        value as its format prints it (``formats.shown``: control
+        characters quoted in the human formats, a table's cells cut to
+        what a person reads, plain text in the line formats); a table
+        as wide as the terminal (``formats.width``)."""
+        listed = isinstance(self, lister.Lister)
+        if getattr(parsed_args, 'formatter', None) == 'table':
+            parsed_args.max_width = formats.width(parsed_args)
+            if not (parsed_args.columns or getattr(parsed_args, 'long',
+                                                   False)):
+                column_names, data = formats.leave_out(
+                    column_names, data, self.table_leaves_out, listed)
+        shown = formats.shown(parsed_args, self.has_long, formats.IN_LIST
+                              if listed else formats.IN_ONE)
+        if shown is not None:
+            if listed:
                 data = (tuple(shown(v) for v in row) for row in data)
             else:
                 data = tuple(shown(v) for v in data)
+        if listed and parsed_args.formatter == 'table':
+            data = formats.fit(column_names, data, parsed_args.max_width)
         return super().produce_output(parsed_args, column_names, data)
 
     @property
@@ -166,57 +185,6 @@ class Command(command.Command):
                 '-y to go on. Nothing was changed.' % question)
         answer = input('%s [y/N] ' % question)
         return answer.strip().lower() in ('y', 'yes')
-
-
-class PrintableColumn(columns.FormattableColumn):
-    """A formatted column (osc-lib's ListColumn, DictColumn...) as the
-    human formats print it, its control characters quoted."""
-
-    def __init__(self, column):
-        super().__init__(column._value)
-        self._column = column
-
-    def human_readable(self):
-        value = self._column._value
-        if isinstance(value, (list, tuple)) and all(
-                isinstance(v, str) for v in value):
-            # in its order: osc-lib's ListColumn sorts, and the order of
-            # a plan's environments (Heat's merge order) is the point
-            return printable(', '.join(value), lines=True)
-        return printable(self._column.human_readable(), lines=True)
-
-    def machine_readable(self):
-        # value, csv and shell print str() of it: a list's or dict's
-        # repr quotes its strings' control characters, a str does not
-        return printable(self._column.machine_readable(), lines=True)
-
-
-def _printable_value(value):
-    if isinstance(value, columns.FormattableColumn):
-        return PrintableColumn(value)
-    return printable(value, lines=True)
-
-
-def _plain_value(value):
-    if isinstance(value, columns.FormattableColumn):
-        value = value.machine_readable()
-    return printable(_plain(value), lines=True)
-
-
-def _plain(value):
-    """A value as a script reads it: nothing for None, a list's items
-    separated by spaces (``for f in $(... -f value -c environments)``), a
-    mapping as compact JSON, anything else as text."""
-    import json
-    if value is None:
-        return ''
-    if isinstance(value, (list, tuple)):
-        return ' '.join(_plain(v) if not isinstance(v, dict) else
-                        json.dumps(v, separators=(',', ':'), default=str)
-                        for v in value)
-    if isinstance(value, dict):
-        return json.dumps(value, separators=(',', ':'), default=str)
-    return str(value)
 
 
 def keystone_problem(client_manager, exc):

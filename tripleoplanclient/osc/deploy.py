@@ -278,9 +278,9 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             d['renders']) + values
 
     def result(self, plan, step):
-        self.progress('Stack %s: %s %s (step %s recorded).' % (
-            plan, (step.get('stack') or {}).get('operation'),
-            step['outcome'].get('stack_status'), step['id']))
+        self.progress('Stack %s: %s (step %s recorded).' % (
+            plan, step['outcome'].get('stack_status') or (
+                step.get('stack') or {}).get('operation'), step['id']))
         return RESULT_COLUMNS, self.row(plan, step)
 
     @staticmethod

@@ -15,6 +15,7 @@ from osc_lib import exceptions
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan as plan_cmd
+from tripleoplanclient.osc import plan_step
 
 CAPABILITY_COLUMNS = ('topic', 'group', 'file', 'title', 'enabled',
                       'requires', 'excludes', 'description')
@@ -106,6 +107,7 @@ class _SetCommand(exit_status.ResultCommand, _LibraryCommand, command.ShowOne):
     like ``plan amend`` (UNCHANGED: nothing written)."""
 
     columns = plan_cmd.STEP_COLUMNS
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def ask(self, parsed_args, **fields):
         fields['command'] = self.command_line()

@@ -14,6 +14,7 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import defaults
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import plan_step
+from tripleoplanclient.osc import plan_tables
 
 # environments: plan paths (in a table, as the user named the files);
 # environment_names: as named.
@@ -65,6 +66,7 @@ def _failed(cmd, plan, result):
 class CreatePlan(exit_status.ResultCommand, command.ShowOne):
     _description = 'Create a deployment plan from templates and user files'
     columns, action = STEP_COLUMNS, 'create'
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -110,6 +112,7 @@ def _rendered(cmd, result):
 class AmendPlan(exit_status.ResultCommand, command.ShowOne):
     _description = 'Change only the named files of a deployment plan'
     columns, action = STEP_COLUMNS, 'amend'
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -155,6 +158,8 @@ class AmendPlan(exit_status.ResultCommand, command.ShowOne):
 class ShowPlanHistory(base.Command, command.Lister):
     _description = ('Show the life cycle story of a deployment plan (the '
                     'files after one step: "overcloud plan show-step")')
+    has_long = True
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -171,7 +176,7 @@ class ShowPlanHistory(base.Command, command.Lister):
         rows, _ = store.reader.history(plan)
         self.mend(store, plan, rows)
         hook_runs.merge(store.container, plan, rows)
-        return HISTORY_COLUMNS, (_history_row(r) for r in rows)
+        return HISTORY_COLUMNS, plan_tables.history(rows, parsed_args)
 
     def mend(self, store, plan, rows):
         """Ask Heat how a stack step nobody saw end did end, when Heat is
@@ -189,26 +194,12 @@ class ShowPlanHistory(base.Command, command.Lister):
             self.progress('Step outcome not checked with Heat: %s' % exc)
 
 
-def _history_row(row):
-    from osc_lib.cli import format_columns
-
-    from tripleoplanclient.osc import hooks
-    from tripleoplanclient.record import configs
-    from tripleoplanclient.record import log
-
-    environments, names = plan_step.environment_columns(
-        log.heat_environments(row), row.get('names'))
-    return (row['step'], row['id'], row['time'], row['action'],
-            row.get('user'), row.get('project'), row.get('templates'),
-            environments, format_columns.DictColumn(row['outcome']),
-            format_columns.DictColumn(configs.shown(row.get('config'))),
-            hooks.column(row.get('validations')), names)
-
-
 class DiffPlan(base.Command, command.ShowOne):
     _description = ('Show what changed in a deployment plan between two '
                     'steps: environment list, files and parameters '
                     '(secrets masked)')
+    has_long = True
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -231,8 +222,6 @@ class DiffPlan(base.Command, command.ShowOne):
         return parser
 
     def take_action(self, parsed_args):
-        from osc_lib.cli import format_columns
-
         from tripleoplanclient.plan import hidden_parameters
         from tripleoplanclient.plan import layout
         from tripleoplanclient.record import diff
@@ -255,15 +244,7 @@ class DiffPlan(base.Command, command.ShowOne):
                           len(result['files_removed']),
                           len(result['files_changed']),
                           len(result['parameters_changed'])))
-        for column in ('environments_added', 'environments_removed'):
-            result[column] = plan_step.environment_columns(
-                result[column], result['environment_names'])[0]
-        for column in ('files_added', 'files_removed', 'files_changed'):
-            result[column] = format_columns.ListColumn(result[column])
-        for column in ('from', 'to', 'parameters_changed',
-                       'environment_names'):
-            result[column] = format_columns.DictColumn(result[column])
-        return diff.COLUMNS, tuple(result[c] for c in diff.COLUMNS)
+        return diff.COLUMNS, plan_tables.diff(result, parsed_args)
 
 
 class ListPlans(base.Command, command.Lister):
@@ -389,6 +370,7 @@ class RestorePlan(exit_status.ResultCommand, command.ShowOne):
     _description = ('Make a deployment plan what it was after a past step '
                     '(a new step; the next deploy applies it)')
     columns, action = STEP_COLUMNS, 'restore'
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

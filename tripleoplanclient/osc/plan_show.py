@@ -39,6 +39,8 @@ def _stack(name, status, stack_id=None, updated=None):
 class ShowPlan(base.Command, command.ShowOne):
     _description = ('Show a deployment plan: templates release, '
                     'environment list, inputs, last step and the stack')
+    has_long = True
+    table_leaves_out = plan_step.NAMES_IN_TABLES
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -48,6 +50,8 @@ class ShowPlan(base.Command, command.ShowOne):
     def take_action(self, parsed_args):
         from osc_lib.cli import format_columns
 
+        from tripleoplanclient.osc import formats
+        from tripleoplanclient.osc import summaries
         from tripleoplanclient.plan import layout
         from tripleoplanclient.plan import templates as templates_mod
         from tripleoplanclient.record import log
@@ -57,21 +61,31 @@ class ShowPlan(base.Command, command.ShowOne):
         head = self.plan_store(read_only=True).reader.head(plan)
         rows = list(head.rows or head.imported or ())
         state = head.state
+        paths = state.get('environments') or []
         environments = plan_step.environment_columns(
-            state['environments'], log.given_names(
-                state, state['environments']))
+            paths, log.given_names(state, paths))
         values = {
             'plan': plan,
             'templates': templates_mod.name(state.get('release')),
             'templates_source': state.get('templates'),
-            'environments': environments[0],
-            'inputs': format_columns.DictColumn(state.get('inputs') or {}),
+            # a table lists them a line each, in Heat's order
+            'environments': formats.summary(
+                environments[0], '\n'.join(environments[1].machine_readable()),
+                parsed_args),
+            'inputs': state.get('inputs') or {},
             'steps': len(rows),
-            'last_step': _dict_or_none(_step(rows[-1] if rows else None)),
-            'open_step': _dict_or_none(_step(open_step.find(rows))),
-            'stack': format_columns.DictColumn(self.stack(plan, rows)),
+            'last_step': _step(rows[-1] if rows else None),
+            'open_step': _step(open_step.find(rows)),
+            'stack': self.stack(plan, rows),
             'environment_names': environments[1],
         }
+        for field in ('inputs', 'last_step', 'open_step', 'stack'):
+            if values[field] is not None:
+                # a table: a field a line
+                values[field] = formats.summary(
+                    format_columns.DictColumn(values[field]),
+                    summaries.mapping(values[field], None),
+                    parsed_args)
         return COLUMNS, tuple(values[c] for c in COLUMNS)
 
     def stack(self, plan, rows):
@@ -98,8 +112,3 @@ class ShowPlan(base.Command, command.ShowOne):
                                 'stack in Heat now)')
         return _stack(found.stack_name, found.stack_status, found.id,
                       status.updated(found))
-
-
-def _dict_or_none(value):
-    from osc_lib.cli import format_columns
-    return None if value is None else format_columns.DictColumn(value)

@@ -36,6 +36,11 @@ class EnvironmentsColumn(columns.FormattableColumn):
         return list(self._paths)
 
 
+# A table names the files in ``environments`` as given: it leaves out
+# the column that holds those names for scripts (base.Command).
+NAMES_IN_TABLES = ('environment_names',)
+
+
 def environment_columns(paths, names):
     """The ``environments`` and ``environment_names`` values of a list of
     plan paths, ``names`` their given names (``{path: name}``)."""

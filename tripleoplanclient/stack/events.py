@@ -65,6 +65,19 @@ class Heartbeat:
                      if working else 'the stack itself'))
 
 
+def _line(event):
+    """An event as the operator reads it: when (the time of day), which
+    resource, its status, and Heat's reason when it says more than
+    "state changed"."""
+    when = event.event_time or ''
+    if len(when) >= 19 and when[10:11] == 'T':
+        when = when[11:19]      # 2026-11-29T10:00:00Z: the day is today's
+    reason = event.resource_status_reason or ''
+    return '%s %s: %s%s' % (when, event.resource_name, event.resource_status,
+                            '' if reason in ('', 'state changed')
+                            else ' (%s)' % reason)
+
+
 def _duration(seconds):
     minutes, seconds = divmod(int(seconds), 60)
     return '%d min %02d s' % (minutes, seconds) if minutes else \
@@ -135,10 +148,7 @@ class StackFollower:
             for event in events:
                 marker = event.id
                 beat.saw(event)
-                self._progress('%s %s %s %s' % (
-                    event.event_time, event.resource_name,
-                    event.resource_status, event.resource_status_reason
-                    or ''))
+                self._progress(_line(event))
                 if (event.physical_resource_id == stack_id
                         and event.resource_name == name
                         and event.resource_status in [

@@ -14,6 +14,7 @@ import time
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.common import poll
 from tripleoplanclient import protocol
+from tripleoplanclient.workflows import titles
 
 RENDER = protocol.workflow('render')
 DEPLOY = protocol.workflow('deploy')
@@ -66,6 +67,8 @@ class Workflows:
         self._interval = interval
         self._max_interval = max_interval
         self._checked = False
+        # execution id -> (what it does, in the operator's words; when)
+        self._begun = {}
 
     def _call(self, what, fn, *args, **kwargs):
         try:
@@ -115,9 +118,22 @@ class Workflows:
         self.check()
         execution = self._call('this command', self._client.executions.create,
                                workflow, workflow_input={'request': request})
-        self.progress('Mistral execution %s of %s started' % (
-            execution.id, workflow))
+        doing = titles.doing(workflow.rsplit('.', 1)[-1], request)
+        self._begun[execution.id] = (doing, self._clock())
+        # the one line with the id: "openstack workflow execution show"
+        self.progress('%s: started in Mistral (execution %s)' % (
+            doing, execution.id))
         return execution
+
+    def doing(self, execution_id):
+        """What an execution started here does ("Deploying overcloud")."""
+        return self._begun.get(execution_id, ('Mistral execution %s'
+                                              % execution_id,))[0]
+
+    def _state(self, execution_id, state):
+        since = self._begun.get(execution_id, (None, self._clock()))[1]
+        return titles.state(self.doing(execution_id), state,
+                            self._clock() - since)
 
     def wait(self, execution, timeout):
         """Follow ``execution`` until it ends or ``timeout`` seconds pass."""
@@ -130,8 +146,7 @@ class Workflows:
                 execution = self._call('waiting', self._client.executions.get,
                                        execution.id)
                 if execution.state != state:
-                    self.progress('Mistral execution %s: %s'
-                                  % (execution.id, execution.state))
+                    self.progress(self._state(execution.id, execution.state))
             if execution.state not in _RUNNING:
                 break
             rounds.quiet()
@@ -172,9 +187,9 @@ class Workflows:
         task = self.wait_task(execution, name, timeout)
         if task is None:
             raise StillRunning(
-                'The %s workflow is still running after %d s; it goes on in '
-                'Mistral: see "openstack workflow execution show %s".'
-                % (name, timeout, execution.id))
+                '%s: still running after %d s; it goes on in Mistral: see '
+                '"openstack workflow execution show %s".'
+                % (self.doing(execution.id), timeout, execution.id))
         if task.state != 'SUCCESS':
             raise exceptions.CommandError(reason(task.state_info))
         return published(task).get(name)
@@ -194,13 +209,14 @@ class Workflows:
         try:
             task = self.wait_task(execution, 'deploy', timeout)
         except Exception as exc:    # Mistral errors while we wait, too
-            raise Unobserved('Lost sight of Mistral execution %s (%s); the '
-                             'operation may go on.' % (execution.id, exc))
+            raise Unobserved('%s: lost sight of Mistral execution %s (%s); '
+                             'the operation may go on.' % (
+                                 self.doing(execution.id), execution.id, exc))
         if task is None:
             raise Unobserved(
-                'The deploy workflow is still running after %d s; see '
-                '"openstack workflow execution show %s".'
-                % (timeout, execution.id))
+                '%s: still running after %d s; see "openstack workflow '
+                'execution show %s".' % (self.doing(execution.id), timeout,
+                                         execution.id))
         if task.state != 'SUCCESS':
             raise exceptions.CommandError(reason(task.state_info))
         return published(task).get('deploy') or {}, execution.id
@@ -300,8 +316,8 @@ class Workflows:
             raise exceptions.CommandError(
                 str(result or 'The %s failed in Mistral at %s without a '
                     'reason.' % (name, self._url)))
-        self.progress('%s answered by Mistral in %.1f s' % (
-            name.replace('_', ' ').capitalize(), self._clock() - started))
+        self.progress('%s: done in %.1f s' % (
+            titles.doing(name, request), self._clock() - started))
         return result
 
     def _within(self, timeout, fn, *args, **kwargs):
@@ -366,8 +382,10 @@ class Workflows:
             task = next((t for t in tasks if t.name == name), None)
             if task is not None and task.state not in _RUNNING + (
                     'WAITING', 'DELAYED'):
-                self.progress('Mistral execution %s: %s %s'
-                              % (execution.id, name, task.state))
+                if task.state != 'SUCCESS' or name not in titles.STARTS:
+                    # else the work goes on (Heat, a follow task): the
+                    # caller tells what was started
+                    self.progress(self._state(execution.id, task.state))
                 return task
             if task is None:
                 found = self._call('waiting', self._client.executions.get,

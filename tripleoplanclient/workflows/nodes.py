@@ -163,11 +163,14 @@ def _run_provision(workflows, name, request, timeout, wait,
         workflows.progress('Ironic refused node %s: %s' % (
             refused['node'], refused['error']))
     if not wait:
-        workflows.progress('%s goes on in Mistral: "openstack workflow '
-                           'execution show %s"' % (name, execution.id))
+        workflows.progress('%s: goes on in Mistral ("openstack workflow '
+                           'execution show %s")' % (
+                               workflows.doing(execution.id), execution.id))
         return ProvisionOutcome(_provision_rows(started), 'IN_PROGRESS',
                                 None, execution.id)
-    followed = follow_task(workflows, name, execution, timeout,
+    workflows.progress('%s: Ironic was asked; following the nodes'
+                       % workflows.doing(execution.id))
+    followed = follow_task(workflows, execution, timeout,
                            'Ironic was asked')
     if followed is None:
         return ProvisionOutcome(_provision_rows(started), 'TIMEOUT', None,
@@ -196,7 +199,7 @@ def run_followed(workflows, name, request, timeout, wait=True,
     followed to its end unless ``wait`` is False."""
     execution, answer = start_task(workflows, name, request, timeout)
     if answer is None:
-        return _timed_out(workflows, name, [], execution.id, timeout)
+        return _timed_out(workflows, [], execution.id, timeout)
     if started is not None:
         started(execution.id)
     rows = [{'name': n.get('name'), 'uuid': n['uuid'],
@@ -205,18 +208,19 @@ def run_followed(workflows, name, request, timeout, wait=True,
              'error': n.get('error'), 'properties': None, 'attempts': None}
             for n in answer.get('nodes') or []]
     workflows.progress('%s: %d node(s) started%s' % (
-        name, len(rows), '' if wait else '; follow with "openstack '
-        'workflow execution show %s"' % execution.id))
+        workflows.doing(execution.id), len(rows), '' if wait else
+        '; follow with "openstack workflow execution show %s"'
+        % execution.id))
     if not wait or not rows:
         return Outcome(rows, 'IN_PROGRESS' if rows else 'SUCCESS',
                        execution.id)
-    followed = follow_task(workflows, name, execution, timeout,
+    followed = follow_task(workflows, execution, timeout,
                            'it started the nodes')
     if followed is None:
-        return _timed_out(workflows, name, rows, execution.id, timeout)
+        return _timed_out(workflows, rows, execution.id, timeout)
     if not followed.get('done'):
         # the follow task ran out of rounds before the nodes ended
-        return _timed_out(workflows, name, followed.get('nodes') or rows,
+        return _timed_out(workflows, followed.get('nodes') or rows,
                           execution.id, timeout)
     rows = followed.get('nodes') or rows
     for row in rows:
@@ -225,7 +229,8 @@ def run_followed(workflows, name, request, timeout, wait=True,
                 row['name'] or row['uuid'], row['provision_state'],
                 row['error']))
     workflows.progress('%s: %d node(s) done, %d failed' % (
-        name, sum(r['status'] == 'SUCCESS' for r in rows),
+        workflows.doing(execution.id),
+        sum(r['status'] == 'SUCCESS' for r in rows),
         sum(r['status'] == 'FAILED' for r in rows)))
     return Outcome(rows, _status(rows), execution.id)
 
@@ -246,7 +251,7 @@ def start_task(workflows, name, request, timeout):
     return execution, executions.published(task).get(name) or {}
 
 
-def follow_task(workflows, name, execution, timeout, after):
+def follow_task(workflows, execution, timeout, after):
     """The follow task's last answer once ``execution`` ended; None when
     it still runs past ``timeout`` (and MARGIN). CommandError when the
     workflow failed ``after`` its start (what had been done by then)."""
@@ -257,17 +262,18 @@ def follow_task(workflows, name, execution, timeout, after):
         return None
     if execution.state != 'SUCCESS':
         raise exceptions.CommandError(
-            'The %s workflow failed after %s: %s; see "openstack workflow '
-            'execution show %s".' % (name, after, executions.reason(
-                execution.state_info), execution.id))
+            '%s: failed after %s: %s; see "openstack workflow execution '
+            'show %s".' % (workflows.doing(execution.id), after,
+                           executions.reason(execution.state_info),
+                           execution.id))
     return executions.output(execution).get('followed') or {}
 
 
-def _timed_out(workflows, name, rows, execution_id, timeout):
+def _timed_out(workflows, rows, execution_id, timeout):
     workflows.progress(
         '%s: still running after %d s; it goes on in Mistral: see '
         '"openstack workflow execution show %s".' % (
-            name, timeout + MARGIN, execution_id))
+            workflows.doing(execution_id), timeout + MARGIN, execution_id))
     return Outcome(rows, 'TIMEOUT', execution_id)
 
 
@@ -319,8 +325,9 @@ def delete(workflows, plan, names, timeout, config_timeout, wait=True,
     step = ((out.get('update') or {}).get('deploy') or {}).get('step')
     status = released.get('status') or 'FAILED'
     if execution.state != 'SUCCESS':
-        workflows.progress('The node_delete workflow ended %s: %s' % (
-            execution.state, executions.reason(execution.state_info)))
+        workflows.progress('%s: ended %s: %s' % (
+            workflows.doing(execution.id), execution.state,
+            executions.reason(execution.state_info)))
         status = 'FAILED'
     return DeleteOutcome(
         _delete_rows(servers, 'deleted' if status == 'SUCCESS' else None,

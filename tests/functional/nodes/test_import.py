@@ -170,7 +170,7 @@ class NodeImportTest(base.FunctionalTest):
         self.assertEqual('boot_mode:uefi,profile:control',
                          node['properties']['capabilities'])
         self.assertEqual('baremetal', node['resource_class'])
-        self.assertIn('Node register answered by Mistral', err)
+        self.assertRegex(err, r'Registering 3 nodes: done in [0-9.]+ s')
 
         # the same file again: no write reaches Ironic
         mark = self.ironic_mark()
@@ -324,7 +324,8 @@ class NodeImportTest(base.FunctionalTest):
         nodes, _ = self.ours()
         self.assertEqual(['power off'] * 2,
                          [n['power_state'] for n in nodes.values()])
-        self.assertIn('node_introspect', err)
+        self.assertIn('Introspecting 2 nodes: started in Mistral (execution ',
+                      err)
         # again: nothing manageable is left to introspect; unchanged
         rows, err = self.node_import(self.write_nodes(good), '--introspect')
         self.assertEqual([('unchanged', 'available')] * 2,

@@ -45,7 +45,12 @@ class TestRenderInMistral(base.FunctionalTest):
 
     def test_01_create_renders_in_mistral(self):
         self.assertEqual(0, self.created.returncode, self.created.stderr)
-        self.assertIn('Mistral execution', self.created.stderr)
+        # the execution's id once, in a line about the plan
+        started = [base.started_execution(line)
+                   for line in self.created.stderr.splitlines()]
+        self.assertEqual(1, len(set(filter(None, started))), started)
+        self.assertIn('plan %s: started in Mistral (execution '
+                      % self.plan, self.created.stderr)
         self.assertEqual(b'role: Compute',
                          self.swift.get(self.plan, 'puppet/compute-role.yaml'))
         self.assertEqual(b'roles: [Controller,Compute,Storage,]',
@@ -59,7 +64,8 @@ class TestRenderInMistral(base.FunctionalTest):
                                   '-e', env)
         # Recorded by the plan_amend action on its own (one request), no
         # workflow and no render.
-        self.assertIn('Plan amend answered by Mistral', err)
+        self.assertRegex(err, r'Amending plan %s: done in [0-9.]+ s'
+                         % self.plan)
         self.assertNotIn('execution', err)
         self.assertNotIn('Rendered', err)
         self.assertNotIn('render', self.record()['history'][-1])

@@ -153,7 +153,7 @@ class TestStackOutcomes(OutcomeTestCase):
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'FAILED'},
             self.row(out))
-        self.assertIn('Lost sight of Mistral execution', err)
+        self.assertIn('Deploying p: lost sight of Mistral execution', err)
 
     def test_a_busy_stack_is_refused_3_with_a_row_and_nothing_recorded(self):
         fakes.stack_is(self.m, {'stack': {

@@ -144,7 +144,7 @@ class TestImport(fakes.HttpTestCase):
         self.assertEqual(PW, request['nodes'][0]['pm_password'])
         self.assertEqual(nodes.REGISTER_WAIT, request['timeout'])
         self.assertNotIn('staged', request)
-        self.assertIn('Node register answered by Mistral', err)
+        self.assertRegex(err, r'Registering 2 nodes: done in [0-9.]+ s')
         code, rows, err = self.run_import(NODES)
         self.assertEqual(['unchanged'] * 2, [r['action'] for r in rows])
         self.assertIn('2 node(s): 2 unchanged (2 requests to Ironic)', err)

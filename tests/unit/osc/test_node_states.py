@@ -142,7 +142,7 @@ class TestIntrospectProvide(NodeCommandTest):
         self.assertEqual('Ramdisk reported error: no disk (1 attempt); '
                          'powered off', failed['error'])
         self.assertIn('n1 (inspect failed): Ramdisk reported error', err)
-        self.assertIn('node_introspect: 2 node(s) done, 1 failed', err)
+        self.assertIn('Introspecting 3 nodes: 2 node(s) done, 1 failed', err)
         self.assertEqual(set(node_states.INTROSPECT_COLUMNS),
                          set(rows[0]))
 
@@ -217,7 +217,7 @@ class TestIntrospectProvide(NodeCommandTest):
         code, rows, err = self.run_command(node_states.IntrospectNode, 'n0')
         self.assertEqual(4, code, err)
         self.assertEqual(['IN_PROGRESS'], [r['status'] for r in rows])
-        self.assertIn('node_introspect: still running after 3660 s; it '
+        self.assertIn('Introspecting 1 node: still running after 3660 s; it '
                       'goes on in Mistral', err)
 
     def test_a_timeout_beyond_what_the_follow_task_waits_is_usage(self):

@@ -129,14 +129,18 @@ class TestFollow(StackEventsTestCase):
         self.events(
             [event('e1', 'CREATE_IN_PROGRESS', 'Stack CREATE started'),
              event('e2', 'CREATE_IN_PROGRESS', None, resource='Networks',
-                   physical=NESTED_ID)],
+                   physical=NESTED_ID),
+             event('e4', 'CREATE_COMPLETE', 'state changed',
+                   resource='Networks', physical=NESTED_ID)],
             [event('e3', 'CREATE_COMPLETE', 'Stack CREATE completed')])
         self.follower.follow(NAME, STACK_ID, 'CREATE', 600)
         self.assertEqual([
-            '2024-05-01T10:00:00Z oc CREATE_IN_PROGRESS Stack CREATE started',
+            '10:00:00 oc: CREATE_IN_PROGRESS (Stack CREATE started)',
             # No reason: nothing printed for it (not "None").
-            '2024-05-01T10:00:00Z Networks CREATE_IN_PROGRESS ',
-            '2024-05-01T10:00:00Z oc CREATE_COMPLETE Stack CREATE completed',
+            '10:00:00 Networks: CREATE_IN_PROGRESS',
+            # Heat's "state changed" says nothing more than the status
+            '10:00:00 Networks: CREATE_COMPLETE',
+            '10:00:00 oc: CREATE_COMPLETE (Stack CREATE completed)',
         ], self.lines)
 
     def test_the_marker_is_passed_along(self):

@@ -63,6 +63,10 @@ class WorkflowsTest(fakes.HttpTestCase):
             'roles_data': 'r.yaml', 'network_data': None, 'tree': None,
             'protocol': protocol.PROTOCOL}}, json.loads(body['input']))
         self.assertIn('Rendered 50 templates', self.lines[-1])
+        # what happens to the plan, the execution's id once
+        self.assertEqual([
+            'Rendering plan p: started in Mistral (execution e1)',
+            'Rendering plan p: done in 0.8 s'], self.lines[:-1])
 
     def test_error_carries_state_info(self):
         self.workflow()
@@ -211,11 +215,17 @@ class TestDeployTask(WorkflowsTest):
                          (result, execution))
         self.assertEqual(['e1'], seen)
         self.assertEqual(3, lists.call_count)
+        # the deploy task's end only starts the stack operation: the
+        # command says what started
+        self.assertEqual(['Deploying p: started in Mistral (execution e1)'],
+                         self.lines)
 
     def test_a_failed_deploy_task_is_heats_reason(self):
         self.tasks('ERROR')
         with self.assertRaisesRegex(exceptions.CommandError, 'Heat said no'):
             self.wf.deploy(self.request(), 60)
+        self.assertRegex(self.lines[-1], r'^Deploying p: failed after '
+                                         r'[0-9.]+ s$')
 
     def test_losing_sight_of_the_execution_is_unobserved(self):
         self.tasks('RUNNING')
@@ -254,6 +264,8 @@ class TestPreview(WorkflowsTest):
         self.assertEqual({'request': request}, json.loads(body['input']))
         # No workbook needed: only the action is asked for.
         self.assertEqual(1, len(self.m.request_history))
+        self.assertEqual(['Previewing the stack operation of plan p: done '
+                          'in 0.0 s'], self.lines)
 
     def test_the_actions_failure_is_its_message(self):
         self.answer(state='ERROR', result='Plan p has no e.yaml; add it.')
