@@ -16,6 +16,22 @@ DONE, FAILED, REFUSED, TIMEOUT, INTERRUPTED = 0, 1, 3, 4, 130
 # IN_PROGRESS with --no-wait...) is done.
 EXIT_STATUS = {'FAILED': FAILED, 'UNKNOWN': FAILED, 'REFUSED': REFUSED,
                'TIMEOUT': TIMEOUT, 'INTERRUPTED': INTERRUPTED}
+# The longest ``reason`` a row carries: a table cell, not a report
+REASON_MAX = 500
+
+
+def reason(text, most=REASON_MAX):
+    """``text`` as a row's ``reason``: one line of at most ``most``
+    characters (its lines and runs of white space joined by one space),
+    secrets masked by masking's rule for lines (a key that names a secret
+    shows ``***``, so does a URL's user-info). None for no text."""
+    from tripleoplanclient.common import masking
+
+    if not text:
+        return None
+    line = ' '.join(' '.join(masking.mask_lines(
+        str(text).splitlines())).split())
+    return line if len(line) <= most else line[:most - 3] + '...'
 
 
 class Interrupted(KeyboardInterrupt):
@@ -30,7 +46,8 @@ class ResultCommand(base.Command):
     ``changed()`` is a refusal (nothing done): exit 3, status REFUSED;
     after it, or an error of another kind, a failure: exit 1, status
     FAILED; Ctrl-C: exit 130, status INTERRUPTED. Every other column is
-    what the command knew then, else null.
+    what the command knew then, else null; a ``reason`` column says why
+    (the error's message, ``reason()``).
     """
 
     columns = ()
@@ -68,18 +85,22 @@ class ResultCommand(base.Command):
             code = super().run(parsed_args)
         except KeyboardInterrupt as exc:
             self.error('Interrupted%s' % (': %s' % exc if str(exc) else '.'))
+            self.fields['reason'] = 'Interrupted%s' % (
+                ': %s' % exc if str(exc) else '')
             return self._early(parsed_args, 'INTERRUPTED')
         except exceptions.CommandError as exc:
             from tripleoplanclient.workflows import executions
             self.error(str(exc))
+            self.fields['reason'] = str(exc)
             if isinstance(exc, executions.StillRunning):
                 return self._early(parsed_args, 'TIMEOUT')
             # Lost sight of Mistral: the operation may go on there.
             return self._early(parsed_args, 'FAILED' if self.started or
                                isinstance(exc, executions.Unobserved)
                                else 'REFUSED')
-        except Exception:
+        except Exception as exc:
             # Unforeseen: the row, then cliff's report of it (exit 1).
+            self.fields['reason'] = '%s: %s' % (type(exc).__name__, exc)
             self._early(parsed_args, 'FAILED')
             raise
         if code:
@@ -91,6 +112,7 @@ class ResultCommand(base.Command):
     def _early(self, parsed_args, status):
         row = dict(dict.fromkeys(self.columns), **self.fields)
         row['status'] = status
+        row['reason'] = reason(row.get('reason'))
         super().produce_output(parsed_args, self.columns,
                                tuple(row[c] for c in self.columns))
         return EXIT_STATUS[status]
