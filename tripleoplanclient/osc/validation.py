@@ -13,14 +13,16 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import validation_junit
 
+# ``status``: READY, or MALFORMED (``problem`` says why); the one row of
+# a list that failed has the command's status and its message in problem
 LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
-                'problem', 'description')
+                'problem', 'description', 'status')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 # ``show <run>``: the run's row and its times and failures
 SHOW_RUN_COLUMNS = RUN_COLUMNS + ('started', 'ended', 'failures')
 INSTALL_COLUMNS = ('container', 'written', 'unchanged', 'removed', 'kept',
-                   'validations', 'sources')
+                   'validations', 'sources', 'status', 'message')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
 # a run's status -> exit status, beyond exit_status's (FAILED 1, TIMEOUT 4)
@@ -32,6 +34,10 @@ _EXIT = {'STOPPED': exit_status.FAILED, 'ERROR': exit_status.FAILED}
 def _list(value):
     from osc_lib.cli import format_columns
     return format_columns.ListColumn(value or [])
+
+
+def _ready(validation):
+    return 'MALFORMED' if validation.get('problem') else 'READY'
 
 
 def _run_row(run):
@@ -80,7 +86,7 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-class InstallValidations(base.Command, command.ShowOne):
+class InstallValidations(exit_status.ResultCommand, command.ShowOne):
     _description = ('Install validations into the tripleo-validations '
                     'container of your project, in tripleo-validations\' '
                     'layout: the shipped ones, then each --from directory '
@@ -88,6 +94,8 @@ class InstallValidations(base.Command, command.ShowOne):
                     'later one overrides an earlier one\'s objects; the '
                     'groups.yaml files are merged). One listing, then only '
                     'the new or changed objects, in one bulk request')
+    columns = INSTALL_COLUMNS
+    reason_column = 'message'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -105,6 +113,10 @@ class InstallValidations(base.Command, command.ShowOne):
                  'validations-common). Repeatable.')
         return parser
 
+    def known(self, parsed_args):
+        from tripleoplanclient.validations import catalog
+        return {'container': catalog.CONTAINER}
+
     def take_action(self, parsed_args):
         from tripleoplanclient.validations import catalog
         from tripleoplanclient.validations import sources
@@ -114,7 +126,10 @@ class InstallValidations(base.Command, command.ShowOne):
                          if kind == 'directory' else
                          ('--from-package %s' % value,
                           sources.package(value)))
-        result = catalog.install(self.plan_store(), sources.merge(trees))
+        files = sources.merge(trees)
+        # from here on, objects may be written: a failure is no refusal
+        self.changed({'sources': [what for what, _ in trees]})
+        result = catalog.install(self.plan_store(), files)
         self.progress('Validations: %d written, %d unchanged, %d removed '
                       '(installed at the top by an older version); %d '
                       'validations.' % (
@@ -130,12 +145,16 @@ class InstallValidations(base.Command, command.ShowOne):
         return INSTALL_COLUMNS, (
             catalog.CONTAINER, _list(result['written']), result['unchanged'],
             _list(result['removed']), _list(result['kept']),
-            result['validations'], [what for what, _ in trees])
+            result['validations'], [what for what, _ in trees], 'SUCCESS',
+            None)
 
 
-class ListValidations(ValidationCommand, command.Lister):
+class ListValidations(exit_status.ResultCommand, ValidationCommand,
+                      command.Lister):
     _description = ('List the validations, their groups, and why a '
                     'malformed one cannot run')
+    columns = LIST_COLUMNS
+    reason_column = 'problem'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -151,6 +170,9 @@ class ListValidations(ValidationCommand, command.Lister):
         _add_plan(parser, 'add or override')
         return parser
 
+    def known(self, parsed_args):
+        return {}
+
     def take_action(self, parsed_args):
         result = self.ask(parsed_args, 'validation_list',
                           group=parsed_args.group, plan=parsed_args.plan,
@@ -162,7 +184,8 @@ class ListValidations(ValidationCommand, command.Lister):
             ', '.join(sorted(result['groups'])) or 'none'))
         return LIST_COLUMNS, [
             tuple(_list(r[c]) if c in ('groups', 'categories', 'products')
-                  else r[c] for c in LIST_COLUMNS) for r in rows]
+                  else _ready(r) if c == 'status' else r[c]
+                  for c in LIST_COLUMNS) for r in rows]
 
 
 class _RunCommand(exit_status.ResultCommand, ValidationCommand,
@@ -170,6 +193,7 @@ class _RunCommand(exit_status.ResultCommand, ValidationCommand,
     """A run's row, its exit status from its status."""
 
     columns = RUN_COLUMNS
+    reason_column = 'message'
 
     def row(self, run):
         found = _run_row(run)
@@ -321,7 +345,8 @@ class StopValidations(_RunCommand):
         return found
 
 
-class ShowValidationRun(ValidationCommand, command.ShowOne):
+class ShowValidationRun(exit_status.ResultCommand, ValidationCommand,
+                        command.ShowOne):
     _description = ('Show a validation run (by its id: each validation\'s '
                     'status and its failed tasks\' output), or a '
                     'validation (by name: its metadata and parameters)')
@@ -335,7 +360,26 @@ class ShowValidationRun(ValidationCommand, command.ShowOne):
         validation_junit.add_option(parser)
         return parser
 
+    def run(self, parsed_args):
+        from tripleoplanclient.osc import validation_parameters
+        from tripleoplanclient.validations import results
+        # a run's row, or a validation's: the same whatever the outcome
+        if results.is_run_id(parsed_args.run):
+            self.columns, self.reason_column = SHOW_RUN_COLUMNS, 'message'
+        else:
+            self.columns = validation_parameters.SHOW_COLUMNS
+            self.reason_column = 'problem'
+        return super().run(parsed_args)
+
+    def known(self, parsed_args):
+        found = super().known(parsed_args)
+        if 'id' in self.columns:
+            found['id'] = parsed_args.run
+        return found
+
     def take_action(self, parsed_args):
+        # what is shown ran before: its status is no outcome of this one
+        self.exit_status = exit_status.DONE
         from osc_lib import exceptions
 
         from tripleoplanclient.osc import validation_parameters

@@ -113,8 +113,8 @@ def reason(step):
         first = found[0]
         text = ('Ansible task %s failed on %s: %s' % (
             first['task'], first['host'], first['status_reason'])
-            if first['task'] else '%s: %s' % (first['host'],
-                                                first['status_reason']))
+            if first['task'] else
+            '%s: %s' % (first['host'], first['status_reason']))
         return text + (' (%d more failures)' % (len(found) - 1)
                        if len(found) > 1 else '')
     parts = [outcome.get('reason')]

@@ -5,8 +5,8 @@ workflow (``overcloud_delete``), started and followed.
 reason, execution)``: SUCCESS (stack gone, plan deleted or kept, nodes
 released), FAILED (Heat's reason; the plan untouched), IN_PROGRESS
 (``wait`` False), TIMEOUT (still running after the client's wait: the
-reason says how long). The start task's refusal (no plan, stack busy, Heat refusing) is a
-CommandError: nothing changed.
+reason says how long). The start task's refusal (no plan, stack busy,
+Heat refusing) is a CommandError: nothing changed.
 """
 
 import collections
