@@ -1,7 +1,8 @@
-"""``openstack overcloud validation install | list | run | stop | show |
-results``: TripleO's validations, run by our workflows in Mistral
-(``validation_parameters``: what a run is given beside its validations,
-``show parameter``, ``group list``).
+"""``openstack overcloud validation list | run | stop | show | results``:
+TripleO's validations, run by our workflows in Mistral
+(``validation_install``: ``install``; ``validation_parameters``: what a
+run is given beside its validations, ``show parameter``, ``group
+list``).
 
 Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
@@ -21,8 +22,6 @@ RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 # ``show <run>``: the run's row and its times and failures
 SHOW_RUN_COLUMNS = RUN_COLUMNS + ('started', 'ended', 'failures')
-INSTALL_COLUMNS = ('container', 'written', 'unchanged', 'removed', 'kept',
-                   'validations', 'sources', 'status', 'message')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
 # a run's status -> exit status, beyond exit_status's (FAILED 1, TIMEOUT 4)
@@ -34,10 +33,6 @@ _EXIT = {'STOPPED': exit_status.FAILED, 'ERROR': exit_status.FAILED}
 def _list(value):
     from osc_lib.cli import format_columns
     return format_columns.ListColumn(value or [])
-
-
-def _ready(validation):
-    return 'MALFORMED' if validation.get('problem') else 'READY'
 
 
 def _run_row(run):
@@ -86,69 +81,6 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-class InstallValidations(exit_status.ResultCommand, command.ShowOne):
-    _description = ('Install validations into the tripleo-validations '
-                    'container of your project, in tripleo-validations\' '
-                    'layout: the shipped ones, then each --from directory '
-                    'and --from-package distribution in the order given (a '
-                    'later one overrides an earlier one\'s objects; the '
-                    'groups.yaml files are merged). One listing, then only '
-                    'the new or changed objects, in one bulk request')
-    columns = INSTALL_COLUMNS
-    reason_column = 'message'
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--from', metavar='<directory>', dest='sources',
-            action='append', type=lambda v: ('directory', v),
-            help='A directory in tripleo-validations\' layout (groups.yaml, '
-                 'validation-playbooks/, roles/, library/, ...: a checkout, '
-                 'or <venv>/share/ansible). Repeatable.')
-        parser.add_argument(
-            '--from-package', metavar='<distribution>', dest='sources',
-            action='append', type=lambda v: ('package', v),
-            help='An installed distribution whose data files under '
-                 'share/ansible are in that layout (tripleo-validations, '
-                 'validations-common). Repeatable.')
-        return parser
-
-    def known(self, parsed_args):
-        from tripleoplanclient.validations import catalog
-        return {'container': catalog.CONTAINER}
-
-    def take_action(self, parsed_args):
-        from tripleoplanclient.validations import catalog
-        from tripleoplanclient.validations import sources
-        trees = [('the shipped validations', sources.ours())]
-        for kind, value in parsed_args.sources or ():
-            trees.append(('--from %s' % value, sources.directory(value))
-                         if kind == 'directory' else
-                         ('--from-package %s' % value,
-                          sources.package(value)))
-        files = sources.merge(trees)
-        # from here on, objects may be written: a failure is no refusal
-        self.changed({'sources': [what for what, _ in trees]})
-        result = catalog.install(self.plan_store(), files)
-        self.progress('Validations: %d written, %d unchanged, %d removed '
-                      '(installed at the top by an older version); %d '
-                      'validations.' % (
-                          len(result['written']), result['unchanged'],
-                          len(result['removed']), result['validations']))
-        if result['kept']:
-            self.progress(
-                '%d object(s) no source holds stay in %s (delete them '
-                'with "openstack object delete"): %s%s' % (
-                    len(result['kept']), catalog.CONTAINER,
-                    ', '.join(result['kept'][:10]),
-                    ', ...' if len(result['kept']) > 10 else ''))
-        return INSTALL_COLUMNS, (
-            catalog.CONTAINER, _list(result['written']), result['unchanged'],
-            _list(result['removed']), _list(result['kept']),
-            result['validations'], [what for what, _ in trees], 'SUCCESS',
-            None)
-
-
 class ListValidations(exit_status.ResultCommand, ValidationCommand,
                       command.Lister):
     _description = ('List the validations, their groups, and why a '
@@ -174,6 +106,7 @@ class ListValidations(exit_status.ResultCommand, ValidationCommand,
         return {}
 
     def take_action(self, parsed_args):
+        from tripleoplanclient.osc import validation_parameters
         result = self.ask(parsed_args, 'validation_list',
                           group=parsed_args.group, plan=parsed_args.plan,
                           categories=parsed_args.categories or None,
@@ -184,7 +117,8 @@ class ListValidations(exit_status.ResultCommand, ValidationCommand,
             ', '.join(sorted(result['groups'])) or 'none'))
         return LIST_COLUMNS, [
             tuple(_list(r[c]) if c in ('groups', 'categories', 'products')
-                  else _ready(r) if c == 'status' else r[c]
+                  else validation_parameters.ready(r) if c == 'status'
+                  else r[c]
                   for c in LIST_COLUMNS) for r in rows]
 
 
@@ -378,12 +312,12 @@ class ShowValidationRun(exit_status.ResultCommand, ValidationCommand,
         return found
 
     def take_action(self, parsed_args):
-        # what is shown ran before: its status is no outcome of this one
-        self.exit_status = exit_status.DONE
         from osc_lib import exceptions
 
         from tripleoplanclient.osc import validation_parameters
         from tripleoplanclient.validations import results
+        # what is shown ran before: its status is no outcome of this one
+        self.exit_status = exit_status.DONE
         if not results.is_run_id(parsed_args.run):
             if parsed_args.junitxml is not None:
                 raise exceptions.CommandError(

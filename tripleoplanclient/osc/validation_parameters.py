@@ -103,11 +103,17 @@ def described(cmd, parsed_args, names):
                    names=names)['validations']
 
 
+def ready(validation):
+    """A listed validation's ``status``: MALFORMED when it has a
+    ``problem`` (it never runs), else READY."""
+    return 'MALFORMED' if validation.get('problem') else 'READY'
+
+
 def show_validation(cmd, parsed_args):
     """``validation show <name>``: its metadata and parameters."""
     found = described(cmd, parsed_args, [parsed_args.run])[0]
     found['parameters'] = shown(found['parameters'])
-    found['status'] = 'MALFORMED' if found.get('problem') else 'READY'
+    found['status'] = ready(found)
     return SHOW_COLUMNS, tuple(
         _list(found[c]) if c in ('groups', 'categories', 'products')
         else found[c]

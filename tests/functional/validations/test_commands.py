@@ -335,4 +335,4 @@ class TestValidations(base.PlanTest):
         self.assertIn(message, err)
         [row] = json.loads(out)
         self.assertIn(message, row['problem'])
-        self.assertIn(row['status'], ('REFUSED', 'FAILED'))
+        self.assertEqual('REFUSED', row['status'])

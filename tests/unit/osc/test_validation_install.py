@@ -10,7 +10,7 @@ import shutil
 import tempfile
 
 from tests.unit import fakes
-from tripleoplanclient.osc import validation
+from tripleoplanclient.osc import validation_install
 from tripleoplanclient.validations import catalog
 
 PLAY = b"""- hosts: undercloud
@@ -41,7 +41,7 @@ class TestInstall(fakes.HttpTestCase):
     def run_command(self, *argv):
         app = fakes.make_app(fakes.ENDPOINTS)
         app.stdout = io.StringIO()
-        cmd = validation.InstallValidations(app, argparse.Namespace(
+        cmd = validation_install.InstallValidations(app, argparse.Namespace(
             verbose_level=1))
         code = cmd.run(cmd.get_parser('openstack').parse_args(
             list(argv) + ['-f', 'json']))
@@ -93,5 +93,5 @@ class TestInstall(fakes.HttpTestCase):
                       row['message'])
         self.assertIn('--from-package no-such-dist-x: no such distribution',
                       err)
-        self.assertEqual(list(validation.INSTALL_COLUMNS), list(row))
+        self.assertEqual(list(validation_install.INSTALL_COLUMNS), list(row))
         self.assertEqual([], self.installed.requests)
