@@ -28,6 +28,7 @@ from tripleoplanclient.osc import plan_step
 from tripleoplanclient.osc import profiles
 from tripleoplanclient.osc import validation
 from tripleoplanclient.osc import validation_details
+from tripleoplanclient.osc import validation_install
 from tripleoplanclient.osc import validation_parameters
 from tripleoplanclient import protocol
 from tripleoplanclient.stack import preview
@@ -274,7 +275,7 @@ class TestDocumentedColumns(testtools.TestCase):
         '``overcloud delete``': overcloud_delete.COLUMNS,
         '``node import``': node_import.COLUMNS,
         '``node provision``, ``node unprovision``': node_provision.COLUMNS,
-        '``validation install``': validation.INSTALL_COLUMNS,
+        '``validation install``': validation_install.INSTALL_COLUMNS,
         '``validation list``': validation.LIST_COLUMNS,
         '``validation run``, ``validation stop``': validation.RUN_COLUMNS,
         '``validation show`` (a run)': validation.SHOW_RUN_COLUMNS,

@@ -102,8 +102,9 @@ def follow(store, heat, ironic, req, started):
     if end is None:
         if late:
             return {'done': True, 'status': 'TIMEOUT', 'plan': 'untouched',
-                    'reason': 'the stack is still being deleted after %s '
-                              'minutes' % req['timeout']}
+                    'reason': 'Timed out after %d s (--timeout of %s '
+                              'minutes): the stack is still being deleted'
+                              % (req['timeout'] * 60, req['timeout'])}
         return {'done': False, 'stack_status': 'DELETE_IN_PROGRESS'}
     state, reason = end
     if state != 'DELETE_COMPLETE':

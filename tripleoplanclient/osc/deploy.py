@@ -16,7 +16,7 @@ from tripleoplanclient.osc import hooks
 
 RESULT_COLUMNS = ('plan', 'id', 'action', 'operation', 'stack_id',
                   'stack_status', 'environments', 'rendered',
-                  'config_status', 'status', 'validations')
+                  'config_status', 'status', 'validations', 'reason')
 # "overcloud <action> preview": what the step would change, then Heat's
 # preview (stack.preview.COLUMNS).
 PREVIEW_COLUMNS = ('plan', 'action', 'operation', 'plan_created',
@@ -268,7 +268,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
                 getattr(stack, 'id', None),
                 getattr(stack, 'stack_status', None),
                 lists(d['environments']), False, None, 'DRY_RUN',
-                hooks.column(None))
+                hooks.column(None), None)
         return PREVIEW_COLUMNS + names, (
             plan, self.action, d['operation'], d['plan_created'],
             d['templates'], lists(d['environments']),
@@ -289,6 +289,7 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
         deploy begins with, while it is all that is known)."""
         from tripleoplanclient.osc import plan_step
         from tripleoplanclient.record import log
+        from tripleoplanclient.stack import failures
         outcome = step['outcome']
         stack = step.get('stack') or {}
         envs = log.heat_environments(dict(
@@ -303,7 +304,8 @@ class StackCommand(exit_status.ResultCommand, command.ShowOne):
             (step.get('render') or {}).get('state') == 'SUCCESS' or
             (step.get('plan_created') or {}).get('rendered', False),
             outcome.get('config_status'), outcome['status'],
-            hooks.column(step.get('validations')))
+            hooks.column(step.get('validations')),
+            exit_status.reason(failures.reason(step)))
 
 
 class Deploy(StackCommand):

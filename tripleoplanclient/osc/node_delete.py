@@ -16,7 +16,7 @@ from osc_lib import exceptions
 from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 
-COLUMNS = ('plan', 'servers', 'step', 'execution', 'status')
+COLUMNS = ('plan', 'servers', 'step', 'execution', 'status', 'reason')
 
 
 class DeleteNode(exit_status.ResultCommand, command.ShowOne):
@@ -111,7 +111,23 @@ class DeleteNode(exit_status.ResultCommand, command.ShowOne):
             self.progress('Plan %s: step %s recorded (%s); %s.' % (
                 plan, step['id'], step['action'], found.status))
         if found.status == 'TIMEOUT':
-            self.error('Still running after the timeout: "openstack '
-                       'workflow execution show %s".' % found.execution)
+            self.error('%s: "openstack workflow execution show %s".' % (
+                found.reason, found.execution))
+        reason = found.reason
+        if reason is None and step.get('id') and found.status not in (
+                'SUCCESS', 'IN_PROGRESS'):
+            reason = self.step_reason(plan, step['id'])
         return COLUMNS, (plan, found.rows, step.get('id'), found.execution,
-                         found.status)
+                         found.status, exit_status.reason(reason))
+
+    def step_reason(self, plan, step_id):
+        """Why the update step did not succeed, as its outcome object
+        records it (None: not recorded)."""
+        from tripleoplanclient.record import log
+        from tripleoplanclient.stack import failures
+
+        name = log.outcome_path(step_id)
+        data = self.plan_store(read_only=True).container.get(plan, name)
+        if data is None:
+            return None
+        return failures.reason(log.load_outcome(data, name, plan))

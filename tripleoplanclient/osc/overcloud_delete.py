@@ -20,7 +20,7 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 
 COLUMNS = ('plan', 'export_file', 'stack_status', 'plan_status', 'nodes',
-           'execution', 'status')
+           'execution', 'status', 'reason')
 
 
 class DeleteOvercloud(exit_status.ResultCommand, command.ShowOne):
@@ -122,10 +122,12 @@ class DeleteOvercloud(exit_status.ResultCommand, command.ShowOne):
             swift_url=self.clients.endpoint('object-store'),
             heat_url=self.clients.endpoint('orchestration'),
             command=self.command_line())
-        if found.reason:
-            self.error('Stack %s: %s' % (plan, found.reason))
         if found.status == 'TIMEOUT':
-            self.error('Still running after the timeout: "openstack '
-                       'workflow execution show %s".' % found.execution)
+            self.error('%s: "openstack workflow execution show %s".' % (
+                found.reason, found.execution))
+        elif found.reason:
+            self.error('Stack %s: %s' % (plan, found.reason))
         return COLUMNS, (plan, output, found.stack_status, found.plan,
-                         found.nodes, found.execution, found.status)
+                         found.nodes, found.execution, found.status,
+                         exit_status.reason(found.reason)
+                         if found.status != 'SUCCESS' else None)

@@ -1,7 +1,8 @@
-"""``openstack overcloud validation install | list | run | stop | show |
-results``: TripleO's validations, run by our workflows in Mistral
-(``validation_parameters``: what a run is given beside its validations,
-``show parameter``, ``group list``).
+"""``openstack overcloud validation list | run | stop | show | results``:
+TripleO's validations, run by our workflows in Mistral
+(``validation_install``: ``install``; ``validation_parameters``: what a
+run is given beside its validations, ``show parameter``, ``group
+list``).
 
 Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
@@ -13,14 +14,14 @@ from tripleoplanclient.osc import base
 from tripleoplanclient.osc import exit_status
 from tripleoplanclient.osc import validation_junit
 
+# ``status``: READY, or MALFORMED (``problem`` says why); the one row of
+# a list that failed has the command's status and its message in problem
 LIST_COLUMNS = ('id', 'name', 'groups', 'categories', 'products', 'source',
-                'problem', 'description')
+                'problem', 'description', 'status')
 RUN_COLUMNS = ('run', 'plan', 'status', 'validations', 'failed_hosts',
                'duration', 'message')
 # ``show <run>``: the run's row and its times and failures
 SHOW_RUN_COLUMNS = RUN_COLUMNS + ('started', 'ended', 'failures')
-INSTALL_COLUMNS = ('container', 'written', 'unchanged', 'removed', 'kept',
-                   'validations', 'sources')
 RESULT_COLUMNS = ('run', 'validation', 'plan', 'time', 'status', 'duration',
                   'failed_hosts')
 # a run's status -> exit status, beyond exit_status's (FAILED 1, TIMEOUT 4)
@@ -80,62 +81,12 @@ def _add_run(parser):
                         help='Run id (see "validation results").')
 
 
-class InstallValidations(base.Command, command.ShowOne):
-    _description = ('Install validations into the tripleo-validations '
-                    'container of your project, in tripleo-validations\' '
-                    'layout: the shipped ones, then each --from directory '
-                    'and --from-package distribution in the order given (a '
-                    'later one overrides an earlier one\'s objects; the '
-                    'groups.yaml files are merged). One listing, then only '
-                    'the new or changed objects, in one bulk request')
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument(
-            '--from', metavar='<directory>', dest='sources',
-            action='append', type=lambda v: ('directory', v),
-            help='A directory in tripleo-validations\' layout (groups.yaml, '
-                 'validation-playbooks/, roles/, library/, ...: a checkout, '
-                 'or <venv>/share/ansible). Repeatable.')
-        parser.add_argument(
-            '--from-package', metavar='<distribution>', dest='sources',
-            action='append', type=lambda v: ('package', v),
-            help='An installed distribution whose data files under '
-                 'share/ansible are in that layout (tripleo-validations, '
-                 'validations-common). Repeatable.')
-        return parser
-
-    def take_action(self, parsed_args):
-        from tripleoplanclient.validations import catalog
-        from tripleoplanclient.validations import sources
-        trees = [('the shipped validations', sources.ours())]
-        for kind, value in parsed_args.sources or ():
-            trees.append(('--from %s' % value, sources.directory(value))
-                         if kind == 'directory' else
-                         ('--from-package %s' % value,
-                          sources.package(value)))
-        result = catalog.install(self.plan_store(), sources.merge(trees))
-        self.progress('Validations: %d written, %d unchanged, %d removed '
-                      '(installed at the top by an older version); %d '
-                      'validations.' % (
-                          len(result['written']), result['unchanged'],
-                          len(result['removed']), result['validations']))
-        if result['kept']:
-            self.progress(
-                '%d object(s) no source holds stay in %s (delete them '
-                'with "openstack object delete"): %s%s' % (
-                    len(result['kept']), catalog.CONTAINER,
-                    ', '.join(result['kept'][:10]),
-                    ', ...' if len(result['kept']) > 10 else ''))
-        return INSTALL_COLUMNS, (
-            catalog.CONTAINER, _list(result['written']), result['unchanged'],
-            _list(result['removed']), _list(result['kept']),
-            result['validations'], [what for what, _ in trees])
-
-
-class ListValidations(ValidationCommand, command.Lister):
+class ListValidations(exit_status.ResultCommand, ValidationCommand,
+                      command.Lister):
     _description = ('List the validations, their groups, and why a '
                     'malformed one cannot run')
+    columns = LIST_COLUMNS
+    reason_column = 'problem'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -151,7 +102,11 @@ class ListValidations(ValidationCommand, command.Lister):
         _add_plan(parser, 'add or override')
         return parser
 
+    def known(self, parsed_args):
+        return {}
+
     def take_action(self, parsed_args):
+        from tripleoplanclient.osc import validation_parameters
         result = self.ask(parsed_args, 'validation_list',
                           group=parsed_args.group, plan=parsed_args.plan,
                           categories=parsed_args.categories or None,
@@ -162,7 +117,9 @@ class ListValidations(ValidationCommand, command.Lister):
             ', '.join(sorted(result['groups'])) or 'none'))
         return LIST_COLUMNS, [
             tuple(_list(r[c]) if c in ('groups', 'categories', 'products')
-                  else r[c] for c in LIST_COLUMNS) for r in rows]
+                  else validation_parameters.ready(r) if c == 'status'
+                  else r[c]
+                  for c in LIST_COLUMNS) for r in rows]
 
 
 class _RunCommand(exit_status.ResultCommand, ValidationCommand,
@@ -170,6 +127,7 @@ class _RunCommand(exit_status.ResultCommand, ValidationCommand,
     """A run's row, its exit status from its status."""
 
     columns = RUN_COLUMNS
+    reason_column = 'message'
 
     def row(self, run):
         found = _run_row(run)
@@ -321,7 +279,8 @@ class StopValidations(_RunCommand):
         return found
 
 
-class ShowValidationRun(ValidationCommand, command.ShowOne):
+class ShowValidationRun(exit_status.ResultCommand, ValidationCommand,
+                        command.ShowOne):
     _description = ('Show a validation run (by its id: each validation\'s '
                     'status and its failed tasks\' output), or a '
                     'validation (by name: its metadata and parameters)')
@@ -335,11 +294,30 @@ class ShowValidationRun(ValidationCommand, command.ShowOne):
         validation_junit.add_option(parser)
         return parser
 
+    def run(self, parsed_args):
+        from tripleoplanclient.osc import validation_parameters
+        from tripleoplanclient.validations import results
+        # a run's row, or a validation's: the same whatever the outcome
+        if results.is_run_id(parsed_args.run):
+            self.columns, self.reason_column = SHOW_RUN_COLUMNS, 'message'
+        else:
+            self.columns = validation_parameters.SHOW_COLUMNS
+            self.reason_column = 'problem'
+        return super().run(parsed_args)
+
+    def known(self, parsed_args):
+        found = super().known(parsed_args)
+        if 'id' in self.columns:
+            found['id'] = parsed_args.run
+        return found
+
     def take_action(self, parsed_args):
         from osc_lib import exceptions
 
         from tripleoplanclient.osc import validation_parameters
         from tripleoplanclient.validations import results
+        # what is shown ran before: its status is no outcome of this one
+        self.exit_status = exit_status.DONE
         if not results.is_run_id(parsed_args.run):
             if parsed_args.junitxml is not None:
                 raise exceptions.CommandError(

@@ -7,8 +7,9 @@ Loaded on every ``openstack`` run: standard library, cliff and light
 osc-lib modules only at module level (see ``base``).
 """
 
+# ``status``: READY, or MALFORMED (``problem`` says why)
 SHOW_COLUMNS = ('id', 'name', 'description', 'groups', 'categories',
-                'products', 'source', 'problem', 'parameters')
+                'products', 'source', 'problem', 'parameters', 'status')
 # how much of a local file (--extra-vars-file, --skiplist) is read
 _MAX_FILE = 1024 * 1024
 
@@ -102,10 +103,17 @@ def described(cmd, parsed_args, names):
                    names=names)['validations']
 
 
+def ready(validation):
+    """A listed validation's ``status``: MALFORMED when it has a
+    ``problem`` (it never runs), else READY."""
+    return 'MALFORMED' if validation.get('problem') else 'READY'
+
+
 def show_validation(cmd, parsed_args):
     """``validation show <name>``: its metadata and parameters."""
     found = described(cmd, parsed_args, [parsed_args.run])[0]
     found['parameters'] = shown(found['parameters'])
+    found['status'] = ready(found)
     return SHOW_COLUMNS, tuple(
         _list(found[c]) if c in ('groups', 'categories', 'products')
         else found[c]

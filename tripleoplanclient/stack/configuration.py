@@ -92,8 +92,10 @@ def follow_step(services, options, plan, step):
         return step
     if found is None:
         step['outcome'].update(
-            status='TIMEOUT', reason='the configuration goes on in Mistral '
-            'after the client\'s wait of %d minutes' % options.config_timeout)
+            status='TIMEOUT', reason='Timed out after %d s '
+            '(--config-download-timeout of %g minutes): the configuration '
+            'goes on in Mistral' % (options.config_timeout * 60 + 60,
+                                    options.config_timeout))
         return step
     step['outcome'] = dict(found.get('outcome') or step['outcome'])
     if found.get('config'):

@@ -180,8 +180,9 @@ def _follow(services, options, plan, step, stack, marker):
     if state == 'TIMEOUT':
         step['outcome'].update(
             status='TIMEOUT', stack_status=final.stack_status,
-            reason='%s not finished after the --timeout of %s minutes; it '
-                   'goes on in Heat' % (operation, options.timeout))
+            reason='Timed out after %d s (--timeout of %g minutes): %s goes '
+                   'on in Heat' % (round(options.timeout * 60 + _GRACE),
+                                   options.timeout, operation))
         return final
     state, reason = final.stack_status, final.stack_status_reason or reason
     step['outcome'].update(stack_status=state, reason=reason)

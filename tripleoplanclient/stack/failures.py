@@ -94,3 +94,33 @@ def ansible(step):
                        status_reason='the host did not answer over SSH')
             rows.append(row)
     return rows
+
+
+def reason(step):
+    """Why stack step ``step`` (a history row, or the step a command
+    followed) did not succeed, as text (None when it did, or goes on):
+    the configuration's first failed Ansible task and its host when the
+    servers' configuration failed, else the recorded reason (Heat's
+    stack_status_reason, the timeout, the error) with the first failed
+    resource Heat named."""
+    outcome = (step or {}).get('outcome') or {}
+    if outcome.get('status') in (None, 'SUCCESS', 'IN_PROGRESS',
+                                 'UNCHANGED'):
+        return None
+    found = ansible(step) if outcome.get('config_status') not in (
+        None, 'SUCCESS') else []
+    if found:
+        first = found[0]
+        text = ('Ansible task %s failed on %s: %s' % (
+            first['task'], first['host'], first['status_reason'])
+            if first['task'] else
+            '%s: %s' % (first['host'], first['status_reason']))
+        return text + (' (%d more failures)' % (len(found) - 1)
+                       if len(found) > 1 else '')
+    parts = [outcome.get('reason')]
+    resources = outcome.get('failed_resources') or []
+    if resources and resources[0] not in (parts[0] or ''):
+        parts.append('first failed resource: %s%s' % (
+            resources[0], ' (%d more)' % (len(resources) - 1)
+            if len(resources) > 1 else ''))
+    return '; '.join(p for p in parts if p) or None

@@ -23,9 +23,11 @@ IN_PROGRESS with ``wait`` False, TIMEOUT), the recorded step's summary
 (None before the end); the first task's refusal allocates nothing.
 
 ``delete`` (``overcloud node delete``) answers ``DeleteOutcome(rows,
-status, step, execution)``: a row per server removed, the status the
-update step's record and the release say, the step the deploy workflow
-recorded; the start task's refusal changes nothing.
+status, step, execution, reason)``: a row per server removed, the status
+the update step's record and the release say, the step the deploy
+workflow recorded, why it did not succeed when the workflow or the
+release says (the update step's reason is in its record); the start
+task's refusal changes nothing.
 """
 
 import collections
@@ -286,7 +288,7 @@ def _status(rows):
 
 
 DeleteOutcome = collections.namedtuple(
-    'DeleteOutcome', 'rows status step execution')
+    'DeleteOutcome', 'rows status step execution reason')
 
 
 def delete(workflows, plan, names, timeout, config_timeout, wait=True,
@@ -302,7 +304,9 @@ def delete(workflows, plan, names, timeout, config_timeout, wait=True,
         config_timeout=config_timeout, **fields)
     execution, answer = start_task(workflows, 'node_delete', request, 600)
     if answer is None:
-        return DeleteOutcome([], 'TIMEOUT', None, execution.id)
+        return DeleteOutcome([], 'TIMEOUT', None, execution.id,
+                             'Timed out after 600 s: the delete did not '
+                             'start (execution %s)' % execution.id)
     if started is not None:
         started()
     servers = answer.get('servers') or []
@@ -311,27 +315,34 @@ def delete(workflows, plan, names, timeout, config_timeout, wait=True,
                            s['hostname'] for s in servers), execution.id))
     if not wait:
         return DeleteOutcome(_delete_rows(servers, 'deleting'),
-                             'IN_PROGRESS', None, execution.id)
-    execution = workflows.wait(execution, (
-        timeout + config_timeout) * 60 + MARGIN)
+                             'IN_PROGRESS', None, execution.id, None)
+    waited = (timeout + config_timeout) * 60 + MARGIN
+    execution = workflows.wait(execution, waited)
     if execution.state in _RUNNING:
-        return DeleteOutcome(_delete_rows(servers, 'deleting'), 'TIMEOUT',
-                             None, execution.id)
+        return DeleteOutcome(
+            _delete_rows(servers, 'deleting'), 'TIMEOUT', None,
+            execution.id, 'Timed out after %d s (--timeout and '
+            '--config-download-timeout): the delete goes on in Mistral '
+            '(execution %s)' % (waited, execution.id))
     out = executions.output(execution)
     released = out.get('followed') or {}
+    reasons = []
     for failed in released.get('failed') or ():
-        workflows.progress('Node %s (%s): %s' % (
+        reasons.append('Node %s (%s): %s' % (
             failed['node'], failed['state'], failed['error']))
+        workflows.progress(reasons[-1])
     step = ((out.get('update') or {}).get('deploy') or {}).get('step')
     status = released.get('status') or 'FAILED'
     if execution.state != 'SUCCESS':
-        workflows.progress('%s: ended %s: %s' % (
+        reasons.append('%s: ended %s: %s' % (
             workflows.doing(execution.id), execution.state,
             executions.reason(execution.state_info)))
+        workflows.progress(reasons[-1])
         status = 'FAILED'
     return DeleteOutcome(
         _delete_rows(servers, 'deleted' if status == 'SUCCESS' else None,
-                     released.get('nodes')), status, step, execution.id)
+                     released.get('nodes')), status, step, execution.id,
+        '; '.join(reasons) or None)
 
 
 def _delete_rows(servers, state, nodes=None):

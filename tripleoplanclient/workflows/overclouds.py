@@ -4,9 +4,9 @@ workflow (``overcloud_delete``), started and followed.
 ``delete`` answers ``DeleteOutcome(status, stack_status, plan, nodes,
 reason, execution)``: SUCCESS (stack gone, plan deleted or kept, nodes
 released), FAILED (Heat's reason; the plan untouched), IN_PROGRESS
-(``wait`` False), TIMEOUT (still running after the client's wait). The
-start task's refusal (no plan, stack busy, Heat refusing) is a
-CommandError: nothing changed.
+(``wait`` False), TIMEOUT (still running after the client's wait: the
+reason says how long). The start task's refusal (no plan, stack busy,
+Heat refusing) is a CommandError: nothing changed.
 """
 
 import collections
@@ -28,7 +28,8 @@ def delete(workflows, plan, timeout, wait=True, started=None, **fields):
     execution, answer = nodes.start_task(workflows, 'overcloud_delete',
                                          request, 600)
     if answer is None:
-        return DeleteOutcome('TIMEOUT', None, None, None, None, execution.id)
+        return DeleteOutcome('TIMEOUT', None, None, None, _late(
+            600, 'the delete did not start', execution), execution.id)
     if started is not None:
         started()
     workflows.progress('Stack %s: %s; the delete goes on in Mistral '
@@ -41,7 +42,9 @@ def delete(workflows, plan, timeout, wait=True, started=None, **fields):
     execution = workflows.wait(execution, timeout * 60 + nodes.MARGIN)
     if execution.state not in ('SUCCESS', 'ERROR'):
         return DeleteOutcome('TIMEOUT', 'DELETE_IN_PROGRESS', None, None,
-                             None, execution.id)
+                             _late(timeout * 60 + nodes.MARGIN,
+                                   '--timeout of %d minutes' % timeout,
+                                   execution), execution.id)
     if execution.state != 'SUCCESS':
         return DeleteOutcome('FAILED', None, None, None, executions.reason(
             execution.state_info), execution.id)
@@ -50,3 +53,8 @@ def delete(workflows, plan, timeout, wait=True, started=None, **fields):
                          followed.get('stack_status'), followed.get('plan'),
                          followed.get('nodes'), followed.get('reason'),
                          execution.id)
+
+
+def _late(seconds, why, execution):
+    return ('Timed out after %d s (%s): the delete goes on in Mistral '
+            '(execution %s)' % (seconds, why, execution.id))

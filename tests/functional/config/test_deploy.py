@@ -194,6 +194,11 @@ class TestDeployConfigures(deploy_base.DeployTest):
         self.assertEqual(('CREATE_COMPLETE', 'FAILED', 'FAILED'), (
             row['stack_status'], row['config_status'], row['status']))
         self.assertIn('failed on %s: Refuse when asked: ' % COMPUTE, err)
+        # why, in the row: the task, its host and its message
+        self.assertTrue(row['reason'].startswith(
+            'Ansible task Refuse when asked failed on %s: ' % COMPUTE),
+            row['reason'])
+        self.assertIn('refused on purpose', row['reason'])
         failure, = self.last()['config']['failures']
         self.assertEqual((COMPUTE, 'Refuse when asked'), (
             failure['host'], failure['task']))
@@ -213,6 +218,8 @@ class TestDeployConfigures(deploy_base.DeployTest):
         hosts = self.last()['config']['hosts']
         self.assertEqual({CONTROLLER: 1, COMPUTE: 1},
                          {h: c['unreachable'] for h, c in hosts.items()})
+        self.assertTrue(CONTROLLER in row['reason'] or
+                        COMPUTE in row['reason'], row['reason'])
 
     def test_the_plans_recorded_login_user_logs_in(self):
         # what overcloud node provision --overcloud-ssh-user records in
@@ -230,6 +237,9 @@ class TestDeployConfigures(deploy_base.DeployTest):
         self.assertEqual({CONTROLLER: 1, COMPUTE: 1},
                          {h: c['unreachable'] for h, c in hosts.items()})
         self.assertIn('nobody-here@', err)
+        # --config-download-only's row says why too
+        self.assertTrue(CONTROLLER in row['reason'] or
+                        COMPUTE in row['reason'], row['reason'])
 
     def test_stack_only_runs_no_ansible(self):
         row, err = self.run_deploy('-e', self.settings(), '--stack-only')

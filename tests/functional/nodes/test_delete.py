@@ -8,6 +8,7 @@ brings nothing back; a Mistral client's own request the same; then the
 overcloud deleted with its nodes.
 """
 
+import json
 import os
 import subprocess
 import time
@@ -118,12 +119,14 @@ class NodeDeleteTest(base.FunctionalTest):
         self.assertEqual(3, proc.returncode, proc.stderr)
         self.assertIn('no server Compute/7', proc.stderr)
         self.assertIn('Compute/1 (%s)' % host[1], proc.stderr)
+        self.assertIn('no server Compute/7', json.loads(proc.stdout)['reason'])
         self.assertEqual(steps, len(self.history()))
 
         # The middle one, by its node's name: one update step.
         row = self.openstack_json('overcloud', 'node', 'delete', '--stack',
                                   self.plan, '-y', node_of[host[1]])
-        self.assertEqual('SUCCESS', row['status'], row)
+        self.assertEqual(('SUCCESS', None), (row['status'], row['reason']),
+                         row)
         self.assertEqual([('Compute', 1, host[1], 'available')], [
             (s['role'], s['index'], s['hostname'], s['state'])
             for s in row['servers']])

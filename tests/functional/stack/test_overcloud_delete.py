@@ -4,6 +4,7 @@ nothing touched; the plan exported first (the tarball restores the same
 objects into another container), the stack deleted and waited for, the
 plan kept with a ``delete`` step; then deleted with its plan."""
 
+import json
 import os
 import subprocess
 
@@ -21,6 +22,9 @@ class OvercloudDeleteTest(deploy_base.DeployTest):
             stdin=subprocess.DEVNULL)
         self.assertEqual(3, proc.returncode, proc.stderr)
         self.assertIn('pass -y', proc.stderr)
+        self.assertEqual(('REFUSED', True), (
+            json.loads(proc.stdout)['status'],
+            'pass -y' in json.loads(proc.stdout)['reason']))
         self.assertEqual(stack_id, self.stack()['id'])
 
         objects = self.swift.listing(self.plan)
@@ -28,9 +32,10 @@ class OvercloudDeleteTest(deploy_base.DeployTest):
         target = os.path.join(self.tmp, self.plan, 'export.tar.gz')
         row = self.openstack_json('overcloud', 'delete', self.plan, '-y',
                                   '--keep-plan', '--export-file', target)
-        self.assertEqual(('SUCCESS', 'DELETE_COMPLETE', 'kept', target), (
+        self.assertEqual(('SUCCESS', 'DELETE_COMPLETE', 'kept', target,
+                          None), (
             row['status'], row['stack_status'], row['plan_status'],
-            row['export_file']), row)
+            row['export_file'], row['reason']), row)
         self.assertIsNone(self.stack())
         history = self.record()['history']
         self.assertEqual(steps + 1, len(history))

@@ -44,11 +44,23 @@ class TestFailedAndRefused(OutcomeTest):
             row['status'], row['stack_status'], row['action']))
         self.assertEqual(self.record()['history'][-1]['id'], row['id'])
         self.assertIn('recorded as FAILED', err)
+        # why, in the row (one line, no stderr to parse): Heat's reason
+        # and the failed resource
+        self.assertIn('resources.one', row['reason'])
+        self.assertIn('Test Resource failed', row['reason'])
+        self.assertNotIn('\n', row['reason'])
+        # and later, in the step's recorded outcome
+        shown = self.run_cli('overcloud', 'plan', 'show-history',
+                             self.plan)[1][-1]
+        self.assertEqual(('FAILED', row['id']), (
+            shown['outcome']['status'], shown['id']))
+        self.assertIn('Test Resource failed', shown['outcome']['reason'])
         # update with no terminal and no -y: refused, the plan untouched
         before = self.snapshot(self.plan)
         code, row, err = self.run_cli('overcloud', 'update', '--stack',
                                       self.plan)
         self.assertEqual(3, code, err)
+        self.assertIn('refusing without --yes', row.pop('reason'))
         self.assertEqual({'plan': self.plan, 'action': 'update',
                           'status': 'REFUSED'},
                          {k: v for k, v in row.items() if v is not None})
@@ -104,6 +116,8 @@ class TestHeatStillAtWork(OutcomeTest):
         row = json.loads(out)
         self.assertEqual(('TIMEOUT', 'CREATE_IN_PROGRESS'), (
             row['status'], row['stack_status']))
+        self.assertEqual('Timed out after 13 s (--timeout of 0.05 minutes): '
+                         'CREATE goes on in Heat', row['reason'])
         self.assertEqual('CREATE_IN_PROGRESS', self.stack()['stack_status'])
         self.assertEqual('CREATE_COMPLETE', self.wait_stack()['stack_status'])
         # Ctrl-C while the client follows an update (a new value: the
@@ -118,6 +132,8 @@ class TestHeatStillAtWork(OutcomeTest):
         self.assertEqual(('INTERRUPTED', 'UPDATE', self.stack()['id']), (
             row['status'], row['operation'], row['stack_id']))
         self.assertIn('Interrupted: what Heat was asked goes on', err)
+        self.assertIn('Interrupted: what Heat was asked goes on',
+                      row['reason'])
         # The step stays open for Heat's end to settle it, as after a
         # killed client (UNKNOWN once the client was following).
         step = self.record()['history'][-1]

@@ -319,10 +319,20 @@ class TestValidations(base.PlanTest):
     def test_another_project_sees_nothing(self):
         rc, passed, _ = self.run_validations('check-cpu-count')
         self.assertEqual([], self.results(env=self.other_env))
-        _, err = self.openstack('overcloud', 'validation', 'show',
-                                passed['run'], fail=True, env=self.other_env)
-        self.assertIn('No validation run %s in this project' % passed['run'],
-                      err)
-        _, err = self.openstack('overcloud', 'validation', 'list', fail=True,
-                                env=self.other_env)
-        self.assertIn('No validations are installed in this project', err)
+        out, err = self.openstack('overcloud', 'validation', 'show',
+                                  passed['run'], '-f', 'json', fail=True,
+                                  env=self.other_env)
+        message = 'No validation run %s in this project' % passed['run']
+        self.assertIn(message, err)
+        # the row all the same, with why
+        shown = json.loads(out)
+        self.assertEqual(passed['run'], shown['run'])
+        self.assertIn(message, shown['message'])
+        out, err = self.openstack('overcloud', 'validation', 'list',
+                                  '-f', 'json', fail=True,
+                                  env=self.other_env)
+        message = 'No validations are installed in this project'
+        self.assertIn(message, err)
+        [row] = json.loads(out)
+        self.assertIn(message, row['problem'])
+        self.assertEqual('REFUSED', row['status'])

@@ -67,7 +67,10 @@ class DeleteMistral(plan_and_ironic.PlanAndIronic):
             started = delete_side.start(self.store, heat, self.ironic, req)
             # the deploy workflow: its step's end as the test says
             self.store.container.write('p', {log.outcome_path('s1'): log.dump(
-                {'outcome': {'status': self.update_status}, 'stack': {}})})
+                {'outcome': dict({'status': self.update_status}, **(
+                    {} if self.update_status == 'SUCCESS' else
+                    {'reason': 'Heat says UPDATE_FAILED'})),
+                 'stack': {}})})
             update = {'deploy': {'step': {'id': 's1', 'action': 'update'}}}
             for _ in range(10):
                 followed = delete_side.release(

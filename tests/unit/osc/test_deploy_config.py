@@ -92,8 +92,9 @@ class TestDeployConfigures(fakes.HttpTestCase):
                                           '--stack', 'p')
         self.assertEqual(exit_status.DONE, code, err)
         row = json.loads(out)
-        self.assertEqual(('CREATE_COMPLETE', 'SUCCESS', 'SUCCESS'), (
-            row['stack_status'], row['config_status'], row['status']))
+        self.assertEqual(('CREATE_COMPLETE', 'SUCCESS', 'SUCCESS', None), (
+            row['stack_status'], row['config_status'], row['status'],
+            row['reason']))
         self.assertIn('Ansible: c-0 | Write a file | CHANGED', err)
 
     def test_quiet_tells_no_task(self):
@@ -108,8 +109,10 @@ class TestDeployConfigures(fakes.HttpTestCase):
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
         self.assertEqual(exit_status.FAILED, code, err)
-        self.assertEqual(('FAILED', 'FAILED'), (
-            json.loads(out)['config_status'], json.loads(out)['status']))
+        self.assertEqual(('FAILED', 'FAILED', 'Ansible task Write a file '
+                          'failed on c-0: denied'), (
+            json.loads(out)['config_status'], json.loads(out)['status'],
+            json.loads(out)['reason']))
         self.assertIn('Ansible: c-0 | Write a file | FAILED: denied', err)
         self.assertIn('failed on c-0: Write a file: denied', err)
 
@@ -118,7 +121,10 @@ class TestDeployConfigures(fakes.HttpTestCase):
             deploy_commands.Deploy, '--stack', 'p',
             '--config-download-timeout', '1')
         self.assertEqual(exit_status.TIMEOUT, code, err)
-        self.assertEqual('TIMEOUT', json.loads(out)['status'])
+        self.assertEqual(('TIMEOUT', 'Timed out after 120 s '
+                          '(--config-download-timeout of 1 minutes): the '
+                          'configuration goes on in Mistral'), (
+            json.loads(out)['status'], json.loads(out)['reason']))
         # Heat's end is on record, the step still open for Mistral
         row = self.store.reader.history('p')[0][-1]
         self.assertEqual(('IN_PROGRESS', True), (

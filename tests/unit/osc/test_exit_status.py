@@ -105,13 +105,20 @@ class TestStackOutcomes(OutcomeTestCase):
         self.assertEqual(self.last_step()['id'], row['id'])
         self.assertIn('recorded as FAILED', err)
         self.assertIn('failed: p:server: boom', err)
+        # why, in the row: Heat's reason and the first failed resource
+        self.assertEqual('Resource CREATE failed: boom; first failed '
+                         'resource: p:server: boom', row['reason'])
+        # and in the record, for show-history
+        self.assertEqual('Resource CREATE failed: boom',
+                         self.last_step()['outcome']['reason'])
 
     def test_success_is_0_and_quiet_leaves_stderr_empty(self):
         self.heat_ends('CREATE_COMPLETE', 'done')
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p', quiet=True)
         self.assertEqual((exit_status.DONE, ''), (code, err))
-        self.assertEqual('SUCCESS', self.row(out)['status'])
+        self.assertEqual(('SUCCESS', None), (self.row(out)['status'],
+                                             self.row(out)['reason']))
 
     def test_still_running_at_timeout_is_4_with_its_row(self):
         self.m.get(fakes.HEAT + STACK + '/events', headers=fakes.JSON,
@@ -125,7 +132,12 @@ class TestStackOutcomes(OutcomeTestCase):
             row['status'], row['stack_status'], row['stack_id']))
         # a minute and the grace, in the follower's time, not the test's
         self.assertGreaterEqual(self.clock.now, 60)
-        self.assertEqual('TIMEOUT', self.last_step()['outcome']['status'])
+        reason = ('Timed out after 70 s (--timeout of 1 minutes): CREATE '
+                  'goes on in Heat')
+        self.assertEqual(reason, row['reason'])
+        self.assertEqual(('TIMEOUT', reason), (
+            self.last_step()['outcome']['status'],
+            self.last_step()['outcome']['reason']))
 
     def test_ctrl_c_while_following_is_130_with_its_row(self):
         def interrupted(request, context):
@@ -139,6 +151,8 @@ class TestStackOutcomes(OutcomeTestCase):
         self.assertEqual(('INTERRUPTED', step['id'], STACK_ID, 'CREATE'), (
             row['status'], row['id'], row['stack_id'], row['operation']))
         self.assertIn('Interrupted: what Heat was asked goes on', err)
+        self.assertTrue(row['reason'].startswith(
+            'Interrupted: what Heat was asked goes on'), row['reason'])
         # Heat's end is still to be learnt: the record keeps it open.
         self.assertEqual('UNKNOWN', step['outcome']['status'])
 
@@ -150,9 +164,11 @@ class TestStackOutcomes(OutcomeTestCase):
         code, out, err = self.run_command(deploy_commands.Deploy,
                                           '--stack', 'p')
         self.assertEqual(exit_status.FAILED, code, err)
+        row = self.row(out)
+        self.assertIn('lost sight of Mistral execution', row.pop('reason'))
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'FAILED'},
-            self.row(out))
+            dict(row, reason=None))
         self.assertIn('Deploying p: lost sight of Mistral execution', err)
 
     def test_a_busy_stack_is_refused_3_with_a_row_and_nothing_recorded(self):
@@ -165,9 +181,12 @@ class TestStackOutcomes(OutcomeTestCase):
                                           '--stack', 'p')
         self.assertEqual(exit_status.REFUSED, code, err)
         self.assertIn('CREATE_IN_PROGRESS', err)
+        row = self.row(out)
+        self.assertIn('CREATE_IN_PROGRESS', row['reason'])
+        self.assertNotIn('\n', row['reason'])
         self.assertEqual(dict.fromkeys(deploy_commands.RESULT_COLUMNS) | {
             'plan': 'p', 'action': 'deploy', 'status': 'REFUSED'},
-            self.row(out))
+            dict(row, reason=None))
         self.assertEqual(steps, len(fakes.plan_store().reader.history('p')[0]))
 
 
@@ -221,6 +240,24 @@ class TestPlanOutcomes(OutcomeTestCase):
         self.assertEqual(exit_status.REFUSED, code, err)
         self.assertEqual(('p', 'capabilities', 'REFUSED'), tuple(
             self.row(out)[c] for c in ('plan', 'action', 'status')))
+
+
+class TestReasonLine(fakes.HttpTestCase):
+
+    def test_one_line_bounded_secrets_masked(self):
+        text = ('Failed:\n  url: https://admin:s3cret@10.0.0.1/x\n'
+                '  AdminPassword: hunter2\n\tnext\x01 line ' + 'x' * 600)
+        found = exit_status.reason(text)
+        self.assertEqual(exit_status.REASON_MAX, len(found))
+        self.assertTrue(found.startswith(
+            'Failed: url: https://***@10.0.0.1/x AdminPassword: *** next'),
+            found)
+        self.assertTrue(found.endswith('x...'))
+        for secret in ('s3cret', 'hunter2', '\n', '\t'):
+            self.assertNotIn(secret, found)
+        self.assertEqual('short', exit_status.reason(' short\n'))
+        self.assertIsNone(exit_status.reason(None))
+        self.assertIsNone(exit_status.reason(''))
 
 
 class TestDeploymentOutcomes(OutcomeTestCase):

@@ -29,6 +29,7 @@ class NodeDeleteCommandTest(delete_mistral.DeleteMistral,
             node_delete.DeleteNode, '--stack', 'p', 'nope', '-y')
         self.assertEqual((3, 'REFUSED'), (code, row['status']))
         self.assertIn('Stack p has no server nope', err)
+        self.assertIn('Stack p has no server nope', row['reason'])
         self.assertEqual('active', self.fake.node('k1')['provision_state'])
 
     def test_deleted_from_a_baremetal_file_node_released(self):
@@ -37,8 +38,8 @@ class NodeDeleteCommandTest(delete_mistral.DeleteMistral,
                 {'hostname': 'p-novacompute-1', 'provisioned': False}]}]))
         code, row, err = self.run_command(
             node_delete.DeleteNode, '--stack', 'p', '-b', path, '-y')
-        self.assertEqual((0, 'SUCCESS', 's1'), (code, row['status'],
-                                                row['step']), err)
+        self.assertEqual((0, 'SUCCESS', 's1', None), (
+            code, row['status'], row['step'], row['reason']), err)
         self.assertEqual([{'role': 'Compute', 'index': 1,
                            'hostname': 'p-novacompute-1', 'node': 'k1',
                            'state': 'available'}], row['servers'])
@@ -50,4 +51,6 @@ class NodeDeleteCommandTest(delete_mistral.DeleteMistral,
         code, row, err = self.run_command(
             node_delete.DeleteNode, '--stack', 'p', 'Compute/1', '-y')
         self.assertEqual((1, 'FAILED'), (code, row['status']), err)
+        # why, from the update step's recorded outcome
+        self.assertEqual('Heat says UPDATE_FAILED', row['reason'])
         self.assertEqual('active', self.fake.node('k1')['provision_state'])

@@ -25,6 +25,7 @@ class OvercloudDeleteCommandTest(delete_mistral.DeleteMistral,
             code, row['status'], row['plan_status'], row['export_file']),
             err)
         self.assertIn('Heat says DELETE_FAILED', err)
+        self.assertEqual('Heat says DELETE_FAILED', row['reason'])
         with tarfile.open(target) as tar:
             self.assertIn('plan-environment.yaml', tar.getnames())
         self.assertTrue(self.swift.objects)
@@ -34,4 +35,5 @@ class OvercloudDeleteCommandTest(delete_mistral.DeleteMistral,
             target)
         self.assertEqual((3, 'REFUSED'), (code, row['status']))
         self.assertIn('exists', err)
+        self.assertIn('Export file %s exists' % target, row['reason'])
         self.assertEqual(1, len(self.executions))

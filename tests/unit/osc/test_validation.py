@@ -57,9 +57,20 @@ class TestValidationCommands(fakes.HttpTestCase):
         self.assertEqual({'mine': 'plan', 'needs-plan': 'installed',
                           'ok': 'installed'},
                          {r['id']: r['source'] for r in rows})
+        self.assertEqual({'READY'}, {r['status'] for r in rows})
         code, rows, _ = self.run_command(validation.ListValidations,
                                          '--group', 'prep')
         self.assertEqual(['ok'], [r['id'] for r in rows])
+
+    def test_a_list_that_fails_prints_one_row_with_why(self):
+        self.m.post(fakes.MISTRAL + '/action_executions', status_code=500,
+                    text='the engine is down')
+        code, rows, err = self.run_command(validation.ListValidations)
+        self.assertEqual(3, code, err)
+        self.assertEqual(1, len(rows), rows)
+        self.assertEqual(list(validation.LIST_COLUMNS), list(rows[0]))
+        self.assertEqual('REFUSED', rows[0]['status'])
+        self.assertIn('refused the validation_list', rows[0]['problem'])
 
     def test_a_passing_and_a_failing_run(self):
         code, row, _ = self.run_command(validation.RunValidations, 'ok')
@@ -79,6 +90,8 @@ class TestValidationCommands(fakes.HttpTestCase):
                                           row['run'])
         self.assertEqual(['mine: localhost: Mine: not today'],
                          shown['failures'])
+        # shown as it ran: the show itself succeeded
+        self.assertEqual((0, 'FAILED'), (code, shown['status']))
         # the run last written only, and a word on stderr of the others
         code, rows, err = self.run_command(validation.ListValidationResults,
                                            '--limit', '1')
@@ -101,6 +114,7 @@ class TestValidationCommands(fakes.HttpTestCase):
                                               *argv)
             self.assertEqual((3, 'REFUSED'), (code, row['status']), err)
             self.assertIn(message, err)
+            self.assertIn(message, row['message'])
         self.assertEqual({}, self.kept.objects)
 
     def test_a_reader_is_refused_before_a_run_starts(self):

@@ -9,10 +9,8 @@ import os
 import shutil
 import tempfile
 
-from osc_lib import exceptions
-
 from tests.unit import fakes
-from tripleoplanclient.osc import validation
+from tripleoplanclient.osc import validation_install
 from tripleoplanclient.validations import catalog
 
 PLAY = b"""- hosts: undercloud
@@ -43,7 +41,7 @@ class TestInstall(fakes.HttpTestCase):
     def run_command(self, *argv):
         app = fakes.make_app(fakes.ENDPOINTS)
         app.stdout = io.StringIO()
-        cmd = validation.InstallValidations(app, argparse.Namespace(
+        cmd = validation_install.InstallValidations(app, argparse.Namespace(
             verbose_level=1))
         code = cmd.run(cmd.get_parser('openstack').parse_args(
             list(argv) + ['-f', 'json']))
@@ -57,7 +55,8 @@ class TestInstall(fakes.HttpTestCase):
         self.assertEqual(['the shipped validations',
                           '--from %s' % self.trees[1],
                           '--from %s' % self.trees[0]], row['sources'])
-        self.assertEqual(9, row['validations'])
+        self.assertEqual((9, 'SUCCESS', None), (
+            row['validations'], row['status'], row['message']))
         self.assertEqual(['ok.yaml'], row['kept'])
         self.assertIn('stay in tripleo-validations', err)
         # one listing, one archive
@@ -72,10 +71,27 @@ class TestInstall(fakes.HttpTestCase):
                                         '--from', self.trees[0])
         self.assertEqual(([], 10), (row['written'], row['unchanged']))
 
+    def test_a_swift_failure_after_the_start_is_1_with_its_row(self):
+        self.m.put(fakes.SWIFT + '/' + catalog.CONTAINER, status_code=503,
+                   text='no space')
+        self.m.get(fakes.SWIFT + '/' + catalog.CONTAINER, status_code=404)
+        code, row, err = self.run_command('--from', self.trees[0])
+        self.assertEqual((1, 'FAILED'), (code, row['status']), err)
+        self.assertEqual(['the shipped validations',
+                          '--from %s' % self.trees[0]], row['sources'])
+        self.assertIn('503', row['message'])
+
     def test_a_bad_source_writes_nothing(self):
-        with self.assertRaisesRegex(
-                exceptions.CommandError,
-                '--from-package no-such-dist-x: no such distribution'):
-            self.run_command('--from', self.trees[0], '--from-package',
-                             'no-such-dist-x')
+        code, row, err = self.run_command('--from', self.trees[0],
+                                          '--from-package', 'no-such-dist-x')
+        # refused with its row: the container, the status and why
+        self.assertEqual(
+            (3, 'tripleo-validations', 'REFUSED', None, None), (
+                code, row['container'], row['status'], row['written'],
+                row['validations']))
+        self.assertIn('--from-package no-such-dist-x: no such distribution',
+                      row['message'])
+        self.assertIn('--from-package no-such-dist-x: no such distribution',
+                      err)
+        self.assertEqual(list(validation_install.INSTALL_COLUMNS), list(row))
         self.assertEqual([], self.installed.requests)

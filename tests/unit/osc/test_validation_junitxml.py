@@ -9,8 +9,6 @@ import json
 import os
 from xml.etree import ElementTree
 
-from osc_lib import exceptions
-
 from tests.unit import fakes
 from tripleoplanclient.osc import validation
 
@@ -106,9 +104,14 @@ class TestJunitxml(fakes.HttpTestCase):
         self.assertEqual([], os.listdir(self.dir))
 
     def test_show_of_an_unknown_run_writes_nothing(self):
-        with self.assertRaisesRegex(exceptions.CommandError,
-                                    'No validation run'):
-            self.run_command(validation.ShowValidationRun,
-                             'f0e1d2c3-0000-4000-8000-000000000009',
-                             '--junitxml', self.file)
+        run = 'f0e1d2c3-0000-4000-8000-000000000009'
+        code, out, err = self.run_command(validation.ShowValidationRun,
+                                          run, '--junitxml', self.file)
+        row = json.loads(out)
+        # the run's row: its id, the status and why
+        self.assertEqual((3, run, 'REFUSED'), (
+            code, row['run'], row['status']))
+        self.assertEqual(list(validation.SHOW_RUN_COLUMNS), list(row))
+        self.assertIn('No validation run', row['message'])
+        self.assertIn('No validation run', err)
         self.assertEqual([], os.listdir(self.dir))

@@ -17,6 +17,7 @@ import yaml
 from tests.unit import fakes
 from tripleoplanclient.osc import validation
 from tripleoplanclient.osc import validation_details
+from tripleoplanclient.osc import validation_parameters
 from tripleoplanclient.validations import results
 
 GROUPS = (b'prep: [{description: The undercloud}]\n'
@@ -154,9 +155,16 @@ class TestValidationParameterCommands(fakes.HttpTestCase):
                                           'disk')
         self.assertEqual({'min_disk': 4, 'db_password': '***',
                           'ram_unit': 'MB'}, shown['parameters'])
-        with self.assertRaisesRegex(exceptions.CommandError,
-                                    'No validation nope'):
-            self.run_command(validation.ShowValidationRun, 'nope')
+        self.assertEqual('READY', shown['status'])
+        code, shown, err = self.run_command(validation.ShowValidationRun,
+                                            'nope')
+        # a validation's row: its id, the status and why
+        self.assertEqual((3, 'nope', 'REFUSED'), (
+            code, shown['id'], shown['status']))
+        self.assertEqual(list(validation_parameters.SHOW_COLUMNS),
+                         list(shown))
+        self.assertIn('No validation nope', shown['problem'])
+        self.assertIn('No validation nope', err)
 
     def test_show_parameter_downloads_a_vars_file_for_a_run(self):
         path = os.path.join(self.tmp, 'params.yaml')
