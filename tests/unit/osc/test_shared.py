@@ -14,6 +14,7 @@ from cliff import command
 from cliff import commandmanager
 from osc_lib import exceptions
 
+from tests import tripleoclient_names
 from tripleoplanclient.osc import deploy
 from tripleoplanclient.osc import plugin
 from tripleoplanclient.osc import shared
@@ -24,33 +25,10 @@ OURS = 'openstack.tripleoplan.v1'
 THEIRS = 'openstack.tripleoclient.v2'
 OTHER_PLUGIN = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                             'other_plugin')
-# python-tripleoclient's overcloud commands: 20.0.0's, and those of older
-# releases (Train, Ussuri) that are gone since.
-TRIPLEOCLIENT_NAMES = frozenset('''
-overcloud_admin_authorize overcloud_backup overcloud_backup_snapshot
-overcloud_cell_export overcloud_ceph_deploy overcloud_ceph_spec
-overcloud_ceph_user_disable overcloud_ceph_user_enable overcloud_credentials
-overcloud_delete overcloud_deploy overcloud_export overcloud_export_ceph
-overcloud_external-update_run overcloud_external-upgrade_run
-overcloud_generate_fencing overcloud_image_build overcloud_image_upload
-overcloud_netenv_validate overcloud_network_extract
-overcloud_network_provision overcloud_network_unprovision
-overcloud_network_vip_extract overcloud_network_vip_provision
-overcloud_node_bios_configure overcloud_node_bios_reset overcloud_node_clean
-overcloud_node_configure overcloud_node_delete overcloud_node_discover
-overcloud_node_extract_provisioned overcloud_node_import
-overcloud_node_introspect overcloud_node_provide overcloud_node_provision
-overcloud_node_unprovision overcloud_profiles_list overcloud_profiles_match
-overcloud_raid_create overcloud_restore overcloud_role_list
-overcloud_role_show overcloud_roles_generate overcloud_status
-overcloud_support_report_collect overcloud_update_prepare
-overcloud_update_run overcloud_upgrade_prepare overcloud_upgrade_run
-overcloud_plan_create overcloud_plan_list overcloud_plan_delete
-overcloud_plan_export overcloud_plan_deploy overcloud_update_converge
-overcloud_upgrade_converge overcloud_ffwd-upgrade_prepare
-overcloud_ffwd-upgrade_run overcloud_ffwd-upgrade_converge
-overcloud_parameters_set overcloud_config_download overcloud_failures
-'''.split())
+# python-tripleoclient's names: 20.0.0's, and those of older releases
+# (Train, Ussuri) that are gone since
+TRIPLEOCLIENT_NAMES = (tripleoclient_names.RELEASE_20
+                       | tripleoclient_names.OLDER)
 
 
 class TheirDeploy(command.Command):
