@@ -159,7 +159,8 @@ class ShowPlanHistory(base.Command, command.Lister):
     _description = ('Show the life cycle story of a deployment plan (the '
                     'files after one step: "overcloud plan show-step")')
     has_long = True
-    table_leaves_out = plan_step.NAMES_IN_TABLES
+    table_leaves_out = (plan_tables.HISTORY_LEAVES_OUT
+                        + plan_step.NAMES_IN_TABLES)
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

@@ -11,6 +11,10 @@ from tripleoplanclient.osc import formats
 from tripleoplanclient.osc import summaries
 
 DIFF_LISTS = ('files_added', 'files_removed', 'files_changed')
+# What show-history's table leaves out to fit a terminal: the project
+# (the plan's, for every step), and the config and validations columns,
+# whose statuses the outcome cell shows (--long and -c show them all).
+HISTORY_LEAVES_OUT = ('project', 'config', 'validations')
 
 
 def history(rows, parsed_args):
@@ -38,7 +42,10 @@ def history(rows, parsed_args):
                                summaries.changes(before, environments),
                                parsed_args),
                formats.summary(format_columns.DictColumn(r['outcome']),
-                               summaries.outcome(r['outcome']), parsed_args),
+                               summaries.outcome(r['outcome'],
+                                                 r.get('config'),
+                                                 r.get('validations')),
+                               parsed_args),
                format_columns.DictColumn(configs.shown(r.get('config'))),
                hooks.column(r.get('validations')),
                names)

@@ -89,14 +89,24 @@ def step(found):
         found.get(k) for k in ('step', 'action', 'status', 'time', 'id'))
 
 
-def outcome(found):
+def outcome(found, config=None, validations=()):
     """A step's outcome as a cell shows it: its status, the stack's, and
-    why when it did not succeed."""
+    why when it did not succeed; the servers' configuration's status
+    (``config``: the config part) and each validation run's
+    (``{hook, group, status}``)."""
     found = found or {}
-    return '\n'.join(str(found[k]) for k in ('status', 'stack_status')
-                     if found.get(k)) + (
-        '\n' + _short(found['reason'], 60) if found.get('reason') and
-        found.get('status') != 'SUCCESS' else '')
+    lines = [str(found[k]) for k in ('status', 'stack_status')
+             if found.get(k)]
+    if found.get('reason') and found.get('status') != 'SUCCESS':
+        lines.append(_short(found['reason'], 60))
+    if (config or {}).get('status'):
+        lines.append('config %s' % config['status'] + (
+            ' (%d failures)' % len(config['failures'])
+            if config.get('failures') else ''))
+    lines.extend('%s %s %s' % (v.get('hook'), v.get('group'),
+                               v.get('status'))
+                 for v in validations or ())
+    return '\n'.join(lines)
 
 
 def _text(value):

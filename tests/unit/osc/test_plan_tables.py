@@ -38,7 +38,7 @@ class _Table(base.Command):
 
 class _History(_Table, lister.Lister):
     has_long = True
-    table_leaves_out = plan_step.NAMES_IN_TABLES
+    table_leaves_out = plan_commands.ShowPlanHistory.table_leaves_out
     rows = ()
 
     def take_action(self, parsed_args):
@@ -112,7 +112,8 @@ class TestHistoryTable(fakes.HttpTestCase):
                                  '--max-width', '0')
         cells = [[c.strip() for c in line.split('|')[1:-1]]
                  for line in table.splitlines() if line.startswith('|')]
-        shown = [c[7] for c in cells[1:]]
+        # the table leaves out the project: environments is the 7th
+        shown = [c[6] for c in cells[1:]]
         # the files as the commands were given them (absolute paths)
         user = list(self.envs)
         # the first row: what it began with, 6 of 9, then the count
@@ -122,9 +123,22 @@ class TestHistoryTable(fakes.HttpTestCase):
             '9 in all', '- ' + user[0]], shown)
         self.assertEqual(['SUCCESS', '', '', '', '', '', '', '',
                           'SUCCESS', '', 'SUCCESS', ''],
-                         [c[8] for c in cells[1:]])
+                         [c[7] for c in cells[1:]])
         self.assertLessEqual(size(self.run_command(
             plan_commands.ShowPlanHistory, 'p'))[1], 120)
+
+    def test_the_table_leaves_out_what_the_outcome_shows(self):
+        table = self.run_command(plan_commands.ShowPlanHistory, 'p')
+        header = table.splitlines()[1]
+        for column in ('project', 'config', 'validations',
+                       'environment_names'):
+            self.assertNotIn(' %s ' % column, header)
+        self.assertIn(' outcome ', header)
+        for asked in (('--long',), ('-c', 'project', '-c', 'config')):
+            header = self.run_command(plan_commands.ShowPlanHistory, 'p',
+                                      *asked).splitlines()[1]
+            self.assertIn(' project ', header)
+            self.assertIn(' config ', header)
 
     def test_long_and_json_show_every_list_whole(self):
         rows = json.loads(self.run_command(plan_commands.ShowPlanHistory,

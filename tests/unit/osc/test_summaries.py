@@ -93,3 +93,33 @@ class TestParameters(unittest.TestCase):
                                             'reason': 'r' * 90}))
         self.assertEqual('reason: ' + 'r' * 90,
                          summaries.mapping({'reason': 'r' * 90}, None))
+
+
+class TestOutcome(unittest.TestCase):
+
+    def test_a_success_is_its_statuses(self):
+        self.assertEqual('SUCCESS\nUPDATE_COMPLETE', summaries.outcome(
+            {'status': 'SUCCESS', 'stack_status': 'UPDATE_COMPLETE',
+             'reason': 'Stack UPDATE completed successfully'}))
+
+    def test_a_failure_says_why(self):
+        self.assertEqual(
+            'FAILED\nCREATE_FAILED\nResource CREATE failed: one',
+            summaries.outcome({'status': 'FAILED',
+                               'stack_status': 'CREATE_FAILED',
+                               'reason': 'Resource CREATE failed: one'}))
+
+    def test_the_configuration_and_validations_follow(self):
+        # what show-history's table leaves out of its own columns
+        self.assertEqual(
+            'SUCCESS\nCREATE_COMPLETE\nconfig FAILED (2 failures)\n'
+            'pre pre-deployment PASSED\npost post-deployment FAILED',
+            summaries.outcome(
+                {'status': 'SUCCESS', 'stack_status': 'CREATE_COMPLETE'},
+                {'status': 'FAILED', 'failures': [{}, {}], 'hosts': {}},
+                [{'hook': 'pre', 'group': 'pre-deployment', 'run': 'r1',
+                  'status': 'PASSED'},
+                 {'hook': 'post', 'group': 'post-deployment', 'run': 'r2',
+                  'status': 'FAILED'}]))
+        self.assertEqual('SUCCESS', summaries.outcome(
+            {'status': 'SUCCESS'}, {}, []))
