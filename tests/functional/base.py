@@ -120,11 +120,12 @@ def ironic_url(env):
 def unmarked(value, key):
     """A record's ``files`` without the marks a CLI gives the sources it
     read (``record.origin``: its machine and a tag only it can make, so that
-    it reads them again later); a GUI has none to give."""
+    it reads them again later) and the names its user gave them; a GUI has
+    none to give."""
     if key != 'files':
         return value
     return {path: {k: v for k, v in entry.items()
-                   if k not in ('machine', 'tag')}
+                   if k not in ('machine', 'tag', 'name')}
             for path, entry in value.items()}
 
 

@@ -88,12 +88,12 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
 
     def produce_output(self, parsed_args, column_names, data):
         # rows, not ResultCommand's one row: take_action set the status
-        return command.Lister.produce_output(self, parsed_args,
+        return base.Command.produce_output(self, parsed_args,
                                              column_names, data)
 
     def _early(self, parsed_args, status):
         names = getattr(parsed_args, 'nodes', None) or []
-        command.Lister.produce_output(self, parsed_args, self.columns, [
+        base.Command.produce_output(self, parsed_args, self.columns, [
             tuple({'name': name, 'status': status}.get(c)
                   for c in self.columns) for name in names])
         return exit_status.EXIT_STATUS[status]

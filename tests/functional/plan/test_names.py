@@ -34,7 +34,9 @@ class TestGivenNames(deploy_base.DeployTest):
 
         table, _ = self.openstack('overcloud', 'plan', 'show-history',
                                   self.plan, '-c', 'environments')
-        self.assertIn('registry.yaml, my-settings.yaml', table)
+        # the first step's list, in its order, by the names given
+        self.assertLess(table.index('+ registry.yaml'),
+                        table.index('+ my-settings.yaml'))
         self.assertNotIn('user-files', table)
         # the create deploy --templates makes, then the deploy
         created, row = self.openstack_json('overcloud', 'plan',

@@ -194,6 +194,17 @@ class TestIntrospectProvide(NodeCommandTest):
         self.assertIn('a is available, not manageable', err)
         self.assertEqual([], self.fake.writes())
 
+    def test_a_refusal_prints_its_rows_as_a_table_too(self):
+        self.fake.add_node(name='a', provision_state='available')
+        app = fakes.make_app({'workflow': fakes.MISTRAL,
+                              'baremetal': fake_ironic.URL})
+        app.stdout = io.StringIO()
+        cmd = node_states.IntrospectNode(app, None)
+        self.assertEqual(3, cmd.run(cmd.get_parser('openstack').parse_args(
+            ['a'])))
+        self.assertRegex(app.stdout.getvalue(),
+                         r'\| a +\| None +\| None +\| REFUSED ')
+
     def test_a_failure_after_the_start_is_no_refusal(self):
         self.nodes(1)
         self.mistral.follow_error = 'Ironic is unreachable'
