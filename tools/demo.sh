@@ -11,9 +11,9 @@
 # one node -> history, diff, export.
 #
 #   bash tools/demo.sh       DEMO_DIR (~/tripleoplan-demo): its files and
-#                            the export; DEMO_KEEP=1
-#                            leaves the services running; LOOPBACK_*_PORT
-#                            move them (doc/source/contributor/loopback.rst)
+#                            the export; DEMO_KEEP=1 leaves the services
+#                            running; LOOPBACK_*_PORT move them
+#                            (doc/source/contributor/loopback.rst)
 #
 # Each step's heading and progress go to stderr, its table to stdout; the
 # run ends with the plan's history and each step's seconds. A failed step
