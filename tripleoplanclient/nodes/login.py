@@ -14,8 +14,9 @@ import yaml
 from tripleoplanclient.common import content
 from tripleoplanclient.nodes import config_drive
 from tripleoplanclient.plan import layout
+from tripleoplanclient import protocol
 
-PATH = 'baremetal-login.yaml'
+PATH = protocol.PROVISION_LOGIN
 MAX_BYTES = 4096
 HEADER = (b'# Written by "openstack overcloud node provision" '
           b'(tripleoplanclient):\n# the login user of plan %s\'s servers '

@@ -14,11 +14,15 @@ import re
 from tripleoplanclient.common import content
 from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import layout
+from tripleoplanclient import protocol
 
 # Either is the top of a templates tree: the jinja source or its output.
 _TOPS = (layout.TEMPLATE, layout.TEMPLATE[:-len('.yaml')] + '.j2.yaml')
 _VERSION = re.compile(br'^Version:[ \t]*(\S+)[ \t]*\r?$', re.M)
 _CFG_VERSION = re.compile(br'^version[ \t]*=[ \t]*(\S+)[ \t]*\r?$', re.M)
+# What node provision writes into a plan (its default paths): the plan's
+# own, not the templates', so a move to another release keeps them.
+_NODE_FILES = (protocol.PROVISION_ENVIRONMENT, protocol.PROVISION_LOGIN)
 
 
 def check_tree(files):
@@ -71,7 +75,8 @@ def removed(stored, files, state, rendered):
     the new tree's jinja sources render stays for the render to rewrite.
     """
     keep = set(files.objects) | set(state['files']) | set(rendered)
-    keep.update((layout.PLAN_ENVIRONMENT, layout.PLAN_PARAMETERS))
+    keep.update((layout.PLAN_ENVIRONMENT, layout.PLAN_PARAMETERS)
+                + _NODE_FILES)
     return sorted(p for p in stored if p not in keep
                   and not p.startswith(layout.USER_FILES)
                   and not files.provides(p))
@@ -84,7 +89,7 @@ def check_environments(plan, environments, files, state):
     ways out.
     """
     missing = [e for e in environments
-               if not e.startswith(layout.USER_FILES)
+               if not e.startswith(layout.USER_FILES) and e not in _NODE_FILES
                and e not in state['files'] and not files.provides(e)]
     if missing:
         raise exceptions.CommandError(

@@ -5,6 +5,8 @@ from tripleoplanclient.protocol.fields import REQUIRED
 # Where node_provision writes the deployed-server environment in the plan
 # unless the request's ``environment`` says (the client reads it back).
 PROVISION_ENVIRONMENT = 'baremetal-environment.yaml'
+# and its servers' login user (nodes.login)
+PROVISION_LOGIN = 'baremetal-login.yaml'
 # node_introspect's per-node settings: (least, most) a request may ask
 INTROSPECT_BOUNDS = {'node_timeout': (1, 86400), 'max_retries': (0, 10),
                      'retry_timeout': (0, 3600), 'concurrency': (1, 1000)}

@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 from tests.unit import fakes
+from tripleoplanclient.common import exceptions
 from tripleoplanclient.plan import files as files_mod
 from tripleoplanclient.plan import layout
 from tripleoplanclient.plan import templates
@@ -22,9 +23,38 @@ class TestRemoved(unittest.TestCase):
         files.add_templates()
         stored = {p: 'md5' for p in (
             'overcloud.yaml', 'gone.yaml', layout.PLAN_ENVIRONMENT,
-            layout.PLAN_PARAMETERS, layout.USER_FILES + 'tmp/mine.yaml')}
+            layout.PLAN_PARAMETERS, layout.USER_FILES + 'tmp/mine.yaml',
+            # node provision's: the deployed servers, their login user
+            'baremetal-environment.yaml', 'baremetal-login.yaml')}
         self.assertEqual(['gone.yaml'], templates.removed(
             stored, files, log.new_state(), rendered=()))
+
+
+class TestCheckEnvironments(unittest.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        root = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, root)
+        fakes.write_file(os.path.join(root, 'overcloud.yaml'))
+        self.files = files_mod.PlanFiles(root)
+        self.files.add_templates()
+
+    def test_the_provisioned_servers_environment_is_the_plans(self):
+        # written by node provision, in no templates release
+        templates.check_environments(
+            'overcloud', ['overcloud.yaml', 'baremetal-environment.yaml',
+                          layout.USER_FILES + 'tmp/mine.yaml'],
+            self.files, log.new_state())
+
+    def test_an_environment_the_new_release_lacks_is_named(self):
+        with self.assertRaisesRegex(
+                exceptions.CommandError,
+                'does not have:\n  environments/gone.yaml\nDrop'):
+            templates.check_environments(
+                'overcloud', ['baremetal-environment.yaml',
+                              'environments/gone.yaml'],
+                self.files, log.new_state())
 
 
 class TestReserved(unittest.TestCase):
