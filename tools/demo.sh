@@ -167,11 +167,12 @@ parameter_defaults:
 YAML
 
 step "plan create" "$plan, THT 17.0.0, rendered in Mistral"
-openstack overcloud plan create "$plan" --templates "$tht" \
+# From the work directory: the plan records the files as named here
+# (my-settings.yaml), and update and upgrade find them there again.
+(cd "$work" && openstack overcloud plan create "$plan" --templates "$tht" \
     -e "$tht/overcloud-resource-registry-puppet.yaml" \
     -e "$tht/environments/low-memory-usage.yaml" \
-    -e "$work/ctlplane.yaml" -e "$work/container-images.yaml" \
-    -e "$work/my-settings.yaml"
+    -e ctlplane.yaml -e container-images.yaml -e my-settings.yaml)
 
 # Each server's ctlplane address is one of sshd's servers.
 cat > "$work/baremetal-deployment.yaml" <<YAML

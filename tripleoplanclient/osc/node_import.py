@@ -16,7 +16,6 @@ Loaded on every ``openstack`` run: standard library, cliff and osc-lib
 only at module level.
 """
 
-from osc_lib.command import command
 from osc_lib import exceptions
 
 from tripleoplanclient.osc import base

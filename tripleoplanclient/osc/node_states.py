@@ -89,7 +89,7 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
     def produce_output(self, parsed_args, column_names, data):
         # rows, not ResultCommand's one row: take_action set the status
         return base.Command.produce_output(self, parsed_args,
-                                             column_names, data)
+                                           column_names, data)
 
     def _early(self, parsed_args, status):
         names = getattr(parsed_args, 'nodes', None) or []

@@ -63,11 +63,13 @@ class InstallValidations(exit_status.ResultCommand, command.ShowOne):
         # from here on, objects may be written: a failure is no refusal
         self.changed({'sources': [what for what, _ in trees]})
         result = catalog.install(self.plan_store(), files)
-        self.progress('Validations: %d written, %d unchanged, %d removed '
-                      '(installed at the top by an older version); %d '
+        self.progress('Validations: %d written, %d unchanged%s; %d '
                       'validations.' % (
                           len(result['written']), result['unchanged'],
-                          len(result['removed']), result['validations']))
+                          ', %d removed (installed at the top by an older '
+                          'version)' % len(result['removed'])
+                          if result['removed'] else '',
+                          result['validations']))
         if result['kept']:
             self.progress(
                 '%d object(s) no source holds stay in %s (delete them '

@@ -24,6 +24,9 @@ def line(event):
     text = 'Ansible: %s | %s | %s' % (
         event.get('host') or '-', event.get('task') or '-',
         (event.get('status') or '-').upper())
+    if event.get('ignored'):
+        # the play goes on: the task said it may fail
+        return text + ' (ignored)'
     if event.get('status') in ('failed', 'unreachable') and \
             event.get('message'):
         text += ': %s' % event['message']

@@ -55,6 +55,13 @@ class TestFollow(fakes.HttpTestCase):
         self.assertIsNone(self.follower().follow('p', STEP, 30))
         self.assertGreaterEqual(self.clock(), 30)
 
+    def test_an_ignored_failure_says_so(self):
+        self.assertEqual(
+            'Ansible: c-0 | Include Service VIP vars | FAILED (ignored)',
+            configuration.line({'host': 'c-0', 'task': 'Include Service '
+                                'VIP vars', 'status': 'failed',
+                                'message': 'no such file', 'ignored': True}))
+
     def test_a_failure_says_what_and_where(self):
         self.assertEqual(
             'Ansible: c-0 | Write | FAILED: denied',
