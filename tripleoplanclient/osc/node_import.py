@@ -60,6 +60,7 @@ class ImportNode(node_states.NodesCommand):
         known (the pre hook's run that refused it)."""
         row = dict(dict.fromkeys(self.columns), **self.fields)
         row['status'] = status
+        row[self.reason_column] = exit_status.reason(self.why)
         base.Command.produce_output(self, parsed_args, self.columns, [
             tuple(row[c] for c in self.columns)])
         return exit_status.EXIT_STATUS[status]

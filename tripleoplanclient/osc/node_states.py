@@ -41,6 +41,9 @@ def _whole(key):
 class NodesCommand(exit_status.ResultCommand, command.Lister):
     """A row per node whatever the outcome; the exit status says it."""
 
+    # a row that ends before the nodes' rows says why there
+    reason_column = 'error'
+
     def known(self, parsed_args):
         return {}
 
@@ -94,7 +97,8 @@ class NodesCommand(exit_status.ResultCommand, command.Lister):
     def _early(self, parsed_args, status):
         names = getattr(parsed_args, 'nodes', None) or []
         base.Command.produce_output(self, parsed_args, self.columns, [
-            tuple({'name': name, 'status': status}.get(c)
+            tuple({'name': name, 'status': status,
+                   self.reason_column: exit_status.reason(self.why)}.get(c)
                   for c in self.columns) for name in names])
         return exit_status.EXIT_STATUS[status]
 

@@ -192,6 +192,10 @@ class TestIntrospectProvide(NodeCommandTest):
         self.assertEqual([('n0', 'REFUSED'), ('a', 'REFUSED')],
                          [(r['name'], r['status']) for r in rows])
         self.assertIn('a is available, not manageable', err)
+        # the rows say why too, in one line
+        for row in rows:
+            self.assertIn('a is available, not manageable', row['error'])
+            self.assertNotIn('\n', row['error'])
         self.assertEqual([], self.fake.writes())
 
     def test_a_refusal_prints_its_rows_as_a_table_too(self):
