@@ -138,7 +138,8 @@ class _ProvisionCommand(base.Command, command.Lister):
         elif step.get('id'):
             self.progress('Plan %s: step %s recorded (%s), environments: '
                           '%s.' % (plan, step['id'], step['action'],
-                                   ', '.join(step['environments'])))
+                                   ', '.join(step.get('environment_names')
+                                             or step['environments'])))
         if found.status == 'TIMEOUT':
             self._stderr('Still running after the timeout: "openstack '
                          'workflow execution show %s".' % found.execution)

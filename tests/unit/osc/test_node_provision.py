@@ -19,6 +19,7 @@ from tests.unit.nodes import ssh_keys
 from tests.unit.osc import node_commands
 from tripleoplanclient.mistral import node_provision as mistral_side
 from tripleoplanclient.osc import node_provision
+from tripleoplanclient.osc import plan as plan_cmd
 from tripleoplanclient import protocol
 
 ROLES = [{'name': 'Controller', 'defaults': {'profile': 'control'}}]
@@ -118,6 +119,19 @@ class NodeProvisionCommandTest(plan_and_ironic.PlanAndIronic,
             self.deployment(), '--network-ports')
         self.assertEqual(0, code, err)
         self.assertEqual(['available'], [r['state'] for r in rows])
+
+    def test_the_recorded_step_names_the_files_as_given(self):
+        self.write('work/mine.yaml', 'parameter_defaults: {A: 1}\n')
+        here = os.getcwd()
+        os.chdir(os.path.join(self.dir, 'work'))
+        self.addCleanup(os.chdir, here)
+        self.cmd(plan_cmd.AmendPlan, 'p', '-e', 'mine.yaml', '--no-render')
+        code, rows, err = self.run_command(
+            node_provision.ProvisionNodes, '--stack', 'p',
+            self.deployment())
+        self.assertEqual(0, code, err)
+        self.assertRegex(err, r'recorded \(provision\), environments: '
+                              r'mine\.yaml, baremetal-environment\.yaml')
 
     def test_no_wait_returns_once_ironic_was_asked(self):
         code, rows, err = self.run_command(
