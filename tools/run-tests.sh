@@ -9,8 +9,8 @@
 # Ironic for the functional run that has the node tests, sshd for its
 # validations on a deployed server), install our workbook, run unit +
 # functional tests (the THT story with 120 s tokens, and beside it the
-# failures test, the record's concurrency and past-step tests and the
-# plan-level tests; then the record's tests again on a second Swift with
+# record's concurrency and past-step tests and the plan-level tests; then
+# the failures test; the record's tests again on a second Swift with
 # three replicas and one object server stopped; one deploy story without
 # Keystone), stop them; then pep8, and each phase's time.
 #   tools/run-tests.sh            everything (as root: sshd, the namespace)
@@ -184,9 +184,8 @@ if [ "$what" = all ]; then
 
     # Beside the story (one test of ~15 min), one after the other, in a
     # stestr repository of their own (.loopback-r3/.stestr, runs joined
-    # with --combine): the failures test (~2 min), the record's tests on
-    # the loopback Swift (~3 min), the plan-level tests ($plans, ~6 min
-    # alone). They share Keystone, Mistral and Heat
+    # with --combine): the record's tests on the loopback Swift (~3 min),
+    # the plan-level tests ($plans, ~6 min alone). They share Keystone, Mistral and Heat
     # with the story (their own plans and stacks, nothing counted across
     # tests) and run with its 120 s tokens. After the story, the record's
     # tests again on a second Swift with three replicas and one object
@@ -208,8 +207,7 @@ if [ "$what" = all ]; then
     beside() {
         local rc=0 run=(env OS_TEST_PATH=./tests/functional stestr
                         "${beside_repo[@]}" run --concurrency 1)
-        "${run[@]}" 'stack\.test_deploy_tht_failures\.' || rc=1
-        "${run[@]}" --combine "$record" || rc=1
+        "${run[@]}" "$record" || rc=1
         "${run[@]}" --combine "$plans" || rc=1
         return $rc
     }
@@ -220,7 +218,13 @@ if [ "$what" = all ]; then
     phase 'THT story (120 s tokens)'
     wait "$beside_pid" || status=1
     phase 'beside it: what was left after the story'
-    echo "--- beside the story: failures, record and plan-level tests"
+    # The failures test deploys THT 18 too: alone, after the story. Beside
+    # it Heat once refused its stack create with a yaql parse error in
+    # network/service_net_map.yaml (CI of 2026-11-29; not reproduced
+    # alone).
+    functional 'stack\.test_deploy_tht_failures\.'
+    phase 'the failures test'
+    echo "--- beside the story: the record's and the plan-level tests"
     cat "$beside_log"
     count "${beside_repo[@]}"
     FUNCTIONAL_SWIFT_URL=$r3_swift functional "$record"
