@@ -35,7 +35,7 @@ def inventory(mac, cpus, memory_gib):
                    'physical_mb': memory_gib * 1024},
         'disks': [disk],
         'interfaces': [{'name': 'eth0', 'mac_address': mac,
-                        'ipv4_address': '192.0.2.10', 'ipv6_address': None,
+                        'ipv4_address': '127.0.0.2', 'ipv6_address': None,
                         'has_carrier': True, 'lldp': None,
                         'vendor': '0x1af4', 'product': '0x0001'}],
         'boot': {'current_boot_mode': 'uefi', 'pxe_interface': mac},
