@@ -55,15 +55,10 @@ class ImportNode(node_states.NodesCommand):
         self.add_wait(parser)
         return parser
 
-    def _early(self, parsed_args, status):
-        """One row when it ended before its rows: the status and what was
-        known (the pre hook's run that refused it)."""
-        row = dict(dict.fromkeys(self.columns), **self.fields)
-        row['status'] = status
-        row[self.reason_column] = exit_status.reason(self.why)
-        base.Command.produce_output(self, parsed_args, self.columns, [
-            tuple(row[c] for c in self.columns)])
-        return exit_status.EXIT_STATUS[status]
+    # One row when it ended before its rows (ResultCommand's, not the
+    # node list's): the status, what was known (the pre hook's run that
+    # refused it) and why.
+    _early = exit_status.ResultCommand._early
 
     def read(self, path):
         from tripleoplanclient.nodes import nodes_json

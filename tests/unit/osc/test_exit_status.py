@@ -245,12 +245,12 @@ class TestPlanOutcomes(OutcomeTestCase):
 class TestReasonLine(fakes.HttpTestCase):
 
     def test_one_line_bounded_secrets_masked(self):
-        text = ('Failed:\n  url: https://admin:s3cret@10.0.0.1/x\n'
+        text = ('Failed:\n  url: https://admin:s3cret@127.0.0.9/x\n'
                 '  AdminPassword: hunter2\n\tnext\x01 line ' + 'x' * 600)
         found = exit_status.reason(text)
         self.assertEqual(exit_status.REASON_MAX, len(found))
         self.assertTrue(found.startswith(
-            'Failed: url: https://***@10.0.0.1/x AdminPassword: *** next'),
+            'Failed: url: https://***@127.0.0.9/x AdminPassword: *** next'),
             found)
         self.assertTrue(found.endswith('x...'))
         for secret in ('s3cret', 'hunter2', '\n', '\t'):
